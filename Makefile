@@ -1,0 +1,67 @@
+# glTF Physics — one-command setup. `make test` and `make demo` bootstrap everything from nothing.
+# Python 3.11 is required (the bpy wheels are cp311).
+
+PYTHON ?= python3.11
+BPY_5_0 := 5.0.1
+BPY_4_5 := 4.5.15
+BPY_4_2 := 4.2.23
+PIP_FLAGS := --disable-pip-version-check --no-input -q
+PYTEST := -m pytest -c tests/pytest.ini
+
+.PHONY: test test-unit test-blender test-matrix test-4.2 test-4.5 lint format demo build bench venvs clean
+
+test: venvs lint test-unit test-blender test-matrix  ## everything CI runs: lint, pure tier, bpy 5.0, 4.5, 4.2
+
+# The three environments install concurrently (mostly download time).
+venvs:
+	@$(MAKE) --no-print-directory -j3 .venv/.ok .venv-4.5/.ok .venv-4.2/.ok
+
+.venv/.ok: requirements-test.txt Makefile
+	test -x .venv/bin/python || $(PYTHON) -m venv .venv
+	.venv/bin/pip install $(PIP_FLAGS) "bpy==$(BPY_5_0)" -r requirements-test.txt
+	touch $@
+
+.venv-4.5/.ok: requirements-test.txt Makefile
+	test -x .venv-4.5/bin/python || $(PYTHON) -m venv .venv-4.5
+	.venv-4.5/bin/pip install $(PIP_FLAGS) "bpy==$(BPY_4_5)" -r requirements-test.txt
+	touch $@
+
+.venv-4.2/.ok: requirements-test.txt Makefile
+	test -x .venv-4.2/bin/python || $(PYTHON) -m venv .venv-4.2
+	.venv-4.2/bin/pip install $(PIP_FLAGS) "bpy==$(BPY_4_2)" "numpy<2" -r requirements-test.txt
+	touch $@
+
+lint: .venv/.ok
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+
+format: .venv/.ok
+	.venv/bin/ruff check --fix .
+	.venv/bin/ruff format .
+
+# `-P` keeps the current directory (the repository root, a package with an `io/` subpackage) off sys.path.
+test-unit: .venv/.ok
+	.venv/bin/python -P $(PYTEST) tests/unit
+
+test-blender: .venv/.ok
+	.venv/bin/python -P $(PYTEST) tests/blender
+
+test-4.5: .venv-4.5/.ok
+	.venv-4.5/bin/python -P $(PYTEST) tests/blender
+
+test-4.2: .venv-4.2/.ok
+	.venv-4.2/bin/python -P $(PYTEST) tests/blender
+
+test-matrix: test-4.5 test-4.2
+
+demo: .venv/.ok
+	.venv/bin/python -P scripts/demo.py examples/demo_scene.gltf
+
+build: .venv/.ok
+	.venv/bin/python -P scripts/devkit.py build
+
+bench: .venv/.ok
+	.venv/bin/python -P tests/bench/bench_limits.py
+
+clean:
+	rm -rf .venv .venv-4.5 .venv-4.2 dist

@@ -1,0 +1,71 @@
+"""glTF Physics: KHR/OMI physics extensions for Blender's glTF importer and exporter.
+
+The root stays free of side effects and of ``bpy`` at import time: io_scene_gltf2 finds the hook classes through
+``hasattr`` on this module, and the PEP 562 ``__getattr__`` below imports them only when asked.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import tomllib
+
+_HOOKS = {
+    "glTF2ExportUserExtension": "GltfPhysicsExport",
+    "glTF2ImportUserExtension": "GltfPhysicsImport",
+}
+
+
+def _manifest_version() -> str:
+    """The version lives in one place: ``blender_manifest.toml`` (shipped inside the zip)."""
+    path = pathlib.Path(__file__).with_name("blender_manifest.toml")
+    with path.open("rb") as handle:
+        return tomllib.load(handle)["version"]
+
+
+__version__ = _manifest_version()
+
+
+def __getattr__(name: str):
+    if name in _HOOKS:
+        from .io import hooks
+
+        return getattr(hooks, _HOOKS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def draw_import(context, layout) -> None:
+    """Options panel in File > Import > glTF 2.0 (auto-discovered by io_scene_gltf2)."""
+    from .ui import gltf_dialogs
+
+    gltf_dialogs.draw_import(context, layout)
+
+
+def draw_export(context, layout) -> None:
+    """Options panel in File > Export > glTF 2.0 (registered explicitly on 4.5+)."""
+    from .ui import gltf_dialogs
+
+    gltf_dialogs.draw_export(context, layout)
+
+
+def register() -> None:
+    from . import ui
+
+    ui.register()
+    try:  # 4.5 and 5.0 no longer auto-discover draw_export
+        import io_scene_gltf2
+
+        io_scene_gltf2.exporter_extension_layout_draw[__package__] = draw_export
+    except (ImportError, AttributeError):  # glTF add-on disabled: still load
+        pass
+
+
+def unregister() -> None:
+    try:
+        import io_scene_gltf2
+
+        io_scene_gltf2.exporter_extension_layout_draw.pop(__package__, None)
+    except (ImportError, AttributeError):
+        pass
+    from . import ui
+
+    ui.unregister()

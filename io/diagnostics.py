@@ -1,0 +1,81 @@
+"""Diagnostics: every problem found in physics data, with a stable code and a JSON pointer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+
+class Severity(IntEnum):
+    """How bad a diagnostic is; ordered so that ``max()`` gives the worst."""
+
+    INFO = 0
+    HINT = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem: ``pointer`` is an RFC 6901 JSON pointer into the glTF document."""
+
+    severity: Severity
+    code: str
+    pointer: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"severity": self.severity.label, "code": self.code, "pointer": self.pointer, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{self.severity.label.upper()} {self.code} at {self.pointer or '/'}: {self.message}"
+
+
+class PhysicsDataError(Exception):
+    """The only exception type our parsers raise for bad input; carries its diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+
+@dataclass
+class DiagnosticList:
+    """Collects diagnostics while walking a document."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, severity: Severity, code: str, pointer: str, message: str) -> Diagnostic:
+        diag = Diagnostic(severity, code, pointer, message)
+        self.items.append(diag)
+        return diag
+
+    def error(self, code: str, pointer: str, message: str) -> Diagnostic:
+        return self.add(Severity.ERROR, code, pointer, message)
+
+    def warning(self, code: str, pointer: str, message: str) -> Diagnostic:
+        return self.add(Severity.WARNING, code, pointer, message)
+
+    def info(self, code: str, pointer: str, message: str) -> Diagnostic:
+        return self.add(Severity.INFO, code, pointer, message)
+
+    def extend(self, other: DiagnosticList | list[Diagnostic]) -> None:
+        self.items.extend(other.items if isinstance(other, DiagnosticList) else other)
+
+    def has_errors(self) -> bool:
+        return any(d.severity >= Severity.ERROR for d in self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def pointer(*parts: object) -> str:
+    """Build a JSON pointer from path parts, escaping ``~`` and ``/`` (RFC 6901)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -1,0 +1,118 @@
+"""Hook classes io_scene_gltf2 instantiates once per import / export (exposed on the root package).
+
+Every hook body is wrapped: an exception in an import hook would abort the user's whole glTF import, and one in an
+export hook would be swallowed silently. Problems become messages in the run's :class:`RunReport`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from .diagnostics import Diagnostic, Severity
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunReport:
+    """What one import or export run did; the last one of each kind is kept for scripts and tests."""
+
+    kind: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    hooks_called: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, severity: Severity, code: str, pointer: str, message: str) -> None:
+        diag = Diagnostic(severity, code, pointer, message)
+        self.diagnostics.append(diag)
+        log.log(
+            logging.ERROR
+            if severity >= Severity.ERROR
+            else logging.WARNING
+            if severity == Severity.WARNING
+            else logging.INFO,
+            "%s",
+            diag,
+        )
+
+    def count(self, key: str, amount: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + amount
+
+    def worst(self) -> Severity | None:
+        return max((d.severity for d in self.diagnostics), default=None)
+
+
+LAST_REPORTS: dict[str, RunReport] = {}
+
+
+def last_report(kind: str) -> RunReport | None:
+    """The report of the most recent ``"import"`` or ``"export"`` run in this Blender session."""
+    return LAST_REPORTS.get(kind)
+
+
+def _guarded(kind: str):
+    """Decorate a hook method: record the call, turn any exception into an ERROR diagnostic."""
+
+    def wrap(method):
+        name = method.__name__
+
+        def hook(self, *args):
+            self.report.hooks_called.append(name)
+            try:
+                return method(self, *args)
+            except Exception as exc:
+                log.exception("%s hook %s failed", kind, name)
+                self.report.add(
+                    Severity.ERROR, "GLTF_PHYSICS_INTERNAL_ERROR", "", f"{name} failed: {type(exc).__name__}: {exc}"
+                )
+                return None
+
+        hook.__name__ = name
+        hook.__doc__ = method.__doc__
+        return hook
+
+    return wrap
+
+
+class GltfPhysicsImport:
+    """``glTF2ImportUserExtension``: reads physics extensions into Blender rigid bodies."""
+
+    def __init__(self):
+        from .gltf_addon import handled_extensions
+
+        self.extensions = handled_extensions()
+        self.report = RunReport("import")
+        LAST_REPORTS["import"] = self.report
+
+    @_guarded("import")
+    def gather_import_gltf_before_hook(self, gltf):
+        """JSON parsed, no Blender objects yet."""
+
+    @_guarded("import")
+    def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):
+        """All objects exist: build the physics."""
+
+    @_guarded("import")
+    def gather_import_scene_after_animation_hook(self, gltf_scene, blender_scene, gltf):
+        """Last hook of an import."""
+
+
+class GltfPhysicsExport:
+    """``glTF2ExportUserExtension``: writes Blender rigid bodies as glTF physics extensions."""
+
+    def __init__(self):
+        from .gltf_addon import extension_classes
+
+        self.Extension, self.ChildOfRootExtension = extension_classes()
+        self.report = RunReport("export")
+        LAST_REPORTS["export"] = self.report
+
+    @_guarded("export")
+    def gather_node_hook(self, gltf2_node, blender_object, export_settings):
+        """One glTF node was gathered."""
+        self.report.count("nodes")
+
+    @_guarded("export")
+    def gather_gltf_extensions_hook(self, gltf2_plan, export_settings):
+        """Everything gathered and flattened: final node indices are known."""

@@ -1,0 +1,1 @@
+"""Pure-numpy reference evaluator of the glTF physics semantics (no bpy)."""

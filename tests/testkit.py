@@ -1,0 +1,68 @@
+"""Helpers shared by every test tier: paths, the pure-tier package loader, and the corpus locator.
+
+Never puts the repository root on ``sys.path`` (the root is a package with an ``io`` subpackage).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = ROOT.parent / "shared" / "corpus"
+SCHEMAS = ROOT.parent / "shared" / "schemas"
+PACKAGE = "gltf_physics"
+
+
+def load_package(name: str = PACKAGE):
+    """Import the repository as the package ``name`` without touching ``sys.path``."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, ROOT / "__init__.py", submodule_search_locations=[str(ROOT)]
+        )
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def submodule(path: str, package: str = PACKAGE):
+    """Import ``<package>.<path>`` (e.g. ``submodule("sim.quat")``) for the pure tier."""
+    load_package(package)
+    return importlib.import_module(f"{package}.{path}")
+
+
+def corpus_dir() -> pathlib.Path:
+    """The third-party corpus folder, or skip the calling test when it is absent."""
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus not found")
+    return CORPUS
+
+
+def corpus_files(*patterns: str) -> list[pathlib.Path]:
+    """Corpus files matching glob patterns (relative to the corpus), sorted; [] when absent."""
+    if not CORPUS.is_dir():
+        return []
+    found: set[pathlib.Path] = set()
+    for pattern in patterns or ("**/*.gltf", "**/*.glb"):
+        found.update(CORPUS.glob(pattern))
+    return sorted(found)
+
+
+def corpus_id(path: pathlib.Path) -> str:
+    """A short test id for a corpus file."""
+    return str(path.relative_to(CORPUS))
+
+
+def fixture(name: str) -> pathlib.Path:
+    return FIXTURES / name
+
+
+def read_json(path: pathlib.Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))

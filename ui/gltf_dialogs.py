@@ -1,0 +1,33 @@
+"""Our options inside the File > Import/Export glTF 2.0 dialogs (4.2+ ``layout.panel`` API)."""
+
+from __future__ import annotations
+
+
+def _settings(context):
+    return getattr(context.scene, "gltf_physics", None)
+
+
+def draw_import(context, layout) -> None:
+    settings = _settings(context)
+    if settings is None:
+        return
+    header, body = layout.panel("GLTF_PHYSICS_import", default_closed=False)
+    header.use_property_split = False
+    header.prop(settings, "import_physics", text="")
+    header.label(text="Physics")
+    if body:
+        body.active = settings.import_physics
+        body.label(text="KHR and OMI physics: all revisions")
+
+
+def draw_export(context, layout) -> None:
+    settings = _settings(context)
+    if settings is None:
+        return
+    header, body = layout.panel("GLTF_PHYSICS_export", default_closed=False)
+    header.use_property_split = False
+    header.prop(settings, "export_physics", text="")
+    header.label(text="Physics")
+    if body:
+        body.active = settings.export_physics
+        body.prop(settings, "export_revision")
