@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import devkit  # noqa: E402
+import devkit
 
 PHYSICS = ("KHR_physics_rigid_bodies", "OMI_physics_body", "OMI_physics_joint")
 
@@ -27,8 +27,11 @@ def json_summary(doc: dict) -> dict[str, int]:
                 counts[key] += key in ext
             counts["joint"] += name == "OMI_physics_joint" and bool(ext)
     root = doc.get("extensions") or {}
-    shapes = [s for n in ("KHR_implicit_shapes", "KHR_collision_shapes", "OMI_physics_shape")
-              for s in (root.get(n) or {}).get("shapes", [])]
+    shapes = [
+        s
+        for n in ("KHR_implicit_shapes", "KHR_collision_shapes", "OMI_physics_shape")
+        for s in (root.get(n) or {}).get("shapes", [])
+    ]
     counts["shapes"] = len(shapes)
     return counts
 

@@ -33,8 +33,12 @@ def _ext_cli(*args: str) -> subprocess.CompletedProcess:
     scripts = scripts_dir()
     cli = scripts / "addons_core" / "bl_pkg" / "cli" / "blender_ext.py"
     tags = scripts / "modules" / "_bpy_internal" / "extensions" / "tags.py"
-    return subprocess.run([sys.executable, str(cli), args[0], "--valid-tags", str(tags), *args[1:]],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, str(cli), args[0], "--valid-tags", str(tags), *args[1:]],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def validate(path: pathlib.Path = ROOT) -> subprocess.CompletedProcess:
@@ -61,12 +65,12 @@ def isolate_user_resources(path: pathlib.Path) -> None:
 
 def install_and_enable(zip_path: pathlib.Path):
     """Install the zip into the user repository and enable it; returns the extension's root module."""
-    import addon_utils
     import bpy
 
     if ADDON not in sys.modules:
         result = bpy.ops.extensions.package_install_files(
-            filepath=str(zip_path), repo=REPO_MODULE, enable_on_install=True)
+            filepath=str(zip_path), repo=REPO_MODULE, enable_on_install=True
+        )
         if result != {"FINISHED"}:
             raise RuntimeError(f"package_install_files returned {result}")
     return enable()
@@ -77,9 +81,9 @@ def enable():
     import addon_utils
     import bpy
 
-    if ADDON not in bpy.context.preferences.addons:
-        if addon_utils.enable(ADDON, default_set=True, handle_error=None) is None:
-            raise RuntimeError(f"could not enable {ADDON}")
+    enabled = ADDON in bpy.context.preferences.addons
+    if not enabled and addon_utils.enable(ADDON, default_set=True, handle_error=None) is None:
+        raise RuntimeError(f"could not enable {ADDON}")
     return sys.modules[ADDON]
 
 

@@ -8,6 +8,7 @@ import pathlib
 import sys
 
 import bpy
+
 from conftest import submodule
 from testkit import fixture
 
@@ -59,8 +60,9 @@ def _registration_state(addon) -> dict:
 
     return {
         "scene_pointer": hasattr(bpy.types.Scene, "gltf_physics"),
-        "classes": sorted(cls.__name__ for module in submodule(addon, "ui")._modules()
-                          for cls in module.CLASSES if cls.is_registered),
+        "classes": sorted(
+            cls.__name__ for module in submodule(addon, "ui")._modules() for cls in module.CLASSES if cls.is_registered
+        ),
         "export_draw": addon.__package__ in exporter_extension_layout_draw
         or addon.__name__ in exporter_extension_layout_draw,
     }

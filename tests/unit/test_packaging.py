@@ -8,10 +8,11 @@ import tomllib
 import zipfile
 
 import pytest
+
 from testkit import ROOT, load_package
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import devkit  # noqa: E402
+import devkit
 
 MANIFEST = tomllib.loads((ROOT / "blender_manifest.toml").read_text(encoding="utf-8"))
 
