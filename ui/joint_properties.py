@@ -1,0 +1,94 @@
+"""Property groups holding a glTF joint exactly as the file said (limits, drives, frames) for export.
+
+Registration: ``CLASSES`` must be registered before the group that nests :class:`GLTF_PHYSICS_PG_joint`
+(``Object.gltf_physics.joint``), i.e. list ``"joint_properties"`` before ``"properties"`` in ``ui._MODULES``.
+
+Axes are glTF axes of the joint's frame A (0 = X, 1 = Y, 2 = Z), values are the file's (Y-up) values; the Blender
+constraint built from them is an approximation when ``approximated`` is set.
+"""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import (
+    BoolProperty,
+    BoolVectorProperty,
+    CollectionProperty,
+    EnumProperty,
+    FloatProperty,
+    FloatVectorProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
+
+ROLES = (
+    ("NONE", "None", "Not part of a glTF joint"),
+    ("JOINT", "Joint", "The constraint object of a glTF joint (export writes the joint from it)"),
+    ("MOTOR", "Motor", "Helper MOTOR constraint of a driven joint (not exported on its own)"),
+    ("ANCHOR", "World Anchor", "Helper passive body standing for the world side of joints (not exported)"),
+)
+LIMIT_KINDS = (("LINEAR", "Linear", "Limits translation"), ("ANGULAR", "Angular", "Limits rotation"))
+DRIVE_TYPES = (("linear", "Linear", "Drives translation"), ("angular", "Angular", "Drives rotation"))
+DRIVE_MODES = (("force", "Force", "Force drive"), ("acceleration", "Acceleration", "Mass-independent drive"))
+INF = float("inf")
+
+
+class GLTF_PHYSICS_PG_joint_limit(bpy.types.PropertyGroup):
+    """One glTF joint limit (``has_*`` False = the value is absent in the file)."""
+
+    kind: EnumProperty(name="Kind", items=LIMIT_KINDS, default="LINEAR")
+    axes: BoolVectorProperty(name="Axes", size=3, default=(False, False, False), description="glTF X, Y, Z")
+    has_min: BoolProperty(name="Has Min", default=False)
+    min: FloatProperty(name="Min", default=0.0)
+    has_max: BoolProperty(name="Has Max", default=False)
+    max: FloatProperty(name="Max", default=0.0)
+    has_stiffness: BoolProperty(name="Soft", default=False, description="Absent stiffness = hard limit")
+    stiffness: FloatProperty(name="Stiffness", default=0.0, min=0.0)
+    damping: FloatProperty(name="Damping", default=0.0, min=0.0)
+    extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON (extras/extensions)")
+
+
+class GLTF_PHYSICS_PG_joint_drive(bpy.types.PropertyGroup):
+    """One glTF joint drive (``has_*`` False = the value is absent in the file)."""
+
+    type: EnumProperty(name="Type", items=DRIVE_TYPES, default="angular")
+    mode: EnumProperty(name="Mode", items=DRIVE_MODES, default="force")
+    axis: IntProperty(name="Axis", default=0, min=0, max=2, description="glTF axis of frame A")
+    has_max_force: BoolProperty(name="Has Max Force", default=False)
+    max_force: FloatProperty(name="Max Force", default=0.0, min=0.0)
+    has_position_target: BoolProperty(name="Has Position Target", default=False)
+    position_target: FloatProperty(name="Position Target", default=0.0)
+    has_velocity_target: BoolProperty(name="Has Velocity Target", default=False)
+    velocity_target: FloatProperty(name="Velocity Target", default=0.0)
+    stiffness: FloatProperty(name="Stiffness", default=0.0, min=0.0)
+    damping: FloatProperty(name="Damping", default=0.0, min=0.0)
+    extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON (extras/extensions)")
+
+
+class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
+    """A glTF joint as the file gave it, stored on its constraint object (``role`` JOINT)."""
+
+    role: EnumProperty(name="Role", items=ROLES, default="NONE")
+    joint_name: StringProperty(name="Joint Name", default="", description="Name of the joint description")
+    enable_collision: BoolProperty(name="Enable Collision", default=False)
+    node_a: PointerProperty(name="Frame A Node", type=bpy.types.Object, description="Object of the joint node")
+    node_b: PointerProperty(name="Frame B Node", type=bpy.types.Object, description="Object of connectedNode")
+    # Frames relative to the bodies (glTF values, Y-up, local to the nearest motion ancestor or the world).
+    frame_a_translation: FloatVectorProperty(name="Frame A Translation", size=3, default=(0.0, 0.0, 0.0))
+    frame_a_rotation: FloatVectorProperty(name="Frame A Rotation", size=4, default=(0.0, 0.0, 0.0, 1.0))
+    frame_b_translation: FloatVectorProperty(name="Frame B Translation", size=3, default=(0.0, 0.0, 0.0))
+    frame_b_rotation: FloatVectorProperty(name="Frame B Rotation", size=4, default=(0.0, 0.0, 0.0, 1.0))
+    # Frame B relative to frame A at load (zero = coincident frames).
+    offset_translation: FloatVectorProperty(name="B Offset", size=3, default=(0.0, 0.0, 0.0))
+    offset_rotation: FloatVectorProperty(name="B Offset Rotation", size=4, default=(0.0, 0.0, 0.0, 1.0))
+    limits: CollectionProperty(type=GLTF_PHYSICS_PG_joint_limit)
+    drives: CollectionProperty(type=GLTF_PHYSICS_PG_joint_drive)
+    approximated: BoolProperty(name="Approximated", default=False, description="Blender cannot hold it exactly")
+    notes: StringProperty(name="Notes", default="", description="What the Blender constraint approximates")
+    extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON of the joint description")
+    node_extras_json: StringProperty(name="Node Extras", default="", description="Passthrough JSON of node.joint")
+    source: StringProperty(name="Source", default="", description="Revision the joint was read from")
+
+
+CLASSES = (GLTF_PHYSICS_PG_joint_limit, GLTF_PHYSICS_PG_joint_drive, GLTF_PHYSICS_PG_joint)
