@@ -294,7 +294,9 @@ class Collider(Passthrough):
 
 @dataclass(kw_only=True)
 class Trigger(Passthrough):
-    """Simple trigger (``geometry``) XOR compound trigger (``nodes``); ``filter`` only with geometry."""
+    """Simple trigger (``geometry``) XOR compound trigger (``nodes``); ``filter`` only with geometry.
+
+    Both None = OMI grouping trigger (``"trigger": {}``): a compound of the descendant simple triggers."""
 
     geometry: Geometry | None = None
     nodes: tuple[int, ...] | None = None
