@@ -1,0 +1,467 @@
+"""Shared helpers for the physics validator: a context holding the document and typed, diagnosing getters.
+
+Every getter reads one member of a JSON object, reports what is wrong with it (missing, wrong JSON type, out of
+range, unresolved index) and returns the usable value or ``None``. None of them raises for any JSON input.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+
+from .diagnostics import Diagnostic, DiagnosticList, Severity, pointer
+from .validate_codes import (
+    ARRAY_LENGTH_NOT_IN_LIST,
+    DUPLICATE_ELEMENTS,
+    EMPTY_ENTITY,
+    INTERNAL_ERROR,
+    INVALID_INDEX,
+    TYPE_MISMATCH,
+    UNDEFINED_PROPERTY,
+    UNEXPECTED_PROPERTY,
+    UNRESOLVED_REFERENCE,
+    UNSATISFIED_DEPENDENCY,
+    VALUE_NOT_IN_LIST,
+    VALUE_NOT_IN_RANGE,
+)
+
+#: Members every glTF property may carry; child-of-root objects may also carry ``name``.
+BASE_MEMBERS = frozenset({"extensions", "extras"})
+NAMED_MEMBERS = BASE_MEMBERS | {"name"}
+
+
+class Ctx:
+    """Validation state: the raw document, its core arrays and the diagnostics found so far."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.out = DiagnosticList()
+        self.nodes = _list_or_empty(doc.get("nodes"))
+        self.meshes = _list_or_empty(doc.get("meshes"))
+        self.skins = _list_or_empty(doc.get("skins"))
+        root_ext = doc.get("extensions")
+        self.root_ext = root_ext if isinstance(root_ext, dict) else {}
+        self._parents: dict[int, int] | None = None
+        self._skin_joints: set[int] | None = None
+        self._seen: set[str] = set()
+
+    def error(self, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.error(code, ptr, message)
+
+    def warning(self, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.warning(code, ptr, message)
+
+    def info(self, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.info(code, ptr, message)
+
+    def add(self, severity: Severity, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.add(severity, code, ptr, message)
+
+    def guard(self, ptr: str, check: Callable[..., object], *args: object) -> None:
+        """Run one check; a bug in it becomes an ``INTERNAL_ERROR`` diagnostic on ``ptr`` instead of an exception."""
+        try:
+            check(*args)
+        except Exception as exc:  # last resort: validation must never raise
+            self.error(INTERNAL_ERROR, ptr, f"Validator failure ({type(exc).__name__}: {exc}); object not checked.")
+
+    def once(self, key: str) -> bool:
+        """True the first time ``key`` is seen (for once-per-document notes)."""
+        if key in self._seen:
+            return False
+        self._seen.add(key)
+        return True
+
+    def root(self, name: str) -> dict | None:
+        """The document-level extension object ``name`` when it is a JSON object."""
+        value = self.root_ext.get(name)
+        return value if isinstance(value, dict) else None
+
+    def parents(self) -> dict[int, int]:
+        """Child → parent over valid ``children`` entries (first parent wins for malformed graphs)."""
+        if self._parents is None:
+            self._parents = {}
+            for i, node in enumerate(self.nodes):
+                children = node.get("children") if isinstance(node, dict) else None
+                for child in children if isinstance(children, list) else ():
+                    if is_int(child) and 0 <= child < len(self.nodes) and child != i:
+                        self._parents.setdefault(child, i)
+        return self._parents
+
+    def self_and_ancestors(self, index: int) -> list[int]:
+        """``index`` followed by its ancestors (cycle-safe) — only nodes that are JSON objects."""
+        chain: list[int] = []
+        parents = self.parents()
+        current: int | None = index
+        while current is not None and current not in chain:
+            chain.append(current)
+            current = parents.get(current)
+        return [i for i in chain if self.node(i) is not None]
+
+    def is_descendant(self, index: int, ancestor: int) -> bool:
+        """True when ``ancestor`` is a proper ancestor of ``index``."""
+        return ancestor in _chain(self.parents(), index)
+
+    def subtree_has_mesh(self, index: int) -> bool:
+        """True when the node or one of its descendants has a ``mesh``."""
+        stack, seen = [index], set()
+        while stack:
+            current = stack.pop()
+            node = self.node(current)
+            if current in seen or node is None:
+                continue
+            seen.add(current)
+            if "mesh" in node:
+                return True
+            stack.extend(c for c in _list_or_empty(node.get("children")) if is_int(c))
+        return False
+
+    def skin_joints(self) -> set[int]:
+        """Every node listed in some ``skins[].joints``."""
+        if self._skin_joints is None:
+            self._skin_joints = set()
+            for skin in self.skins:
+                joints = _list_or_empty(skin.get("joints")) if isinstance(skin, dict) else []
+                self._skin_joints.update(j for j in joints if is_int(j))
+        return self._skin_joints
+
+    def node(self, index: object) -> dict | None:
+        """Node ``index`` when it exists and is a JSON object."""
+        if is_int(index) and 0 <= index < len(self.nodes) and isinstance(self.nodes[index], dict):
+            return self.nodes[index]
+        return None
+
+
+def _chain(parents: dict[int, int], index: int) -> list[int]:
+    chain: list[int] = []
+    current: int | None = parents.get(index)
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = parents.get(current)
+    return chain
+
+
+def _list_or_empty(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
+def is_int(value: object) -> bool:
+    """True for JSON integers (``bool`` is not an integer here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """True for JSON numbers (``bool`` is not a number here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def type_name(value: object) -> str:
+    """The JSON type name of a Python value parsed from JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def mismatch(ctx: Ctx, ptr: str, value: object, expected: str) -> None:
+    ctx.error(TYPE_MISMATCH, ptr, f"Type mismatch: {type_name(value)} found, {expected} expected.")
+
+
+def check_members(ctx: Ctx, obj: dict, allowed: Iterable[str], ptr: str, named: bool = False) -> None:
+    """Warn about members the schema does not define (glTF allows them, the validator warns)."""
+    known = set(allowed) | (NAMED_MEMBERS if named else BASE_MEMBERS)
+    for key in obj:
+        if key not in known:
+            ctx.warning(UNEXPECTED_PROPERTY, pointer_join(ptr, key), "Unexpected property.")
+
+
+def pointer_join(ptr: str, *parts: object) -> str:
+    """Append escaped parts to an existing JSON pointer."""
+    return ptr + pointer(*parts)
+
+
+def require(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool:
+    """Report ``UNDEFINED_PROPERTY`` at the object when ``key`` is missing; True when present."""
+    if key in obj:
+        return True
+    ctx.error(UNDEFINED_PROPERTY, ptr, f"Property '{key}' must be defined.")
+    return False
+
+
+def get_object(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> dict | None:
+    """A member that must be a JSON object."""
+    if key not in obj:
+        if required:
+            require(ctx, obj, key, ptr)
+        return None
+    value = obj[key]
+    if not isinstance(value, dict):
+        mismatch(ctx, pointer_join(ptr, key), value, "object")
+        return None
+    return value
+
+
+def get_bool(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool | None:
+    """An optional boolean member."""
+    if key not in obj:
+        return None
+    value = obj[key]
+    if not isinstance(value, bool):
+        mismatch(ctx, pointer_join(ptr, key), value, "boolean")
+        return None
+    return value
+
+
+def get_string(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> str | None:
+    """A string member."""
+    if key not in obj:
+        if required:
+            require(ctx, obj, key, ptr)
+        return None
+    value = obj[key]
+    if not isinstance(value, str):
+        mismatch(ctx, pointer_join(ptr, key), value, "string")
+        return None
+    return value
+
+
+def get_enum(
+    ctx: Ctx,
+    obj: dict,
+    key: str,
+    ptr: str,
+    allowed: tuple[str, ...],
+    required: bool = False,
+    severity: Severity = Severity.WARNING,
+) -> str | None:
+    """A string member restricted to ``allowed``; returns None for other values."""
+    value = get_string(ctx, obj, key, ptr, required)
+    if value is None:
+        return None
+    if value not in allowed:
+        valid = ", ".join(f"'{a}'" for a in allowed)
+        ctx.add(
+            severity, VALUE_NOT_IN_LIST, pointer_join(ptr, key), f"Invalid value '{value}'. Valid values are ({valid})."
+        )
+        return None
+    return value
+
+
+def check_number(
+    ctx: Ctx,
+    value: object,
+    ptr: str,
+    minimum: float | None = None,
+    maximum: float | None = None,
+) -> float | None:
+    """Validate one number value: JSON type, finiteness and an inclusive range."""
+    if not is_number(value):
+        mismatch(ctx, ptr, value, "number")
+        return None
+    number = float(value)
+    if not math.isfinite(number):
+        ctx.error(VALUE_NOT_IN_RANGE, ptr, f"Value {value} is not a finite number.")
+        return None
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        ctx.error(VALUE_NOT_IN_RANGE, ptr, f"Value {value} is out of range.")
+        return None
+    return number
+
+
+def get_number(
+    ctx: Ctx,
+    obj: dict,
+    key: str,
+    ptr: str,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    required: bool = False,
+) -> float | None:
+    """A number member with an inclusive range."""
+    if key not in obj:
+        if required:
+            require(ctx, obj, key, ptr)
+        return None
+    return check_number(ctx, obj[key], pointer_join(ptr, key), minimum, maximum)
+
+
+def get_number_array(
+    ctx: Ctx,
+    obj: dict,
+    key: str,
+    ptr: str,
+    length: int | None = None,
+    minimum: float | None = None,
+    min_items: int = 0,
+) -> list[float | None] | None:
+    """An array of numbers (fixed ``length`` when given); invalid items come back as None."""
+    if key not in obj:
+        return None
+    value = obj[key]
+    here = pointer_join(ptr, key)
+    if not isinstance(value, list):
+        mismatch(ctx, here, value, "array")
+        return None
+    if length is not None and len(value) != length:
+        ctx.error(ARRAY_LENGTH_NOT_IN_LIST, here, f"Invalid array length {len(value)}. Valid lengths are: ({length}).")
+        return None
+    if len(value) < min_items:
+        ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
+        return None
+    return [check_number(ctx, item, pointer_join(here, i), minimum) for i, item in enumerate(value)]
+
+
+def check_index(ctx: Ctx, value: object, ptr: str, count: int, none_value: int | None = None) -> int | None:
+    """Validate one glTF id against an array of ``count`` items; ``none_value`` (OMI: -1) means "none"."""
+    if not is_int(value):
+        mismatch(ctx, ptr, value, "integer")
+        return None
+    if none_value is not None and value == none_value:
+        return None
+    if value < 0:
+        ctx.error(INVALID_INDEX, ptr, "Index must be a non-negative integer.")
+        return None
+    if value >= count:
+        ctx.error(UNRESOLVED_REFERENCE, ptr, f"Unresolved reference: {value}.")
+        return None
+    return value
+
+
+def get_index(
+    ctx: Ctx,
+    obj: dict,
+    key: str,
+    ptr: str,
+    count: int | None,
+    required: bool = False,
+    none_value: int | None = None,
+) -> int | None:
+    """An index member; ``count`` None means only the JSON type and sign are checked."""
+    if key not in obj:
+        if required:
+            require(ctx, obj, key, ptr)
+        return None
+    limit = count if count is not None else 2**63
+    return check_index(ctx, obj[key], pointer_join(ptr, key), limit, none_value)
+
+
+def get_index_list(
+    ctx: Ctx, obj: dict, key: str, ptr: str, count: int | None, required: bool = False
+) -> list[tuple[int, int]] | None:
+    """A non-empty, duplicate-free array of indices; returns (position, index) for the valid entries.
+
+    An empty array is reported (``EMPTY_ENTITY``) and returned as None, as the reference validator does.
+    """
+    if key not in obj:
+        if required:
+            require(ctx, obj, key, ptr)
+        return None
+    value = obj[key]
+    here = pointer_join(ptr, key)
+    if not isinstance(value, list):
+        mismatch(ctx, here, value, "array")
+        return None
+    if not value:
+        ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
+        return None
+    seen: set[int] = set()
+    result = []
+    limit = count if count is not None else 2**63
+    for i, item in enumerate(value):
+        index = check_index(ctx, item, pointer_join(here, i), limit)
+        if index is None:
+            continue
+        if index in seen:
+            ctx.error(DUPLICATE_ELEMENTS, pointer_join(here, i), "Duplicate element.")
+            continue
+        seen.add(index)
+        result.append((i, index))
+    return result
+
+
+def get_object_list(
+    ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False, min_items: int = 1
+) -> Iterator[tuple[int, dict, str]] | None:
+    """An array of objects; yields (position, object, pointer) for each item that is an object."""
+    if key not in obj:
+        if required:
+            require(ctx, obj, key, ptr)
+        return None
+    value = obj[key]
+    here = pointer_join(ptr, key)
+    if not isinstance(value, list):
+        mismatch(ctx, here, value, "array")
+        return None
+    if len(value) < min_items:
+        ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
+    return _objects(ctx, value, here)
+
+
+def _objects(ctx: Ctx, items: list, here: str) -> Iterator[tuple[int, dict, str]]:
+    for i, item in enumerate(items):
+        item_ptr = pointer_join(here, i)
+        if isinstance(item, dict):
+            yield i, item, item_ptr
+        else:
+            mismatch(ctx, item_ptr, item, "object")
+
+
+def get_string_list(ctx: Ctx, obj: dict, key: str, ptr: str) -> list[str] | None:
+    """An array of strings (may be empty)."""
+    if key not in obj:
+        return None
+    value = obj[key]
+    here = pointer_join(ptr, key)
+    if not isinstance(value, list):
+        mismatch(ctx, here, value, "array")
+        return None
+    result = []
+    for i, item in enumerate(value):
+        if isinstance(item, str):
+            result.append(item)
+        else:
+            mismatch(ctx, pointer_join(here, i), item, "string")
+    return result
+
+
+def array_len(obj: dict, key: str) -> int:
+    """Length of a root-level array member, 0 when absent or not an array."""
+    value = obj.get(key)
+    return len(value) if isinstance(value, list) else 0
+
+
+def get_doc_ref(
+    ctx: Ctx,
+    obj: dict,
+    key: str,
+    ptr: str,
+    root_name: str,
+    array_key: str,
+    none_value: int | None = None,
+) -> int | None:
+    """An index into ``/extensions/<root_name>/<array_key>``.
+
+    When the root extension object is missing, a non-negative index is reported once as ``UNSATISFIED_DEPENDENCY``
+    on the referencing object ``ptr`` (the reference validator's pointer).
+    """
+    if key not in obj:
+        return None
+    root = ctx.root(root_name)
+    if root is None:
+        value = obj[key]
+        if not is_int(value):
+            mismatch(ctx, pointer_join(ptr, key), value, "integer")
+        elif value != none_value and value >= 0:
+            ctx.error(UNSATISFIED_DEPENDENCY, ptr, f"Dependency failed. '/extensions/{root_name}' must be defined.")
+        elif value != none_value:
+            ctx.error(INVALID_INDEX, pointer_join(ptr, key), "Index must be a non-negative integer.")
+        return None
+    return get_index(ctx, obj, key, ptr, array_len(root, array_key), none_value=none_value)
