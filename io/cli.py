@@ -1,0 +1,138 @@
+"""Command line of the extension (``bin/gltf-physics``): bpy-free subcommands ``validate`` and ``migrate``.
+
+Adding a subcommand: write ``add_subcommand(subparsers)`` in your module; it must create its parser with
+``subparsers.add_parser(name, help=...)`` and ``set_defaults(func=run)`` where ``run(args) -> int`` is the exit code.
+Then list the module (relative to the package) in ``OPTIONAL_SUBCOMMANDS`` (imported lazily, skipped when the
+import fails, e.g. because it needs Blender) or call ``register`` with the function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable
+
+from .diagnostics import Diagnostic, PhysicsDataError, Severity
+from .gltf_file import load, save
+from .migrate import TARGETS, migrate
+from .parse import parse_gltf
+
+PACKAGE = __name__.rsplit(".", 2)[0]
+OPTIONAL_SUBCOMMANDS = ["sim.joint_report"]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
+
+
+def register(add_subcommand: Callable[[argparse._SubParsersAction], None]) -> None:
+    """Register a subcommand adder (called when the parser is built)."""
+    SUBCOMMANDS.append(add_subcommand)
+
+
+def _file_diagnostics(path: str) -> list[Diagnostic]:
+    try:
+        document = load(path).json
+    except PhysicsDataError as exc:
+        return [exc.diagnostic]
+    return parse_gltf(document).diagnostics
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    results = [(path, _file_diagnostics(path)) for path in args.files]
+    failed = any(d.severity >= Severity.ERROR for _, diags in results for d in diags)
+    if args.json:
+        rows = [{"file": path, **d.to_dict()} for path, diags in results for d in diags]
+        print(json.dumps(rows, indent=2))
+        return 1 if failed else 0
+    for path, diags in results:
+        errors = sum(d.severity >= Severity.ERROR for d in diags)
+        warnings = sum(d.severity == Severity.WARNING for d in diags)
+        status = "FAILED" if errors else "ok"
+        print(f"{path}: {status} ({errors} errors, {warnings} warnings, {len(diags) - errors - warnings} infos)")
+        for diag in diags:
+            if diag.severity >= args.min_severity:
+                print(f"  {diag}")
+    return 1 if failed else 0
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    try:
+        source = load(args.input)
+        new_json, diags = migrate(source.json, args.to)
+        diags = diags + save(source, new_json, args.output)
+    except PhysicsDataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for diag in diags:
+        if diag.severity >= Severity.WARNING:
+            print(f"{diag}", file=sys.stderr)
+    lossy = sum(d.code == "PHYSICS_WRITE_LOSSY" for d in diags)
+    print(f"{args.input} -> {args.output} ({args.to}): {lossy} lossy conversion(s)", file=sys.stderr)
+    return 0
+
+
+def _severity(name: str) -> Severity:
+    try:
+        return Severity[name.upper()]
+    except KeyError as exc:
+        raise argparse.ArgumentTypeError(f"unknown severity {name!r}") from exc
+
+
+def add_validate(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "validate",
+        help="check the physics of glTF files",
+        description="Validate the physics extensions (KHR and OMI, every revision) of .gltf/.glb files. "
+        "Exit code 1 when any error is found.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help=".gltf or .glb files")
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON list of {file, severity, code, pointer, message}"
+    )
+    parser.add_argument(
+        "--min-severity",
+        type=_severity,
+        default=Severity.INFO,
+        help="human output: hide diagnostics below this severity (info, hint, warning, error)",
+    )
+    parser.set_defaults(func=run_validate)
+
+
+def add_migrate(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "migrate",
+        help="convert physics to another revision",
+        description="Rewrite the physics extensions of IN as revision --to and save OUT in the same container "
+        "type (.gltf with its resources, or .glb). Non-physics content is kept; lossy conversions "
+        "are reported on stderr.",
+    )
+    parser.add_argument("input", metavar="IN", help="source .gltf or .glb")
+    parser.add_argument("output", metavar="OUT", help="destination file")
+    parser.add_argument(
+        "--to",
+        required=True,
+        choices=TARGETS,
+        help="target: KHR 2026 (geometry.mesh), 2024-10 (geometry.node), 2024-07 (KHR_collision_shapes) or current OMI",
+    )
+    parser.set_defaults(func=run_migrate)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gltf-physics", description="glTF physics tools (KHR and OMI).")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for adder in (add_validate, add_migrate, *SUBCOMMANDS):
+        adder(subparsers)
+    for module_name in OPTIONAL_SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"{PACKAGE}.{module_name}")
+        except ImportError:
+            continue
+        adder = getattr(module, "add_subcommand", None)
+        if callable(adder):
+            adder(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
