@@ -10,6 +10,7 @@ from .gltf_nodes import parent_map
 from .model import (
     BOX,
     CAPSULE,
+    COMBINE_MODES,
     CYLINDER,
     PLANE,
     SPHERE,
@@ -27,6 +28,7 @@ from .model import (
 
 LOSSY = "PHYSICS_WRITE_LOSSY"  # a value the target cannot hold (WARNING)
 CONVERTED = "PHYSICS_WRITE_CONVERTED"  # same meaning, different form (INFO)
+INVALID_VALUE = "PHYSICS_WRITE_INVALID_VALUE"  # written as read, but the target schema forbids it (WARNING)
 
 
 @dataclass
@@ -70,6 +72,28 @@ class WriteContext:
 
     def lossy(self, ptr: str, message: str) -> None:
         self.out.diags.warning(LOSSY, ptr, message)
+
+    def invalid_value(self, ptr: str, message: str) -> None:
+        self.out.diags.warning(INVALID_VALUE, ptr, message)
+
+    def check_params(self, shape_type: str, params, ptr: str) -> None:
+        """Report shape values the schemas forbid (degenerate shapes are kept: validators call them INFO)."""
+        positive = {
+            BOX: list(params.size) if shape_type == BOX else [],
+            SPHERE: [getattr(params, "radius", 1.0)],
+            CAPSULE: [getattr(params, "height", 1.0)],
+            CYLINDER: [getattr(params, "height", 1.0)],
+            PLANE: [v for v in (getattr(params, "size_x", None), getattr(params, "size_z", None)) if v is not None],
+        }
+        non_negative = [getattr(params, "radius_top", 0.0), getattr(params, "radius_bottom", 0.0)]
+        if any(v <= 0 for v in positive.get(shape_type, [])) or any(v < 0 for v in non_negative):
+            self.invalid_value(ptr, f"degenerate {shape_type} written as read; the schema requires sizes > 0")
+
+    def combine(self, value: str | None, ptr: str) -> str | None:
+        if value is None or value in COMBINE_MODES:
+            return value
+        self.lossy(ptr, f"combine mode {value!r} is not one of {COMBINE_MODES}: omitted")
+        return None
 
     def converted(self, ptr: str, message: str) -> None:
         self.out.diags.info(CONVERTED, ptr, message)
@@ -152,16 +176,16 @@ def put_passthrough(out: dict, obj: Passthrough) -> dict:
     return out
 
 
-def write_material(mat: PhysicsMaterial) -> dict:
+def write_material(ctx: WriteContext, mat: PhysicsMaterial, ptr: str) -> dict:
     out = {
         "staticFriction": mat.static_friction,
         "dynamicFriction": mat.dynamic_friction,
         "restitution": mat.restitution,
     }
-    if mat.friction_combine is not None:
-        out["frictionCombine"] = mat.friction_combine
-    if mat.restitution_combine is not None:
-        out["restitutionCombine"] = mat.restitution_combine
+    for attr, key in (("friction_combine", "frictionCombine"), ("restitution_combine", "restitutionCombine")):
+        value = ctx.combine(getattr(mat, attr), f"{ptr}/{key}")
+        if value is not None:
+            out[key] = value
     if mat.name is not None:
         out["name"] = mat.name
     return put_passthrough(out, mat)

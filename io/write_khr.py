@@ -51,7 +51,7 @@ class _KhrWriter:
     # -- shapes ----------------------------------------------------------------------------------------------------
     def write_shapes(self) -> None:
         for i, shape in enumerate(self.doc.shapes):
-            ptr = pointer("extensions", self.shape_ext, "shapes", i)
+            ptr = pointer("extensions", self.shape_ext, "shapes", len(self.shapes))
             if isinstance(shape.params, MeshShape):
                 if self.rev != "2024-07":
                     continue  # becomes geometry.mesh / geometry.node on each collider
@@ -68,6 +68,7 @@ class _KhrWriter:
                 continue
             elif shape.type in IMPLICIT_TYPES:
                 out = {"type": shape.type, shape.type: write_params(shape.type, shape.params)}
+                self.ctx.check_params(shape.type, shape.params, ptr)
             else:
                 out = {"type": shape.type}
             if shape.name is not None:
@@ -141,6 +142,8 @@ class _KhrWriter:
             value = getattr(motion, attr)
             if value is not None:
                 out[key] = list(value) if isinstance(value, tuple) else value
+        if motion.mass == 0.0 or (motion.inertia_diagonal is not None and 0.0 in motion.inertia_diagonal):
+            self.ctx.invalid_value(ptr, "mass/inertia 0 (infinite, README) written; the schema requires > 0")
         if motion.linear_velocity != (0.0, 0.0, 0.0):
             out["linearVelocity"] = list(motion.linear_velocity)
         if motion.angular_velocity != (0.0, 0.0, 0.0):
@@ -231,7 +234,10 @@ class _KhrWriter:
             self.ctx.out.root[self.shape_ext] = shapes_root
         root: dict = {}
         if self.doc.materials:
-            root["physicsMaterials"] = [write_material(m) for m in self.doc.materials]
+            root["physicsMaterials"] = [
+                write_material(self.ctx, m, pointer("extensions", RB, "physicsMaterials", i))
+                for i, m in enumerate(self.doc.materials)
+            ]
         if self.doc.filters:
             root["collisionFilters"] = [write_filter(f) for f in self.doc.filters]
         if self.doc.joints:

@@ -32,7 +32,7 @@ class _OmiWriter:
 
     def write_shapes(self) -> None:
         for i, shape in enumerate(self.doc.shapes):
-            ptr = pointer("extensions", SHAPE, "shapes", i)
+            ptr = pointer("extensions", SHAPE, "shapes", len(self.shapes))
             if shape.type == PLANE:
                 self.ctx.lossy(ptr, "OMI_physics_shape has no plane shape: dropped")
                 continue
@@ -41,6 +41,7 @@ class _OmiWriter:
                     self.ctx.lossy(ptr, f"shape type {shape.type!r} is not an OMI shape type: dropped")
                 continue  # mesh shapes are written per geometry (convex / trimesh)
             out = {"type": shape.type, shape.type: write_params(shape.type, shape.params)}
+            self.ctx.check_params(shape.type, shape.params, ptr)
             if shape.name is not None:
                 out["name"] = shape.name
             self.shape_map[i] = len(self.shapes)
@@ -108,7 +109,7 @@ class _OmiWriter:
             out["collisionFilter"] = collider.filter
         return put_passthrough(out, collider)
 
-    def trigger(self, trigger: Trigger, ptr: str) -> dict | None:
+    def trigger(self, trigger: Trigger, ptr: str, owner: int) -> dict | None:
         out: dict = {}
         if trigger.geometry is not None:
             shape = self.shape_index(trigger.geometry, ptr)
@@ -119,12 +120,29 @@ class _OmiWriter:
                 out["collisionFilter"] = trigger.filter
         elif trigger.nodes is not None:
             out["nodes"] = list(trigger.nodes)
+        else:  # grouping trigger: the schema needs shape or nodes -> list the descendant simple triggers
+            nodes = [
+                d
+                for d in self.ctx.descendants(owner)
+                if d in self.doc.nodes
+                and self.doc.nodes[d].trigger is not None
+                and self.doc.nodes[d].trigger.geometry is not None
+            ]
+            if not nodes:
+                self.ctx.lossy(ptr, "grouping trigger without descendant triggers: dropped")
+                return None
+            out["nodes"] = nodes
         return put_passthrough(out, trigger)
 
     def node(self, node: NodePhysics) -> None:
         index = node.node
         body: dict = {}
-        for key, make in (("motion", self.motion), ("collider", self.collider), ("trigger", self.trigger)):
+        makers = (
+            ("motion", self.motion),
+            ("collider", self.collider),
+            ("trigger", lambda v, p: self.trigger(v, p, index)),
+        )
+        for key, make in makers:
             value = getattr(node, key)
             if value is not None:
                 written = make(value, node_ptr(index, BODY, key))
@@ -161,7 +179,10 @@ class _OmiWriter:
                 put_passthrough(out.root[SHAPE], self.doc.root["shapes"])
         body: dict = {}
         if self.doc.materials:
-            body["physicsMaterials"] = [write_material(m) for m in self.doc.materials]
+            body["physicsMaterials"] = [
+                write_material(self.ctx, m, pointer("extensions", BODY, "physicsMaterials", i))
+                for i, m in enumerate(self.doc.materials)
+            ]
         if self.doc.filters:
             body["collisionFilters"] = [write_filter(f) for f in self.doc.filters]
         if "bodies" in self.doc.root:
