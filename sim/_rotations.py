@@ -1,12 +1,14 @@
 """Private rotation helpers for mass/pairs/queries (quaternions in glTF order x, y, z, w).
 
-Kept private and tiny so these modules do not depend on the public ``sim.quat`` kernels while they are being built.
-All functions accept a single quaternion (4,) or a stack (..., 4) and return matching stacks.
+The matrix kernel is ``sim.quat.to_matrix``; the inverse (matrix → quaternion) lives here.
+Functions accept a single quaternion (4,) or a stack (..., 4) and return matching stacks.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from .quat import to_matrix
 
 
 def normalize_quat(q: np.ndarray) -> np.ndarray:
@@ -20,15 +22,7 @@ def normalize_quat(q: np.ndarray) -> np.ndarray:
 
 def quat_to_matrix(q: np.ndarray) -> np.ndarray:
     """Rotation matrix/matrices (..., 3, 3) of quaternion(s) (x, y, z, w); input is normalised first."""
-    x, y, z, w = np.moveaxis(normalize_quat(q), -1, 0)
-    return np.stack(
-        [
-            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
-            np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
-            np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1),
-        ],
-        -2,
-    )
+    return to_matrix(normalize_quat(q))
 
 
 def matrix_to_quat(m: np.ndarray) -> np.ndarray:

@@ -263,7 +263,15 @@ def test_principal_axes_round_trip(diag, q):
     assert np.linalg.det(r2) == pytest.approx(1.0)
     np.testing.assert_allclose(inertia.tensor_from_principal(d2, q2), tensor, atol=1e-9 * max(diag))
     np.testing.assert_allclose(sorted(d2), sorted(diag), rtol=1e-9, atol=1e-12)
-    d3, q3 = inertia.principal_axes(inertia.tensor_from_principal(d2, q2))  # stable: a second pass changes nothing
-    if min(abs(a - b) for a, b in [(d2[0], d2[1]), (d2[1], d2[2]), (d2[0], d2[2])]) > 1e-3:
-        np.testing.assert_allclose(d3, d2, rtol=1e-9)
-        np.testing.assert_allclose(q3, q2, atol=1e-6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.tuples(pos, pos, pos), st.tuples(unit, unit, unit), st.floats(0.0, 0.5))
+def test_principal_axes_keep_axis_order_for_small_rotations(diag, axis, angle):
+    """Stable ordering: for orientations within ~30° of identity the diagonal comes back in its own order."""
+    n = np.linalg.norm(axis)
+    q = np.array([0, 0, 0, 1.0]) if n < 1e-3 else np.r_[np.asarray(axis) / n * np.sin(angle / 2), np.cos(angle / 2)]
+    d2, q2 = inertia.principal_axes(inertia.tensor_from_principal(diag, q))
+    if min(abs(a - b) for a, b in [(diag[0], diag[1]), (diag[1], diag[2]), (diag[0], diag[2])]) > 1e-3:
+        np.testing.assert_allclose(d2, diag, rtol=1e-9)
+        np.testing.assert_allclose(q2, q if q[3] >= 0 else -q, atol=1e-6)
