@@ -74,6 +74,7 @@ OMI_LEGACY_CAPSULE_HEIGHT = "GLTF_PHYSICS_OMI_LEGACY_CAPSULE_HEIGHT"
 OMI_LIMIT_BOTH_AXES = "GLTF_PHYSICS_OMI_LIMIT_BOTH_AXES"
 OMI_LEGACY_FORM = "GLTF_PHYSICS_OMI_LEGACY_FORM"
 OMI_EMPTY_TRIGGER = "GLTF_PHYSICS_OMI_EMPTY_TRIGGER"
+DRIVE_TARGET_WITHOUT_GAIN = "GLTF_PHYSICS_DRIVE_TARGET_WITHOUT_GAIN"
 OMI_MOTION_TYPE_MISSING = "GLTF_PHYSICS_OMI_MOTION_TYPE_MISSING"
 
 _P = "/nodes/0/extensions/KHR_physics_rigid_bodies"
@@ -244,6 +245,12 @@ CODES: dict[str, CodeInfo] = {
         "A legacy OMI form (body 'type', OMI_collider, node-level OMI_physics_shape, "
         "joint constraints/nodeA/nodeB) was recognised.",
         "/nodes/0/extensions/OMI_physics_body/type",
+    ),
+    DRIVE_TARGET_WITHOUT_GAIN: CodeInfo(
+        I,
+        "A drive has positionTarget without stiffness, velocityTarget without damping or the reverse (KHR 2024-10 "
+        "schema dependencies).",
+        "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/positionTarget",
     ),
     OMI_EMPTY_TRIGGER: CodeInfo(
         W,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .diagnostics import Severity
 from .validate_codes import (
+    DRIVE_TARGET_WITHOUT_GAIN,
     DUPLICATE_ELEMENTS,
     EMPTY_ENTITY,
     INVALID_INDEX,
@@ -111,6 +112,15 @@ def _drive(ctx: Ctx, drive: dict, ptr: str) -> None:
         get_number(ctx, drive, key, ptr, minimum=0)
     for key in ("positionTarget", "velocityTarget"):
         get_number(ctx, drive, key, ptr)
+    for target, gain in (("positionTarget", "stiffness"), ("velocityTarget", "damping")):
+        for present, missing in ((target, gain), (gain, target)):
+            if present in drive and missing not in drive:
+                ctx.info(
+                    DRIVE_TARGET_WITHOUT_GAIN,
+                    pointer_join(ptr, present),
+                    f"'{present}' without '{missing}' (the schema requires both): this part of the drive "
+                    "has no effect or an implicit target of 0.",
+                )
 
 
 def validate_node_joint(ctx: Ctx, index: int, joint: dict, ptr: str, root_name: str) -> None:

@@ -117,7 +117,9 @@ def test_negative_material_and_joint_gains_are_out_of_range():
     root = doc["extensions"][RB]
     root["physicsMaterials"][0].update(staticFriction=-1, restitution=-0.5, frictionCombine="sum")
     root["physicsJoints"][0]["limits"][0].update(stiffness=-1, damping=-2)
-    root["physicsJoints"][0]["drives"] = [{"type": "linear", "mode": "force", "axis": 0, "stiffness": -3}]
+    root["physicsJoints"][0]["drives"] = [
+        {"type": "linear", "mode": "force", "axis": 0, "stiffness": -3, "positionTarget": 1}
+    ]
     assert found(doc) == {
         ("VALUE_NOT_IN_RANGE", f"{ROOT_RB}/physicsMaterials/0/staticFriction"),
         ("VALUE_NOT_IN_RANGE", f"{ROOT_RB}/physicsMaterials/0/restitution"),
@@ -135,6 +137,19 @@ def test_drive_with_unknown_type_is_an_error():
     assert {(d.code, d.pointer, d.severity) for d in diags} == {
         ("VALUE_NOT_IN_LIST", f"{ROOT_RB}/physicsJoints/0/drives/0/type", Severity.ERROR),
         ("UNDEFINED_PROPERTY", f"{ROOT_RB}/physicsJoints/0/drives/0", Severity.ERROR),
+    }
+
+
+def test_drive_target_without_gain_is_noted():
+    doc = khr_doc()
+    doc["extensions"][RB]["physicsJoints"][0]["drives"] = [
+        {"type": "angular", "mode": "force", "axis": 1, "positionTarget": 0, "velocityTarget": 1, "damping": 2},
+        {"type": "linear", "mode": "acceleration", "axis": 0, "stiffness": 3},
+    ]
+    diags = validate.validate_gltf(doc)
+    assert {(d.code, d.pointer, d.severity) for d in diags} == {
+        (codes.DRIVE_TARGET_WITHOUT_GAIN, f"{ROOT_RB}/physicsJoints/0/drives/0/positionTarget", Severity.INFO),
+        (codes.DRIVE_TARGET_WITHOUT_GAIN, f"{ROOT_RB}/physicsJoints/0/drives/1/stiffness", Severity.INFO),
     }
 
 
