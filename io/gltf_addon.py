@@ -36,3 +36,80 @@ def blender_version() -> tuple[int, int, int]:
     import bpy
 
     return tuple(bpy.app.version)
+
+
+# --- import side -------------------------------------------------------------------------------------------------
+# io_scene_gltf2 parses the file into ``gltf.data`` (gltf2_io classes) and keeps no raw JSON: read it again.
+
+
+def raw_json(gltf) -> dict:
+    """The document as a plain JSON dict (re-read from ``gltf.filename``; .gltf and .glb).
+
+    Uses the importer's own loaders (``glTFImporter.load_json`` / ``load_glb``, same names in 4.2/4.5/5.0); falls
+    back to ``gltf.data.to_dict()`` when the file cannot be read again.
+    """
+    try:
+        with open(gltf.filename, "rb") as handle:
+            content = memoryview(handle.read())
+        if bytes(content[:4]) == b"glTF":
+            document, _ = gltf.load_glb(content)
+        else:
+            document = type(gltf).load_json(content)
+        if isinstance(document, dict):
+            return document
+    except Exception:  # unreadable now, or an importer without these loaders: use the parsed data
+        pass
+    return gltf.data.to_dict()
+
+
+def node_object(gltf, index: int):
+    """The Blender object of glTF node ``index``; None for bones, skipped and unknown nodes."""
+    vnodes = getattr(gltf, "vnodes", None) or {}
+    return getattr(vnodes.get(index), "blender_object", None)
+
+
+def set_node_object(gltf, index: int, obj) -> None:
+    """Point the importer's vnode at a replacement object (animations created later target it)."""
+    vnode = (getattr(gltf, "vnodes", None) or {}).get(index)
+    if vnode is not None:
+        vnode.blender_object = obj
+
+
+def _mesh_module():
+    if blender_version() >= (4, 3, 0):  # 4.3 renamed blender/imp/gltf2_blender_mesh.py -> mesh.py (8db37273)
+        from io_scene_gltf2.blender.imp import mesh as module
+    else:
+        from io_scene_gltf2.blender.imp import gltf2_blender_mesh as module
+    return module
+
+
+def blender_mesh(gltf, mesh_index: int):
+    """A Blender mesh for glTF mesh ``mesh_index`` (unskinned): the importer's cached one, else built by it."""
+    import bpy
+
+    pymesh = gltf.data.meshes[mesh_index]
+    cache = getattr(pymesh, "blender_name", None)
+    if cache is None:
+        cache = pymesh.blender_name = {}
+    name = cache.get((None,))
+    if name is not None and name in bpy.data.meshes:
+        return bpy.data.meshes[name]
+    mesh = _mesh_module().BlenderMesh.create(gltf, mesh_index, None)
+    cache[(None,)] = mesh.name
+    return mesh
+
+
+def report_to_operator(gltf, level: str, message: str) -> None:
+    """Queue a message for the import operator's report (``gltf.log`` popup buffer; 4.2/4.5/5.0).
+
+    ``level`` is "INFO" or "WARNING"; never "ERROR" (that makes ``bpy.ops.import_scene.gltf`` raise in scripts and
+    goes to the ``glTFImporter_errors`` logger).
+    """
+    log = getattr(gltf, "log", None)
+    method = getattr(log, "warning" if level == "WARNING" else "info", None)
+    if method is None:
+        return
+    try:
+        method(message, popup=True)
+    except TypeError:  # a Log without the popup argument
+        method(message)

@@ -76,26 +76,95 @@ def _guarded(kind: str):
 
 
 class GltfPhysicsImport:
-    """``glTF2ImportUserExtension``: reads physics extensions into Blender rigid bodies."""
+    """``glTF2ImportUserExtension``: reads physics extensions into Blender rigid bodies.
+
+    ``gather_import_gltf_before_hook`` parses the raw JSON into the spec model; the physics is built in
+    ``gather_import_scene_after_nodes_hook`` (every object exists, animations not yet created); the last hook
+    reports a summary to the import operator. Results stay in ``last_report("import")``.
+    """
 
     def __init__(self):
         from .gltf_addon import handled_extensions
 
         self.extensions = handled_extensions()
         self.report = RunReport("import")
+        self.document = None
+        self.json = None
         LAST_REPORTS["import"] = self.report
 
     @_guarded("import")
     def gather_import_gltf_before_hook(self, gltf):
-        """JSON parsed, no Blender objects yet."""
+        """JSON parsed, no Blender objects yet: read our data into the model."""
+        from . import gltf_addon
+        from .parse import parse_gltf
+
+        if not _import_enabled():
+            self.report.counts["disabled"] = 1
+            return
+        self.json = gltf_addon.raw_json(gltf)
+        result = parse_gltf(self.json)
+        for diag in result.diagnostics:  # the import goes on without the dropped data: never an ERROR here
+            severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
+            self.report.add(severity, diag.code, diag.pointer, diag.message)
+        self.document = result.document
 
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):
         """All objects exist: build the physics."""
+        from . import blender_import
+
+        if self.document is None or self.document.is_empty():
+            return
+        ctx = blender_import.ImportContext(
+            document=self.document,
+            gltf=gltf,
+            scene=blender_scene,
+            json=self.json,
+            report=self.report,
+            density=_import_density(blender_scene),
+        )
+        blender_import.build(ctx)
 
     @_guarded("import")
     def gather_import_scene_after_animation_hook(self, gltf_scene, blender_scene, gltf):
-        """Last hook of an import."""
+        """Last hook of an import: summary for the operator's report."""
+        from .gltf_addon import report_to_operator
+
+        for level, message in summary_lines(self.report):
+            report_to_operator(gltf, level, message)
+
+
+def _import_enabled() -> bool:
+    import bpy
+
+    settings = getattr(bpy.context.scene, "gltf_physics", None)
+    return settings is None or bool(settings.import_physics)
+
+
+def _import_density(scene) -> float:
+    settings = getattr(scene, "gltf_physics", None)
+    return float(settings.import_density) if settings is not None else 1000.0
+
+
+MAX_REPORTED = 8
+
+
+def summary_lines(report: RunReport) -> list[tuple[str, str]]:
+    """("INFO"|"WARNING", text) lines for the operator: one summary plus the first warnings."""
+    if not report.diagnostics and not report.counts.get("rigid_bodies") and not report.counts.get("triggers"):
+        return []
+    warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
+    notes = len(report.diagnostics) - len(warnings)
+    counts = report.counts
+    text = (
+        f"glTF Physics: {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('constraints', 0)} constraints, "
+        f"{counts.get('triggers', 0)} triggers; {len(warnings)} warnings, {notes} notes (details in the console)"
+    )
+    lines = [("WARNING" if warnings else "INFO", text)]
+    lines += [("WARNING", f"glTF Physics: {d}") for d in warnings[:MAX_REPORTED]]
+    if len(warnings) > MAX_REPORTED:
+        lines.append(("WARNING", f"glTF Physics: {len(warnings) - MAX_REPORTED} more warnings in the console"))
+    return lines
 
 
 class GltfPhysicsExport:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 
 # Registration order matters: property groups before the panels and pointers that use them.
-_MODULES = ("properties",)
+_MODULES = ("joint_properties", "properties")
 
 
 def _modules():

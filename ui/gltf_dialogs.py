@@ -18,6 +18,7 @@ def draw_import(context, layout) -> None:
     if body:
         body.active = settings.import_physics
         body.label(text="KHR and OMI physics: all revisions")
+        body.prop(settings, "import_density")
 
 
 def draw_export(context, layout) -> None:

@@ -1,15 +1,61 @@
-"""Property groups: the glTF physics settings of a scene (import/export options)."""
+"""Property groups: scene import/export options and the glTF physics data kept on each object.
+
+``Object.gltf_physics`` holds everything Blender's rigid body cannot (centre of mass, inertia, velocities, gravity
+factor, both frictions, combine modes, absent-vs-explicit mass, filters, the original shape, triggers) so export can
+write the file's values back. Vectors are stored in **Blender's frame** (exact swizzles of the glTF values, specs.md
+§6.1): vector (x, y, z)glTF → (x, −z, y); inertia diagonal (x, y, z)glTF → (x, z, y); quaternions as Blender
+(w, x, y, z) of the converted rotation. Shapes and filters are kept verbatim as JSON text (glTF frame).
+"""
 
 from __future__ import annotations
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, PointerProperty
+from bpy.props import (
+    BoolProperty,
+    EnumProperty,
+    FloatProperty,
+    FloatVectorProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
+
+from .joint_properties import GLTF_PHYSICS_PG_joint
 
 EXPORT_REVISIONS = (
     ("2026", "KHR 2026", "KHR_physics_rigid_bodies with geometry.mesh (newest)"),
     ("2024-10", "KHR 2024-10", "KHR_physics_rigid_bodies with geometry.node and KHR_implicit_shapes"),
     ("2024-07", "KHR 2024-07", "KHR_physics_rigid_bodies with KHR_collision_shapes"),
     ("omi", "OMI", "OMI_physics_body, OMI_physics_shape and OMI_physics_joint"),
+)
+MOTION_KINDS = (
+    ("dynamic", "Dynamic", "Simulated body"),
+    ("kinematic", "Kinematic", "Moved by animation or velocity, not by forces"),
+    ("static", "Static", "OMI static body"),
+)
+MASS_MODES = (
+    ("EXPLICIT", "Explicit", "The file gave a mass (rigid body mass)"),
+    ("ABSENT", "Computed", "The file gave no mass: computed from the collider volume at the import density"),
+    ("INFINITE", "Infinite", "KHR mass 0: infinite mass, imported as an animated passive body"),
+)
+COMBINE_MODES = (
+    ("NONE", "Engine Default", "Absent in the file"),
+    ("average", "Average", ""),
+    ("minimum", "Minimum", ""),
+    ("maximum", "Maximum", ""),
+    ("multiply", "Multiply", ""),
+)
+ROLES = (
+    ("NONE", "None", "No glTF physics on this object"),
+    ("NODE", "glTF Node", "Object of a glTF node carrying physics"),
+    ("PROXY", "Collision Proxy", "Generated collision geometry of a collider (not a glTF node; mesh not exported)"),
+    ("TRIGGER_PROXY", "Trigger Volume", "Generated trigger geometry (not a glTF node; mesh not exported)"),
+)
+GEOMETRY_KINDS = (
+    ("NONE", "None", "No geometry (OMI grouping collider / compound trigger)"),
+    ("SHAPE", "Shape", "Implicit shape (shape_json)"),
+    ("MESH", "Mesh", "glTF mesh index (KHR 2026, OMI convex/trimesh, KHR 2024-07 mesh shape)"),
+    ("NODE", "Node", "Mesh of a glTF node (KHR 2024-10 geometry.node)"),
 )
 
 
@@ -21,6 +67,13 @@ class GLTF_PHYSICS_PG_scene(bpy.types.PropertyGroup):
         default=True,
         description="Turn glTF physics extensions into rigid bodies, constraints and triggers",
     )
+    import_density: FloatProperty(
+        name="Density",
+        default=1000.0,
+        min=1e-6,
+        unit="NONE",
+        description="kg/m³ used to compute the mass of bodies whose file gives none (KHR: engine computes it)",
+    )
     export_physics: BoolProperty(
         name="Export Physics",
         default=True,
@@ -31,13 +84,114 @@ class GLTF_PHYSICS_PG_scene(bpy.types.PropertyGroup):
     )
 
 
-CLASSES = (GLTF_PHYSICS_PG_scene,)
+class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
+    """A glTF physics material exactly as the file said (Blender keeps one friction and multiplies)."""
+
+    has_material: BoolProperty(name="Has Material", default=False)
+    index: IntProperty(name="Index", default=-1, description="Index in the file's physicsMaterials (-1 = none)")
+    name: StringProperty(name="Name")
+    static_friction: FloatProperty(name="Static Friction", default=0.6, min=0.0)
+    dynamic_friction: FloatProperty(name="Dynamic Friction", default=0.6, min=0.0)
+    restitution: FloatProperty(name="Restitution", default=0.0, min=0.0)
+    friction_combine: EnumProperty(name="Friction Combine", items=COMBINE_MODES, default="NONE")
+    restitution_combine: EnumProperty(name="Restitution Combine", items=COMBINE_MODES, default="NONE")
+
+
+class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
+    """A glTF collision filter exactly as the file said (lists as JSON text; empty text = absent)."""
+
+    has_filter: BoolProperty(name="Has Filter", default=False)
+    index: IntProperty(name="Index", default=-1)
+    name: StringProperty(name="Name")
+    collision_systems: StringProperty(name="Collision Systems", description="JSON list, '' = absent")
+    collide_with_systems: StringProperty(name="Collide With", description="JSON list, '' = absent (= all)")
+    not_collide_with_systems: StringProperty(name="Not Collide With", description="JSON list, '' = absent")
+
+
+class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
+    """``motion`` of a glTF node; vectors in Blender's frame."""
+
+    has_motion: BoolProperty(name="Has Motion", default=False)
+    kind: EnumProperty(name="Type", items=MOTION_KINDS, default="dynamic")
+    mass_mode: EnumProperty(name="Mass", items=MASS_MODES, default="EXPLICIT")
+    mass: FloatProperty(name="Mass", default=1.0, min=0.0, description="The file's mass (EXPLICIT)")
+    has_center_of_mass: BoolProperty(name="Has Centre of Mass", default=False)
+    center_of_mass: FloatVectorProperty(name="Centre of Mass", size=3, subtype="TRANSLATION")
+    has_inertia_diagonal: BoolProperty(name="Has Inertia", default=False)
+    inertia_diagonal: FloatVectorProperty(name="Inertia Diagonal", size=3, min=0.0)
+    has_inertia_orientation: BoolProperty(name="Has Inertia Orientation", default=False)
+    inertia_orientation: FloatVectorProperty(
+        name="Inertia Orientation", size=4, subtype="QUATERNION", default=(1.0, 0.0, 0.0, 0.0)
+    )
+    linear_velocity: FloatVectorProperty(name="Linear Velocity", size=3, subtype="VELOCITY")
+    angular_velocity: FloatVectorProperty(name="Angular Velocity", size=3, description="rad/s, Blender frame")
+    gravity_factor: FloatProperty(name="Gravity Factor", default=1.0)
+    animated: BoolProperty(name="Animated", default=False, description="Follows the file's animation")
+
+
+class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
+    """Collider or trigger geometry as the file said."""
+
+    kind: EnumProperty(name="Geometry", items=GEOMETRY_KINDS, default="NONE")
+    shape_index: IntProperty(name="Shape", default=-1)
+    shape_json: StringProperty(name="Shape JSON", description="The shape, glTF frame (KHR_implicit_shapes form)")
+    mesh: IntProperty(name="Mesh", default=-1)
+    node: IntProperty(name="Node", default=-1)
+    convex_hull: BoolProperty(name="Convex Hull", default=False)
+
+
+class GLTF_PHYSICS_PG_collider(bpy.types.PropertyGroup):
+    has_collider: BoolProperty(name="Has Collider", default=False)
+    geometry: PointerProperty(type=GLTF_PHYSICS_PG_geometry)
+    material: PointerProperty(type=GLTF_PHYSICS_PG_material)
+    filter: PointerProperty(type=GLTF_PHYSICS_PG_filter)
+    disabled: BoolProperty(name="Disabled", default=False, description="Node scale is zero: the collider is off")
+    approximated: StringProperty(name="Approximation", description="How Blender's shape differs from the file")
+
+
+class GLTF_PHYSICS_PG_trigger(bpy.types.PropertyGroup):
+    has_trigger: BoolProperty(name="Is Trigger", default=False)
+    geometry: PointerProperty(type=GLTF_PHYSICS_PG_geometry)
+    nodes: StringProperty(name="Nodes", description="Compound trigger: JSON list of node indices ('' = simple)")
+    filter: PointerProperty(type=GLTF_PHYSICS_PG_filter)
+
+
+class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
+    """glTF physics of one object (``Object.gltf_physics``)."""
+
+    role: EnumProperty(name="Role", items=ROLES, default="NONE")
+    node_index: IntProperty(name="glTF Node", default=-1, description="Index of the imported node (-1 = none)")
+    source: StringProperty(name="Revision", description="Revision the data was read from")
+    generated_mesh: BoolProperty(
+        name="Generated Mesh",
+        default=False,
+        description="The node imported as an Empty; its mesh is generated collision geometry (not exported)",
+    )
+    proxy_node: IntProperty(name="Proxy Of", default=-1, description="PROXY: the collider/trigger node it stands for")
+    motion: PointerProperty(type=GLTF_PHYSICS_PG_motion)
+    collider: PointerProperty(type=GLTF_PHYSICS_PG_collider)
+    trigger: PointerProperty(type=GLTF_PHYSICS_PG_trigger)
+    joint: PointerProperty(type=GLTF_PHYSICS_PG_joint)
+
+
+CLASSES = (
+    GLTF_PHYSICS_PG_scene,
+    GLTF_PHYSICS_PG_material,
+    GLTF_PHYSICS_PG_filter,
+    GLTF_PHYSICS_PG_motion,
+    GLTF_PHYSICS_PG_geometry,
+    GLTF_PHYSICS_PG_collider,
+    GLTF_PHYSICS_PG_trigger,
+    GLTF_PHYSICS_PG_object,
+)
 
 
 def register_properties() -> None:
     bpy.types.Scene.gltf_physics = PointerProperty(type=GLTF_PHYSICS_PG_scene)
+    bpy.types.Object.gltf_physics = PointerProperty(type=GLTF_PHYSICS_PG_object)
 
 
 def unregister_properties() -> None:
-    if hasattr(bpy.types.Scene, "gltf_physics"):
-        del bpy.types.Scene.gltf_physics
+    for owner in (bpy.types.Object, bpy.types.Scene):
+        if hasattr(owner, "gltf_physics"):
+            del owner.gltf_physics

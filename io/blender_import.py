@@ -1,0 +1,169 @@
+"""Import orchestration: the parsed physics model → a simulating Blender scene (small; delegates).
+
+Order: rigid-body world → bodies and colliders (``blender_bodies``) → triggers (``blender_triggers``) → collision
+filters (``blender_filters.apply``) → joints (``blender_joints.build``). Every step and every object is isolated:
+an exception becomes a WARNING diagnostic with the JSON pointer of the data, and the import goes on.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .diagnostics import Severity, pointer
+from .gltf_nodes import parent_map, world_matrix
+from .model import OMI_REVISIONS, PhysicsDocument
+from .shape_geometry import matrix_to_blender
+
+IMPORT_FAILED = "GLTF_PHYSICS_IMPORT_FAILED"  # a step or an object could not be built (WARNING)
+APPROXIMATED = "GLTF_PHYSICS_IMPORT_APPROXIMATED"  # Blender cannot hold the value exactly (INFO)
+NOT_SIMULATED = "GLTF_PHYSICS_IMPORT_STORED_ONLY"  # kept on the object for export, not simulated (INFO)
+SKIPPED = "GLTF_PHYSICS_IMPORT_SKIPPED"  # data that has nothing to attach to (WARNING)
+
+
+@dataclass
+class ImportContext:
+    """Everything the import steps share.
+
+    * ``objects``: glTF node index → Blender object (from the importer's vnodes; replacement mesh objects after
+      ``blender_bodies``); bones and nodes outside the scene have none.
+    * ``body_node_of``: node index → index of its nearest ``motion`` ancestor-or-self (None = static / world).
+    * ``body_object_of``: node index → Blender object carrying the rigid body of that nearest motion node
+      (None = world or the body could not be built).
+    * ``body_objects``: body node index (motion node or static collider node) → object with the ``rigid_body``.
+    * ``collider_objects``: collider node index → the objects whose ``rigid_body`` realises it (its own object, a
+      proxy, or compound children; filters go on the body object of compound bodies).
+    * ``trigger_objects``: trigger node index → its volume object (None for compound triggers).
+    """
+
+    document: PhysicsDocument
+    gltf: Any
+    scene: Any
+    json: dict
+    report: Any
+    world: Any = None
+    density: float = 1000.0
+    objects: dict[int, Any] = field(default_factory=dict)
+    body_node_of: dict[int, int | None] = field(default_factory=dict)
+    body_object_of: dict[int, Any] = field(default_factory=dict)
+    body_objects: dict[int, Any] = field(default_factory=dict)
+    collider_objects: dict[int, list] = field(default_factory=dict)
+    trigger_objects: dict[int, Any] = field(default_factory=dict)
+    animated: set[int] = field(default_factory=set)
+    parents: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        nodes = self.json.get("nodes")
+        self.json_nodes: list = nodes if isinstance(nodes, list) else []
+        self.parents = parent_map(self.json_nodes)
+        self.animated = animated_nodes(self.json)
+
+    def node_world_matrix(self, index: int):
+        """World transform of glTF node ``index`` in Blender axes (``mathutils.Matrix``), from the file."""
+        from mathutils import Matrix
+
+        m = matrix_to_blender(world_matrix(index, self.json_nodes, self.parents))
+        return Matrix([list(row) for row in m])
+
+    def node_pointer(self, index: int, *parts: object) -> str:
+        """JSON pointer of a node's physics extension object (KHR or OMI by the revision it was read from)."""
+        physics = self.document.nodes.get(index)
+        name = "OMI_physics_body" if physics is not None and physics.source in OMI_REVISIONS else None
+        return pointer("nodes", index, "extensions", name or "KHR_physics_rigid_bodies", *parts)
+
+    def warn(self, code: str, ptr: str, message: str) -> None:
+        self.report.add(Severity.WARNING, code, ptr, message)
+
+    def note(self, code: str, ptr: str, message: str) -> None:
+        self.report.add(Severity.INFO, code, ptr, message)
+
+    def guarded(self, ptr: str, what: str, func, *args) -> Any:
+        """Run one step/object; an exception becomes a WARNING at ``ptr`` instead of aborting the import."""
+        try:
+            return func(*args)
+        except Exception as exc:
+            self.warn(IMPORT_FAILED, ptr, f"{what} failed: {type(exc).__name__}: {exc}")
+            return None
+
+
+def animated_nodes(gltf_json: dict) -> set[int]:
+    """Node indices targeted by the file's animations (``target.node`` and KHR_animation_pointer ``/nodes/N/…``)."""
+    out: set[int] = set()
+    animations = gltf_json.get("animations")
+    for animation in animations if isinstance(animations, list) else []:
+        channels = animation.get("channels") if isinstance(animation, dict) else None
+        for channel in channels if isinstance(channels, list) else []:
+            target = channel.get("target") if isinstance(channel, dict) else None
+            if not isinstance(target, dict):
+                continue
+            node = target.get("node")
+            if isinstance(node, int) and not isinstance(node, bool):
+                out.add(node)
+            ext = target.get("extensions")
+            ptr = ext.get("KHR_animation_pointer", {}).get("pointer") if isinstance(ext, dict) else None
+            if isinstance(ptr, str) and ptr.startswith("/nodes/"):
+                head = ptr.split("/")[2]
+                if head.isdigit():
+                    out.add(int(head))
+    return out
+
+
+def needs_world(document: PhysicsDocument) -> bool:
+    return any(n.motion or n.collider or n.joint for n in document.nodes.values())
+
+
+def ensure_world(scene):
+    """The scene's rigid-body world with both collections (one ``world_add`` per scene, none per object)."""
+    import bpy
+
+    if scene.rigidbody_world is None:
+        with bpy.context.temp_override(scene=scene):
+            bpy.ops.rigidbody.world_add()
+    rbw = scene.rigidbody_world
+    if rbw.collection is None:
+        rbw.collection = bpy.data.collections.new("RigidBodyWorld")
+    if rbw.constraints is None:
+        rbw.constraints = bpy.data.collections.new("RigidBodyConstraints")
+    return rbw
+
+
+def _call_optional(ctx: ImportContext, module: str, function: str) -> None:
+    """Call a sibling module's entry point; a missing module or function is a diagnostic, not an error."""
+    try:
+        entry = getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    except (ImportError, AttributeError) as exc:
+        ctx.warn(SKIPPED, "", f"{module}.{function} unavailable: {exc}")
+        return
+    ctx.guarded("", f"{module}.{function}", entry, ctx)
+
+
+def build(ctx: ImportContext) -> None:
+    """Build the physics of ``ctx.document`` into ``ctx.scene``."""
+    from . import blender_bodies, blender_triggers, gltf_addon
+
+    for index, _ in enumerate(ctx.json_nodes):
+        ob = gltf_addon.node_object(ctx.gltf, index)
+        if ob is not None:
+            ctx.objects[index] = ob
+    if needs_world(ctx.document):
+        ctx.world = ctx.guarded("", "creating the rigid-body world", ensure_world, ctx.scene)
+        if ctx.world is None:
+            return
+    ctx.guarded("", "bodies and colliders", blender_bodies.build, ctx)
+    ctx.guarded("", "triggers", blender_triggers.build, ctx)
+    _call_optional(ctx, "blender_filters", "apply")
+    _call_optional(ctx, "blender_joints", "build")
+    counts = ctx.report.counts
+    counts["rigid_bodies"] = len(ctx.body_objects)
+    counts["triggers"] = len(ctx.trigger_objects)
+    if ctx.world is not None and ctx.world.constraints is not None:
+        counts["constraints"] = sum(1 for ob in ctx.world.constraints.objects if ob.rigid_body_constraint)
+
+
+def world_scale(matrix) -> np.ndarray:
+    """Absolute per-axis scale of a 4x4 (column norms)."""
+    m = np.array([list(row) for row in matrix], dtype=float)
+    return np.linalg.norm(m[:3, :3], axis=0)

@@ -1,0 +1,108 @@
+"""Collision / trigger proxy objects and Empty → mesh replacement (data API only, no ``bpy.ops``).
+
+Blender rigid bodies live only on MESH objects. A glTF node with physics that imported as an Empty is replaced by a
+mesh object of the same name, transform, parent, children and custom properties (the importer's vnode is updated so
+animations created afterwards target it). Geometry that differs from a node's render mesh goes onto a generated
+proxy object: wire display, excluded from rendering, parented so it moves with its body.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import bpy
+import numpy as np
+from mathutils import Matrix, Quaternion, Vector
+
+from . import gltf_addon
+from .gltf_nodes import decompose
+from .shape_geometry import ShapeMesh
+
+
+def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata(shape_mesh.vertices, [], shape_mesh.faces)
+    mesh.update()
+    return mesh
+
+
+def empty_mesh(name: str) -> bpy.types.Mesh:
+    return bpy.data.meshes.new(name)
+
+
+def style_as_proxy(ob: bpy.types.Object) -> None:
+    """Wire display, not rendered (the glTF node's render meshes stay as they were)."""
+    ob.display_type = "WIRE"
+    ob.hide_render = True
+
+
+def _collections_of(ob: bpy.types.Object | None, scene: bpy.types.Scene):
+    if ob is not None and ob.users_collection:
+        return list(ob.users_collection)
+    return [scene.collection]
+
+
+def new_child_object(
+    ctx, name: str, data, parent: bpy.types.Object | None, matrix_local: Matrix | None = None
+) -> bpy.types.Object:
+    """A new object parented to ``parent`` (parent inverse identity) with local transform ``matrix_local``."""
+    ob = bpy.data.objects.new(name, data)
+    for collection in _collections_of(parent, ctx.scene):
+        collection.objects.link(ob)
+    if parent is not None:
+        ob.parent = parent
+        ob.matrix_parent_inverse = Matrix.Identity(4)
+    if matrix_local is not None:
+        ob.matrix_basis = matrix_local
+    return ob
+
+
+def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types.Object:
+    """Swap the Empty of node ``index`` for a mesh object holding ``mesh``; returns the new object."""
+    old = ctx.objects[index]
+    name = old.name
+    new = bpy.data.objects.new(name + ".physics", mesh)
+    for collection in old.users_collection:
+        collection.objects.link(new)
+    if old.parent is not None:
+        new.parent = old.parent
+        new.parent_type = old.parent_type
+        if old.parent_type == "BONE":
+            new.parent_bone = old.parent_bone
+    new.matrix_parent_inverse = old.matrix_parent_inverse.copy()
+    new.rotation_mode = old.rotation_mode
+    new.matrix_basis = old.matrix_basis.copy()
+    for child in list(old.children):
+        inverse = child.matrix_parent_inverse.copy()
+        child.parent = new
+        child.matrix_parent_inverse = inverse
+    for key in list(old.keys()):
+        with contextlib.suppress(TypeError, KeyError):  # RNA-defined or unsupported id properties
+            new[key] = old[key]
+    gltf_addon.set_node_object(ctx.gltf, index, new)
+    for i, ob in list(ctx.objects.items()):
+        if ob == old:
+            ctx.objects[i] = new
+    bpy.data.objects.remove(old)
+    new.name = name
+    return new
+
+
+def relative_transform(ctx, body_index: int, node_index: int) -> tuple[Matrix, tuple[float, float, float]]:
+    """Node ``node_index`` in body ``body_index``'s local space (Blender axes) as (rotation+translation, |scale|).
+
+    Compound children get no scale of their own: their scale is baked into the proxy mesh (Blender's compound shape
+    uses only the children's location and rotation relative to the parent).
+    """
+    body = ctx.node_world_matrix(body_index)
+    node = ctx.node_world_matrix(node_index)
+    try:
+        relative = body.inverted() @ node
+    except ValueError:  # singular body transform (zero scale)
+        relative = Matrix.Identity(4)
+    parts = decompose(np.array([list(row) for row in relative], dtype=float))
+    if parts is None:
+        return Matrix.Identity(4), (0.0, 0.0, 0.0)
+    (tx, ty, tz), (qx, qy, qz, qw), scale = parts
+    rot = Quaternion((qw, qx, qy, qz)).to_matrix().to_4x4()
+    return Matrix.Translation(Vector((tx, ty, tz))) @ rot, tuple(abs(s) for s in scale)

@@ -1,0 +1,43 @@
+"""Import of the project's own small scenes: bodies, proxies, triggers, report."""
+
+from __future__ import annotations
+
+import bpy
+import pytest
+
+from conftest import submodule
+from testkit import ROOT, fixture
+
+
+def _import(path) -> None:
+    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
+
+
+def _bodies():
+    rbw = bpy.context.scene.rigidbody_world
+    return {ob.name: ob for ob in rbw.collection.objects} if rbw and rbw.collection else {}
+
+
+def test_basic_body_becomes_active_box(clean):
+    _import(fixture("basic_body_required.gltf"))
+    box = bpy.data.objects["Box"]
+    rb = box.rigid_body
+    assert rb is not None and rb.type == "ACTIVE" and not rb.kinematic
+    assert rb.collision_shape == "BOX"
+    assert rb.mass == pytest.approx(3.0)
+    assert box.gltf_physics.motion.has_motion and box.gltf_physics.motion.mass_mode == "EXPLICIT"
+    report = submodule(clean, "io.hooks").last_report("import")
+    assert report.counts["rigid_bodies"] == 1
+
+
+def test_demo_scene_imports(clean):
+    _import(ROOT / "examples" / "demo_scene.gltf")
+    report = submodule(clean, "io.hooks").last_report("import")
+    print([str(d) for d in report.diagnostics])
+    bodies = _bodies()
+    print(sorted(bodies))
+    assert report.counts["rigid_bodies"] == 5  # Ground, CrateA, CrateB, Post, Ball
+    assert report.counts["triggers"] == 1
+    ball = bpy.data.objects["Ball"]
+    assert ball.type == "MESH" and ball.rigid_body.collision_shape == "SPHERE"
+    assert ball.gltf_physics.generated_mesh
