@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .gltf_nodes import local_matrix, matrix_to_quat, parent_map
+
 EPS = 1e-6
 FAR = 1.0e6  # stands for an unbounded side of a half-bounded linear limit (metres)
 UNLIMITED_IMPULSE = 1.0e5  # MOTOR max impulse for drives without maxForce
@@ -269,68 +271,12 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
 GLTF_TO_BLENDER = np.array([[1, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]], dtype=float)
 
 
-def quat_matrix(q) -> np.ndarray:
-    """3×3 rotation matrix of a unit quaternion xyzw."""
-    x, y, z, w = (float(v) for v in q)
-    n = math.sqrt(x * x + y * y + z * z + w * w) or 1.0
-    x, y, z, w = x / n, y / n, z / n, w / n
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
-def matrix_quat(m) -> tuple[float, float, float, float]:
-    """Unit quaternion xyzw (w ≥ 0) of a 3×3 rotation matrix."""
-    m = np.asarray(m, dtype=float)
-    t = m[0, 0] + m[1, 1] + m[2, 2]
-    if t > 0:
-        s = math.sqrt(t + 1.0) * 2
-        q = ((m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, 0.25 * s)
-    else:
-        i = int(np.argmax([m[0, 0], m[1, 1], m[2, 2]]))
-        j, k = (i + 1) % 3, (i + 2) % 3
-        s = math.sqrt(1.0 + m[i, i] - m[j, j] - m[k, k]) * 2
-        v = [0.0, 0.0, 0.0]
-        v[i] = 0.25 * s
-        v[j] = (m[j, i] + m[i, j]) / s
-        v[k] = (m[k, i] + m[i, k]) / s
-        q = (v[0], v[1], v[2], (m[k, j] - m[j, k]) / s)
-    if q[3] < 0:
-        q = tuple(-c for c in q)
-    return tuple(float(c) for c in q)
-
-
-def local_matrix(node) -> np.ndarray:
-    """4×4 local transform of a glTF node (dict or ``gltf2_io.Node``-like object)."""
-
-    def get(name):
-        return node.get(name) if isinstance(node, dict) else getattr(node, name, None)
-
-    matrix = get("matrix")
-    if matrix is not None:
-        return np.array(matrix, dtype=float).reshape(4, 4).T  # glTF matrices are column-major
-    m = np.eye(4)
-    scale = get("scale") or (1.0, 1.0, 1.0)
-    m[:3, :3] = quat_matrix(get("rotation") or (0.0, 0.0, 0.0, 1.0)) * np.asarray(scale, dtype=float)
-    m[:3, 3] = get("translation") or (0.0, 0.0, 0.0)
-    return m
-
-
 class NodeFrames:
-    """World transforms (glTF space, scale removed) of glTF nodes, computed from the JSON hierarchy."""
+    """World transforms (glTF space) of glTF nodes from the JSON hierarchy (malformed data reads as identity)."""
 
     def __init__(self, nodes):
-        self.nodes = list(nodes or [])
-        self.parent: dict[int, int] = {}
-        for i, node in enumerate(self.nodes):
-            children = node.get("children") if isinstance(node, dict) else getattr(node, "children", None)
-            for child in children or ():
-                if isinstance(child, int) and 0 <= child < len(self.nodes):
-                    self.parent.setdefault(child, i)
+        self.nodes = nodes if isinstance(nodes, list) else []
+        self.parent = parent_map(self.nodes)
         self._world: dict[int, np.ndarray] = {}
 
     def world(self, index: int) -> np.ndarray:
@@ -363,7 +309,7 @@ class NodeFrames:
 def relative_offset(frame_a: np.ndarray, frame_b: np.ndarray):
     """Frame B relative to frame A: (translation in A, rotation xyzw)."""
     rel = np.linalg.inv(frame_a) @ frame_b
-    return tuple(float(v) for v in rel[:3, 3]), matrix_quat(rel[:3, :3])
+    return tuple(float(v) for v in rel[:3, 3]), matrix_to_quat(rel[:3, :3])
 
 
 def permutation_matrix(perm: tuple[int, int, int]) -> np.ndarray:
