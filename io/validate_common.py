@@ -23,7 +23,7 @@ from .validate_codes import (
     VALUE_NOT_IN_LIST,
     VALUE_NOT_IN_RANGE,
 )
-from .validate_context import Ctx, is_int, is_number, type_name
+from .validate_context import Ctx, is_int, is_number, show, type_name
 
 #: Members every glTF property may carry; child-of-root objects may also carry ``name``.
 BASE_MEMBERS = frozenset({"extensions", "extras"})
@@ -108,7 +108,10 @@ def get_enum(
     if value not in allowed:
         valid = ", ".join(f"'{a}'" for a in allowed)
         ctx.add(
-            severity, VALUE_NOT_IN_LIST, pointer_join(ptr, key), f"Invalid value '{value}'. Valid values are ({valid})."
+            severity,
+            VALUE_NOT_IN_LIST,
+            pointer_join(ptr, key),
+            f"Invalid value {show(value)}. Valid values are ({valid}).",
         )
         return None
     return value
@@ -125,12 +128,15 @@ def check_number(
     if not is_number(value):
         mismatch(ctx, ptr, value, "number")
         return None
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # a JSON integer too large for a double
+        number = math.inf
     if not math.isfinite(number):
-        ctx.error(VALUE_NOT_IN_RANGE, ptr, f"Value {value} is not a finite number.")
+        ctx.error(VALUE_NOT_IN_RANGE, ptr, f"Value {show(value)} is not a finite number.")
         return None
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
-        ctx.error(VALUE_NOT_IN_RANGE, ptr, f"Value {value} is out of range.")
+        ctx.error(VALUE_NOT_IN_RANGE, ptr, f"Value {show(value)} is out of range.")
         return None
     return number
 
@@ -189,7 +195,7 @@ def check_index(ctx: Ctx, value: object, ptr: str, count: int, none_value: int |
         ctx.error(INVALID_INDEX, ptr, "Index must be a non-negative integer.")
         return None
     if value >= count:
-        ctx.error(UNRESOLVED_REFERENCE, ptr, f"Unresolved reference: {value}.")
+        ctx.error(UNRESOLVED_REFERENCE, ptr, f"Unresolved reference: {show(value)}.")
         return None
     return value
 

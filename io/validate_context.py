@@ -147,3 +147,11 @@ def type_name(value: object) -> str:
     if isinstance(value, dict):
         return "object"
     return type(value).__name__
+
+
+def show(value: object) -> str:
+    """A short, never-failing text for a value in a message (huge integers cannot always be printed)."""
+    if is_int(value) and not -(10**30) < value < 10**30:
+        return "<very large integer>"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -122,6 +122,7 @@ json_scalars = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-3, 1_000_000),
+    st.integers(),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=8),
     st.sampled_from(["sphere", "box", "plane", "mesh", "dynamic", "linear", "force", "trimesh"]),
