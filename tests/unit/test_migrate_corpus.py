@@ -69,6 +69,10 @@ def _plain(obj, skip=()):
     return tuple((k, _round(v)) for k, v in sorted(vars(obj).items()) if k not in skip and k != "source")
 
 
+def _node_frame(node: dict) -> tuple:
+    return _plain(model.Frame(**{k: tuple(node[k]) for k in ("translation", "rotation", "scale")}))
+
+
 def facts(gltf: dict, original_nodes: int) -> dict:
     doc = parse.parse_gltf(gltf).document
     nodes = gltf.get("nodes", [])
@@ -107,10 +111,12 @@ def facts(gltf: dict, original_nodes: int) -> dict:
                 pivot = joint.legacy_pivot
                 key = (pivot.body_a, pivot.body_b, _plain(pivot.frame_a), _plain(pivot.frame_b))
             elif index >= original_nodes:
-                frame = lambda i: _plain(
-                    model.Frame(**{k: tuple(nodes[i][k]) for k in ("translation", "rotation", "scale")})
+                key = (
+                    parents[index],
+                    parents[joint.connected_node],
+                    _node_frame(nodes[index]),
+                    _node_frame(nodes[joint.connected_node]),
                 )
-                key = (parents[index], parents[joint.connected_node], frame(index), frame(joint.connected_node))
             else:
                 key = (index, joint.connected_node)
             desc = doc.joints[joint.joint]
@@ -152,9 +158,12 @@ def classify(key: str, before, after, source: dict) -> str:
         return "compound_trigger_filter"
     if key.startswith("joint") and before is not None and after is not None and before[1:2] == after[1:2]:
         return "drive_gain_without_target"
-    if "/collider/" in key or "/trigger/" in key:
-        if after is None and f"{key.rsplit('/', 1)[0]}/geometry" and "plane" in str(before):
-            return "plane_shape"
+    if (
+        ("/collider/" in key or "/trigger/" in key)
+        and after is None
+        and "plane" in str(source.get(f"{owner}/geometry"))
+    ):
+        return "plane_shape"
     return "other"
 
 
