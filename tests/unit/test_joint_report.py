@@ -1,0 +1,168 @@
+"""sim.joint_report: the ``metrics`` command end to end on generated CSV / JSON / NPZ samples, with PNG plots."""
+
+import argparse
+import csv
+import json
+import math
+import sys
+
+import numpy as np
+import pytest
+
+from testkit import submodule
+
+R = submodule("sim.joint_report")
+Q = submodule("sim.quat")
+
+TIME = np.linspace(0.0, 2 * math.pi, 60)
+ANGLE = 1.2 * np.sin(TIME)  # hinge about X swinging past ±1 rad
+LIMITS = [
+    {"angularAxes": [0], "min": -1.0, "max": 1.0},
+    {"angularAxes": [1, 2], "min": 0.0, "max": 0.0},
+    {"linearAxes": [0, 1, 2], "max": 0.0},
+    {"linearAxes": [2], "min": -0.05},
+]
+
+
+def hinge_samples():
+    n = len(TIME)
+    q_a = np.tile(Q.from_axis_angle([0, 0, 1], 0.4), (n, 1))  # frame A rotated: axes are A's, not the world's
+    t_a = np.tile([0.5, -0.5, 0.5], (n, 1))
+    q_b = Q.multiply(q_a, Q.from_axis_angle([1, 0, 0], ANGLE))
+    t_b = t_a + Q.rotate(q_a, np.stack([0 * TIME, 0 * TIME, -0.1 * np.sin(TIME)], axis=1))
+    return {"time": TIME, "t_a": t_a, "q_a": q_a, "t_b": t_b, "q_b": q_b}
+
+
+def write_json(path, samples, limits=LIMITS):
+    joint = {"name": "door hinge", "limits": limits, "samples": {k: v.tolist() for k, v in samples.items()}}
+    path.write_text(json.dumps({"joints": [joint]}))
+
+
+def write_csv(path, samples, name="door/hinge"):
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(R.CSV_COLUMNS)
+        for i in range(len(samples["time"])):
+            row = [name, samples["time"][i]]
+            for key in ("t_a", "q_a", "t_b", "q_b"):
+                row += list(samples[key][i])
+            writer.writerow(row)
+
+
+def check_report(report, name):
+    (joint,) = report["joints"]
+    assert joint["name"] == name and joint["samples"] == len(TIME)
+    twist, cone, point, plane = joint["limits"]
+    expected = np.maximum(np.abs(ANGLE) - 1.0, 0.0)
+    assert twist["kind"] == "angular-twist" and twist["unit"] == "rad"
+    assert twist["max_violation"] == pytest.approx(expected.max(), abs=1e-9)
+    assert twist["frames_in_violation"] == int(np.sum(expected > 1e-6))
+    assert twist["violating_frames"] == np.nonzero(expected > 1e-6)[0].tolist()
+    assert twist["first_violation_time"] == pytest.approx(TIME[np.nonzero(expected > 1e-6)[0][0]])
+    assert twist["metric"]["min"] == pytest.approx(ANGLE.min(), abs=1e-9)
+    assert twist["metric"]["max"] == pytest.approx(ANGLE.max(), abs=1e-9)
+    assert cone["frames_in_violation"] == 0 and cone["max_violation"] < 1e-9
+    assert point["kind"] == "linear-point" and point["unit"] == "m"
+    assert point["metric"]["max"] == pytest.approx(0.1 * np.abs(np.sin(TIME)).max(), abs=1e-9)
+    assert point["frames_in_violation"] == int(np.sum(0.1 * np.abs(np.sin(TIME)) > 1e-6))
+    assert plane["max_violation"] == pytest.approx(max(0.0, (0.1 * np.sin(TIME)).max() - 0.05), abs=1e-9)
+    assert plane["min"] == -0.05 and plane["max"] is None
+    assert report["diagnostics"] == []
+
+
+def test_json_input_to_report_and_png(tmp_path):
+    source = tmp_path / "samples.json"
+    write_json(source, hinge_samples())
+    out, plots = tmp_path / "report.json", tmp_path / "plots"
+    assert R.main([str(source), "-o", str(out), "--plot", str(plots)]) == 0
+    report = json.loads(out.read_text())
+    assert report["format"] == R.FORMAT
+    check_report(report, "door hinge")
+    png = plots / "00_door_hinge.png"
+    assert report["joints"][0]["plot"] == str(png)
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and data[-8:-4] == b"IEND"
+    image = pytest.importorskip("matplotlib.image").imread(png)
+    assert image.shape[0] > 100 and image.shape[1] > 100
+
+
+def test_csv_input_with_limits_file(tmp_path, capsys):
+    source, limits = tmp_path / "samples.csv", tmp_path / "limits.json"
+    write_csv(source, hinge_samples())
+    limits.write_text(json.dumps({"joints": [{"name": "door/hinge", "limits": LIMITS}]}))
+    assert R.main([str(source), "--limits", str(limits)]) == 0
+    check_report(json.loads(capsys.readouterr().out), "door/hinge")
+    assert R.main([str(source), "--limits", str(limits), "--fail-on-violation"]) == 1
+
+
+def test_npz_input(tmp_path, capsys):
+    samples = hinge_samples()
+    arrays = {f"hinge/{k}": v for k, v in samples.items()}
+    arrays["limits"] = np.array(json.dumps({"joints": [{"name": "hinge", "limits": LIMITS}]}))
+    np.savez(tmp_path / "samples.npz", **arrays)
+    assert R.main([str(tmp_path / "samples.npz")]) == 0
+    check_report(json.loads(capsys.readouterr().out), "hinge")
+
+
+def test_bad_limit_is_a_diagnostic_and_others_still_evaluate(tmp_path, capsys):
+    source = tmp_path / "samples.json"
+    bad = [*LIMITS, {"angularAxes": [3]}, {"linearAxes": [0], "min": 1, "max": 0}, {"linearAxes": [0], "min": "x"}]
+    write_json(source, hinge_samples(), limits=bad)
+    assert R.main([str(source)]) == 2
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert len(report["joints"][0]["limits"]) == len(LIMITS)
+    pointers = [d["pointer"] for d in report["diagnostics"]]
+    assert pointers == ["/joints/0/limits/4", "/joints/0/limits/5", "/joints/0/limits/6"]
+    assert {d["code"] for d in report["diagnostics"]} == {"METRICS_BAD_LIMIT"}
+    assert "Traceback" not in captured.err and "METRICS_BAD_LIMIT" in captured.err
+
+
+@pytest.mark.parametrize(
+    "name, content, code",
+    [
+        ("s.csv", "joint,time\nx,1\n", "METRICS_BAD_CSV"),
+        ("s.json", "{not json", "METRICS_UNREADABLE"),
+        ("s.json", '{"joints": [{"name": "a", "samples": {"time": [0, 1]}}]}', "METRICS_BAD_SAMPLES"),
+        ("s.json", '{"joints": [{"name": "a", "limits": 3, "samples": {}}]}', "METRICS_BAD_LIMIT"),
+        ("s.json", '{"joints": []}', "METRICS_NO_JOINTS"),
+        ("s.npz", "not a zip", "METRICS_UNREADABLE"),
+        ("s.txt", "", "METRICS_UNKNOWN_FORMAT"),
+    ],
+)
+def test_bad_input_exit_2_without_traceback(tmp_path, capsys, name, content, code):
+    path = tmp_path / name
+    path.write_text(content)
+    assert R.main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert code in err and "Traceback" not in err
+
+
+def test_missing_file_and_nonfinite_samples(tmp_path, capsys):
+    assert R.main([str(tmp_path / "absent.json")]) == 2
+    samples = hinge_samples()
+    samples["q_b"][3, 0] = np.nan
+    write_json(tmp_path / "nan.json", samples)
+    assert R.main([str(tmp_path / "nan.json")]) == 2
+    err = capsys.readouterr().err
+    assert "METRICS_UNREADABLE" in err and "METRICS_BAD_SAMPLES" in err
+
+
+def test_plot_without_matplotlib_is_a_clear_message(tmp_path, capsys, monkeypatch):
+    source = tmp_path / "samples.json"
+    write_json(source, hinge_samples())
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert R.main([str(source), "--plot", str(tmp_path / "plots")]) == 2
+    assert "pip install matplotlib" in capsys.readouterr().err
+    assert not (tmp_path / "plots").exists()
+
+
+def test_add_subcommand_registers_metrics(tmp_path, capsys):
+    parser = argparse.ArgumentParser(prog="gltf-physics")
+    R.add_subcommand(parser.add_subparsers(dest="command"))
+    source = tmp_path / "samples.json"
+    write_json(source, hinge_samples())
+    args = parser.parse_args(["metrics", str(source), "--tolerance", "0.5"])
+    assert args.func(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tolerance"] == 0.5 and report["joints"][0]["limits"][0]["frames_in_violation"] == 0
