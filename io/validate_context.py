@@ -26,6 +26,10 @@ class Ctx:
     def error(self, code: str, ptr: str, message: str) -> Diagnostic:
         return self.out.error(code, ptr, message)
 
+    def error_count(self) -> int:
+        """How many ERROR diagnostics have been found so far."""
+        return sum(d.severity >= Severity.ERROR for d in self.out)
+
     def warning(self, code: str, ptr: str, message: str) -> Diagnostic:
         return self.out.warning(code, ptr, message)
 

@@ -126,11 +126,15 @@ def _drive(ctx: Ctx, drive: dict, ptr: str) -> None:
 def validate_node_joint(ctx: Ctx, index: int, joint: dict, ptr: str, root_name: str) -> None:
     """Node-level ``{connectedNode, joint, enableCollision}`` (KHR ``joint`` or the OMI_physics_joint node object)."""
     check_members(ctx, joint, ("connectedNode", "joint", "enableCollision"), ptr)
-    connected = get_index(ctx, joint, "connectedNode", ptr, len(ctx.nodes), required=True)
+    before = ctx.error_count()
     if "joint" in joint:
         get_doc_ref(ctx, joint, "joint", ptr, root_name, "physicsJoints")
     else:
         get_index(ctx, joint, "joint", ptr, None, required=True)
+    # A joint already rejected for its description is not reported again for a missing connectedNode (the
+    # reference validator stops at the first failure of the unit too); a present connectedNode is still checked.
+    rejected = ctx.error_count() > before
+    connected = get_index(ctx, joint, "connectedNode", ptr, len(ctx.nodes), required=not rejected)
     get_bool(ctx, joint, "enableCollision", ptr)
     if connected is not None and connected == index:
         ctx.error(JOINT_SELF_CONNECTED, pointer_join(ptr, "connectedNode"), "A joint cannot connect a node to itself.")

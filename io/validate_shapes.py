@@ -21,6 +21,7 @@ from .validate_codes import (
 )
 from .validate_common import (
     Ctx,
+    check_index,
     check_members,
     get_bool,
     get_enum,
@@ -188,7 +189,10 @@ def _plane(ctx: Ctx, sub: dict, ptr: str, prefix: str) -> None:
 def _mesh(ctx: Ctx, sub: dict, ptr: str, prefix: str) -> None:
     """2024-07 mesh shape ``{mesh (req), skin, weights, useNodeWeights}``."""
     check_members(ctx, sub, KHR_SUB_MEMBERS["mesh"], ptr)
-    mesh_index = get_index(ctx, sub, "mesh", ptr, len(ctx.meshes), required=True)
+    if "mesh" in sub:  # like the reference validator, an unresolved mesh names the mesh shape object
+        mesh_index = check_index(ctx, sub["mesh"], ptr, len(ctx.meshes))
+    else:
+        mesh_index = get_index(ctx, sub, "mesh", ptr, len(ctx.meshes), required=True)
     get_index(ctx, sub, "skin", ptr, len(ctx.skins))
     weights = get_number_array(ctx, sub, "weights", ptr, min_items=1)
     use_node_weights = get_bool(ctx, sub, "useNodeWeights", ptr)

@@ -305,7 +305,7 @@ def test_2024_07_mesh_shape_checks():
     both = {"type": "mesh", "mesh": {"mesh": 0, "weights": [0, 1], "useNodeWeights": True}}
     assert found(collision_doc(both)) == {("KHR_COLLISION_SHAPES_DUPLICATE_WEIGHTS", f"{shapes}/mesh")}
     assert found(collision_doc({"type": "mesh", "mesh": {"mesh": 3, "skin": 0}})) == {
-        ("UNRESOLVED_REFERENCE", f"{shapes}/mesh/mesh"),
+        ("UNRESOLVED_REFERENCE", f"{shapes}/mesh"),
         ("UNRESOLVED_REFERENCE", f"{shapes}/mesh/skin"),
     }
     assert found(collision_doc({"type": "mesh"})) == {("UNDEFINED_PROPERTY", shapes)}

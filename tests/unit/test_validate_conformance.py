@@ -49,9 +49,9 @@ def test_match_rate_over_all_validator_fixtures(capsys):
         print(f"\nvalidator conformance: exact {result['strict']}/{total}, lenient {result['lenient']}/{total}")
     assert total == 132
     assert result["crashes"] == 0
-    # Exact (code, pointer) sets; the remaining misses are validator pointer bugs and a validator false
-    # negative (missing required connectedNode), listed in docs/validator-conformance.md.
-    assert result["strict"] / total >= 0.93
+    # Exact (code, pointer) sets; the remaining misses are validator pointers that do not exist in the
+    # document (we point at the offending value), listed in docs/validator-conformance.md.
+    assert result["strict"] / total >= 0.95
     assert result["lenient"] / total >= 0.95
 
 
