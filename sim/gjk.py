@@ -1,8 +1,8 @@
 """GJK distance between two convex sets given by support functions (pure numpy).
 
 ``gjk_distance(support)`` takes the support function of the Minkowski difference A − B (``d ↦ argmax_{x∈A−B} d·x``)
-and returns the Euclidean distance between A and B (0 when they overlap). The closest point of each simplex is found
-by brute force over its faces (at most 15 sub-simplices), which is slow-ish but robust. Bounds used:
+and returns the Euclidean distance between A and B (0 when they overlap). The closest point of each simplex comes from
+Voronoi-region tests (segment, triangle; a tetrahedron by signed volumes, then its faces). Bounds used:
 ``|v|`` (closest point of the current simplex) is an upper bound, ``v·w/|v|`` (w = support(−v)) a lower bound; the
 search stops as soon as either bound settles the question asked (``stop_above``) or they meet within ``rel_tol``.
 """
@@ -10,50 +10,75 @@ search stops as soon as either bound settles the question asked (``stop_above``)
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
 
 import numpy as np
 
 Support = Callable[[np.ndarray], np.ndarray]
 
 
-def _tetra_contains_origin(p: np.ndarray) -> bool:
-    """Signed-volume test: the origin is inside (or on) the tetrahedron p (4, 3)."""
-    full = np.linalg.det(p[1:] - p[0])
-    if abs(full) <= 1e-300:
+def _tetra_contains_origin(p: list[np.ndarray]) -> bool:
+    """Signed-volume test: the origin is inside (or on) the tetrahedron p (4 points)."""
+    a, b, c, d = p
+    full = float(np.dot(b - a, np.cross(c - a, d - a)))
+    if full == 0.0:
         return False
-    for i in range(4):
-        q = p.copy()
-        q[i] = 0.0
-        if np.linalg.det(q[1:] - q[0]) / full < -1e-12:
+    for q in ([0 * a, b, c, d], [a, 0 * a, c, d], [a, b, 0 * a, d], [a, b, c, 0 * a]):
+        if float(np.dot(q[1] - q[0], np.cross(q[2] - q[0], q[3] - q[0]))) / full < -1e-12:
             return False
     return True
 
 
+def _closest_on_segment(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    ab = b - a
+    den = float(ab @ ab)
+    t = -float(a @ ab) / den if den > 0.0 else 0.0
+    if t <= 0.0:
+        return a, [a]
+    if t >= 1.0:
+        return b, [b]
+    return a + t * ab, [a, b]
+
+
+def _closest_on_triangle(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Closest point of triangle abc to the origin by Voronoi regions (vertices, edges, face)."""
+    ab, ac = b - a, c - a
+    d1, d2 = -float(ab @ a), -float(ac @ a)
+    if d1 <= 0.0 and d2 <= 0.0:
+        return a, [a]
+    d3, d4 = -float(ab @ b), -float(ac @ b)
+    if d3 >= 0.0 and d4 <= d3:
+        return b, [b]
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
+        return a + d1 / (d1 - d3) * ab, [a, b]
+    d5, d6 = -float(ab @ c), -float(ac @ c)
+    if d6 >= 0.0 and d5 <= d6:
+        return c, [c]
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0.0 and d2 >= 0.0 and d6 <= 0.0:
+        return a + d2 / (d2 - d6) * ac, [a, c]
+    va = d3 * d6 - d5 * d4
+    if va <= 0.0 and d4 - d3 >= 0.0 and d5 - d6 >= 0.0:
+        return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b), [b, c]
+    den = va + vb + vc
+    if den <= 0.0:  # degenerate (collinear) triangle: best edge
+        return min((_closest_on_segment(*e) for e in ((a, b), (b, c), (a, c))), key=lambda r: float(r[0] @ r[0]))
+    return a + ab * (vb / den) + ac * (vc / den), [a, b, c]
+
+
 def _closest_on_simplex(points: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Closest point to the origin of conv(points) and the smallest sub-simplex containing it."""
-    if len(points) == 4 and _tetra_contains_origin(np.array(points)):
+    """Closest point to the origin of conv(points) (1–4 points) and the smallest sub-simplex containing it."""
+    if len(points) == 1:
+        return points[0], points
+    if len(points) == 2:
+        return _closest_on_segment(*points)
+    if len(points) == 3:
+        return _closest_on_triangle(*points)
+    if _tetra_contains_origin(points):
         return np.zeros(3), points
-    best, best_set, best_d2 = None, None, np.inf
-    for k in range(1, min(len(points), 3) + 1):
-        for subset in combinations(points, k):
-            p = np.array(subset)
-            if k == 1:
-                x, lam = p[0], np.ones(1)
-            else:
-                e = p[1:] - p[0]
-                g = e @ e.T
-                if abs(np.linalg.det(g)) <= 1e-24 * max(np.trace(g), 1e-300) ** (k - 1):
-                    continue
-                mu = np.linalg.solve(g, -e @ p[0])
-                lam = np.concatenate([[1.0 - mu.sum()], mu])
-                if np.any(lam < -1e-12):
-                    continue
-                x = lam @ p
-            d2 = float(x @ x)
-            if d2 < best_d2 * (1.0 - 1e-14):  # prefer the smaller sub-simplex on rounding-level ties
-                best, best_set, best_d2 = x, [q for q, w in zip(subset, lam, strict=True) if w > 1e-12] or [p[0]], d2
-    return best, best_set
+    a, b, c, d = points
+    faces = [_closest_on_triangle(*f) for f in ((a, b, c), (a, b, d), (a, c, d), (b, c, d))]
+    return min(faces, key=lambda r: float(r[0] @ r[0]))
 
 
 def gjk_distance(
@@ -74,7 +99,7 @@ def gjk_distance(
         vw = float(v @ w)
         if stop_above >= 0.0 and vw > 0.0 and vw * vw > stop_above * stop_above * vv:
             return vw / np.sqrt(vv)  # certified: distance >= this lower bound > stop_above
-        if vv - vw <= rel_tol * vv or any(np.allclose(w, q, rtol=0, atol=abs_tol) for q in simplex):
+        if vv - vw <= rel_tol * vv or min(float(np.abs(w - q).max()) for q in simplex) <= abs_tol:
             return np.sqrt(vv)
         simplex.append(w)
         v, simplex = _closest_on_simplex(simplex)
