@@ -150,9 +150,9 @@ class FilterTable:
 
     def matrix(self) -> np.ndarray:
         """The full N×N boolean collide matrix (symmetric)."""
-        n = len(self.systems)
-        i = np.arange(n)
-        return self.collides(i[:, None], i[None, :])
+        i = np.arange(len(self.systems))
+        accepted = self.accepts(i[:, None], i[None, :])  # [b, a]: b accepts a
+        return accepted & accepted.T
 
 
 def filters_collide(a: CollisionFilter | None, b: CollisionFilter | None) -> bool:

@@ -108,14 +108,11 @@ _KERNELS = {
 def _cast_implicit(group: list[Collider], start: np.ndarray, seg: np.ndarray):
     """Vectorised cast of one segment against colliders of one implicit shape type."""
     pos = np.array([c.position for c in group])
-    rot = np.array([c.matrix for c in group])
-    scl = np.array([c.abs_scale for c in group])
+    rot = quat_to_matrix(np.array([c.rotation for c in group]))
+    scl = np.abs(np.array([c.scale for c in group]))
     o = np.einsum("kji,kj->ki", rot, start - pos) / scl
     d = np.einsum("kji,j->ki", rot, seg) / scl
-    args = [
-        np.array([a[i] for a in (_kernel_args(c.shape) for c in group)])
-        for i in range(len(_kernel_args(group[0].shape)))
-    ]
+    args = [np.array(column) for column in zip(*(_kernel_args(c.shape) for c in group), strict=True)]
     t, n, inside = _KERNELS[type(group[0].shape)](o, d, *args)
     n = np.einsum("kij,kj->ki", rot, n / scl)
     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-300)
