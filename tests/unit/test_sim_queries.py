@@ -224,6 +224,9 @@ def closest_segment_distance(p0, p1, q0, q1):
 def test_near_touching_pairs(gap):
     touching = gap < 0
     sq = np.sqrt(0.5)
+    s_a = 0.25  # tapered capsule h 1, r 0.5 / 0.25: sin α; the side touches the bottom sphere at `tangent`
+    side_normal = np.array([np.sqrt(1 - s_a**2), s_a, 0.0])
+    tangent = np.array([0.0, -0.5, 0.0]) + 0.5 * side_normal
     cases = [
         (C(1, S.Sphere(1)), C(2, S.Sphere(1), position=(2 + gap, 0, 0))),
         (C(1, S.Sphere(1)), C(2, S.Box((2, 2, 2)), position=(2 + gap, 0.5, -0.5))),
@@ -243,6 +246,11 @@ def test_near_touching_pairs(gap):
         (C(1, S.Cylinder(1, 1, 1)), C(2, S.Sphere(0.5), position=(1.5 + gap, 0.2, 0))),
         (C(1, box_mesh((1, 1, 1), convex=True)), C(2, S.Sphere(0.5), position=(0, 1 + gap, 0))),
         (C(1, box_mesh((1, 1, 1))), C(2, S.Sphere(0.5), position=(0, 1 + gap, 0))),
+        (C(1, S.Cylinder(1, 0.5, 0.5)), C(2, S.Cylinder(1, 0.5, 0.5), position=(0.2, 1 + gap, 0))),  # cap on cap
+        (C(1, S.Cylinder(1, 0.5, 0.5)), C(2, S.Box((1, 1, 1)), position=(1 + gap, 0.3, 0))),
+        (C(1, S.Cylinder(1, 0.5, 0.5)), C(2, S.Capsule(1, 0.25, 0.25), position=(0.75 + gap, 0, 0))),
+        (C(1, S.Capsule(1, 0.5, 0.25)), C(2, S.Sphere(0.1), position=tangent + (0.1 + gap) * side_normal)),
+        (C(1, box_mesh((1, 1, 1))), C(2, box_mesh((1, 1, 1), convex=True), position=(1 + gap, 0.2, 0.1))),
         (C(1, S.Plane()), C(2, S.Sphere(0.5), position=(3, 0.5 + gap, 1))),
         (C(1, S.Plane(double_sided=True)), C(2, S.Box((1, 1, 1)), position=(0, -0.5 - gap, 0))),
         (C(1, S.Plane(size_x=2, size_z=2)), C(2, S.Sphere(0.5), position=(1.5 + gap, -3, 0))),  # beside the prism
