@@ -118,4 +118,5 @@ def split_hull_extension(ctx: ReadContext, shape_ext: dict, ptr: str) -> tuple[b
     hull_obj = ctx.obj(shape_ext["KHR_physics_rigid_bodies"], hull_ptr)
     convex = ctx.boolean(hull_obj, "convexHull", hull_ptr)
     keep = ctx.passthrough(hull_obj, hull_ptr, {"convexHull"})
-    return convex, keep, rest
+    empty = keep.extras is None and not keep.extensions and not keep.unknown
+    return convex, None if empty else keep, rest

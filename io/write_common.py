@@ -28,6 +28,7 @@ from .model import (
 
 LOSSY = "PHYSICS_WRITE_LOSSY"  # a value the target cannot hold (WARNING)
 CONVERTED = "PHYSICS_WRITE_CONVERTED"  # same meaning, different form (INFO)
+SEMANTICS = "PHYSICS_WRITE_SEMANTICS"  # value kept, but the target may interpret it differently (WARNING)
 INVALID_VALUE = "PHYSICS_WRITE_INVALID_VALUE"  # written as read, but the target schema forbids it (WARNING)
 
 
@@ -72,6 +73,9 @@ class WriteContext:
 
     def lossy(self, ptr: str, message: str) -> None:
         self.out.diags.warning(LOSSY, ptr, message)
+
+    def semantics(self, ptr: str, message: str) -> None:
+        self.out.diags.warning(SEMANTICS, ptr, message)
 
     def invalid_value(self, ptr: str, message: str) -> None:
         self.out.diags.warning(INVALID_VALUE, ptr, message)

@@ -87,6 +87,8 @@ class _KhrWriter:
     # -- node objects ------------------------------------------------------------------------------------------------
     def geometry(self, geometry: Geometry, owner: int, ptr: str) -> dict | None:
         """The target form of a geometry: {"shape": i} for 2024-07, else a geometry object; None if lost."""
+        if geometry.node is not None and self.rev == "2024-10":  # same form: keep the node (children, skin)
+            return put_passthrough({"node": geometry.node, "convexHull": geometry.convex_hull}, geometry)
         mesh_info = self.ctx.mesh_of_geometry(geometry, ptr)
         if mesh_info is None and geometry.shape is None:
             self.ctx.lossy(ptr, "geometry node has no mesh: dropped")
@@ -119,7 +121,9 @@ class _KhrWriter:
         if written is None:
             return False
         if self.rev == "2024-07":
-            out.update(written)
+            if geometry.extras is not None or geometry.extensions or geometry.unknown:
+                self.ctx.lossy(ptr, "2024-07 has no geometry object: its extras/extensions are not kept")
+            out.update({"shape": written["shape"]})
         else:
             out["geometry"] = written
         return True

@@ -87,7 +87,7 @@ class _OmiWriter:
                     out["inertiaOrientation"] = list(motion.inertia_orientation)
         moving = motion.linear_velocity != (0.0, 0.0, 0.0) or motion.angular_velocity != (0.0, 0.0, 0.0)
         if moving and motion.kind == KINEMATIC:
-            self.ctx.lossy(ptr, "OMI does not define that a kinematic body keeps its initial velocity")
+            self.ctx.semantics(ptr, "OMI does not define that a kinematic body keeps its initial velocity")
         if motion.linear_velocity != (0.0, 0.0, 0.0):
             out["linearVelocity"] = list(motion.linear_velocity)
         if motion.angular_velocity != (0.0, 0.0, 0.0):
