@@ -1,0 +1,118 @@
+"""The ``gltf-physics`` command line: validate (human, --json, exit codes) and migrate (.gltf + .bin, .glb),
+run through the real launcher ``bin/gltf-physics`` in a subprocess."""
+
+import json
+import subprocess
+
+import pytest
+
+from testkit import ROOT, corpus_files, read_json, submodule
+
+gltf_file = submodule("io.gltf_file")
+migrate = submodule("io.migrate")
+cli = submodule("io.cli")
+
+LAUNCHER = ROOT / "bin" / "gltf-physics"
+
+
+def run(*args, cwd=None):
+    return subprocess.run([str(LAUNCHER), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def _one(pattern):
+    files = corpus_files(pattern)
+    if not files:
+        pytest.skip("corpus absent")
+    return files[0]
+
+
+def test_help_lists_subcommands():
+    result = run("--help")
+    assert result.returncode == 0
+    for name in ("validate", "migrate"):
+        assert name in result.stdout
+    assert run("migrate", "--help").returncode == 0
+
+
+@pytest.mark.corpus
+def test_validate_valid_file_exits_0():
+    path = _one("glTF_Physics/tests/RigidBodies_Joint/RigidBodies_Joint_02.gltf")
+    result = run("validate", path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ok (0 errors" in result.stdout
+
+
+@pytest.mark.corpus
+def test_validate_invalid_file_json_and_exit_1():
+    bad = _one("glTF-Validator_KHR_implicit_shapes/**/jointlimit_invalid_limits.gltf")
+    good = _one("glTF_Physics/tests/RigidBodies_Joint/RigidBodies_Joint_02.gltf")
+    result = run("validate", "--json", good, bad)
+    assert result.returncode == 1
+    rows = json.loads(result.stdout)
+    assert rows and all(set(r) == {"file", "severity", "code", "pointer", "message"} for r in rows)
+    errors = [r for r in rows if r["severity"] == "error"]
+    assert errors and all(r["file"] == str(bad) for r in errors)
+    assert any(r["pointer"].startswith("/extensions/KHR_physics_rigid_bodies/physicsJoints/0/limits") for r in errors)
+    human = run("validate", bad)
+    assert human.returncode == 1 and "FAILED" in human.stdout
+
+
+def test_validate_unreadable_and_not_json(tmp_path):
+    broken = tmp_path / "broken.gltf"
+    broken.write_text("{not json", encoding="utf-8")
+    result = run("validate", "--json", broken, tmp_path / "missing.gltf")
+    assert result.returncode == 1
+    codes = [r["code"] for r in json.loads(result.stdout)]
+    assert codes == ["FILE_INVALID_JSON", "FILE_UNREADABLE"]
+
+
+@pytest.mark.corpus
+def test_migrate_gltf_with_bin_roundtrip(tmp_path):
+    source = _one("glTF_Physics/samples/JointTypes/JointTypes.gltf")
+    out_omi, out_back = tmp_path / "omi" / "j.gltf", tmp_path / "back" / "j.gltf"
+    assert run("migrate", source, out_omi, "--to", "omi").returncode == 0
+    assert run("migrate", out_omi, out_back, "--to", "2024-10").returncode == 0
+    for uri in gltf_file.relative_uris(read_json(source)):  # resources copied next to the outputs
+        assert (out_omi.parent / uri).read_bytes() == (source.parent / uri).read_bytes()
+        assert (out_back.parent / uri).exists()
+    omi = read_json(out_omi)
+    assert "OMI_physics_body" in omi["extensionsUsed"] and "KHR_physics_rigid_bodies" not in omi["extensionsUsed"]
+    original, back = read_json(source), read_json(out_back)
+    assert migrate.strip_physics(back) == migrate.strip_physics(original) | {
+        "nodes": migrate.strip_physics(back)["nodes"]
+    }
+    assert [migrate.strip_physics(back)["nodes"][i] for i in range(len(original["nodes"]))] == migrate.strip_physics(
+        original
+    )["nodes"]
+
+
+@pytest.mark.corpus
+def test_migrate_glb_keeps_binary_chunk_and_non_physics_json(tmp_path):
+    source = _one("glTF_Physics/samples/JointTypes/JointTypes.glb")
+    out = tmp_path / "j.glb"
+    result = run("migrate", source, out, "--to", "2026")
+    assert result.returncode == 0, result.stderr
+    before, after = gltf_file.load(source), gltf_file.load(out)
+    assert after.is_glb and after.chunks[0][1][: len(before.chunks[0][1])] == before.chunks[0][1]
+    assert len(after.chunks[0][1]) % 4 == 0
+    assert migrate.strip_physics(after.json) == migrate.strip_physics(before.json)
+    assert "KHR_physics_rigid_bodies" in after.json["extensionsUsed"]
+    back = tmp_path / "b.glb"
+    assert run("migrate", out, back, "--to", "2024-10").returncode == 0
+    assert migrate.strip_physics(gltf_file.load(back).json) == migrate.strip_physics(before.json)
+
+
+def test_migrate_rejects_unknown_target(tmp_path):
+    result = run("migrate", "a.gltf", tmp_path / "b.gltf", "--to", "2099")
+    assert result.returncode == 2 and "invalid choice" in result.stderr
+
+
+def test_register_adds_a_subcommand():
+    def add(subparsers):
+        subparsers.add_parser("hello", help="test").set_defaults(func=lambda args: 7)
+
+    cli.register(add)
+    try:
+        assert cli.main(["hello"]) == 7
+    finally:
+        cli.SUBCOMMANDS.remove(add)
