@@ -37,6 +37,12 @@ def build(ctx: ImportContext) -> None:
         ctx.guarded(ctx.node_pointer(m, "motion"), "rigid body", _motion_body, ctx, m, by_body.get(m, []))
     for c in by_body.get(None, []):
         ctx.guarded(ctx.node_pointer(c, "collider"), "static collider", _static_collider, ctx, c)
+    for m in motion_nodes:
+        ctx.guarded(ctx.node_pointer(m, "motion"), "nested body", _detach_from_compound, ctx, m)
+    for c in (c for cs in by_body.values() for c in cs):  # after replacements: the final objects keep the data
+        ob = ctx.objects.get(c)
+        if ob is not None:
+            ctx.guarded(ctx.node_pointer(c, "collider"), "storing the collider", _store_collider, ctx, ob, c)
     for index, body in ctx.body_node_of.items():
         ctx.body_object_of[index] = None if body is None else ctx.body_objects.get(body)
 
@@ -76,14 +82,9 @@ def _prepare_collider(ctx: ImportContext, index: int):
     """Store the collider on its node's object and resolve its geometry; None = nothing to build."""
     collider = ctx.document.nodes[index].collider
     ptr = ctx.node_pointer(index, "collider")
-    ob = ctx.objects.get(index)
-    if ob is not None:
-        _store_collider(ctx, ob, index)
     if collider.geometry is None:
         return None
     if _zero_scale(ctx, index):
-        if ob is not None:
-            ob.gltf_physics.collider.disabled = True
         ctx.note(SKIPPED, ptr, "node scale is zero on all axes: collider disabled")
         return None
     return resolve(ctx, collider.geometry, ptr + "/geometry")
@@ -95,6 +96,7 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     pg.role, pg.node_index = "NODE", index
     pg.source = ctx.document.nodes[index].source or ""
     pg.collider.has_collider = True
+    pg.collider.disabled = collider.geometry is not None and _zero_scale(ctx, index)
     props.store_geometry(pg.collider.geometry, doc, collider.geometry)
     props.store_material(pg.collider.material, props.lookup(doc.materials, collider.material), collider.material)
     props.store_filter(pg.collider.filter, props.lookup(doc.filters, collider.filter), collider.filter)
@@ -254,6 +256,20 @@ def _apply_motion(ctx: ImportContext, m: int, ob, rb, motion, volume: float | No
     fields = props.stored_only_motion_fields(motion)
     if fields:
         ctx.note(NOT_SIMULATED, ptr, "kept for export, not simulated by Blender: " + ", ".join(fields))
+
+
+def _detach_from_compound(ctx: ImportContext, m: int) -> None:
+    """Blender merges every direct rigid-body child into a COMPOUND parent: a nested independent body is
+    unparented (world transform kept, the file's parent remembered in ``gltf_parent`` for export)."""
+    ob = ctx.body_objects.get(m)
+    parent = ob.parent if ob is not None else None
+    if parent is None or parent.rigid_body is None or parent.rigid_body.collision_shape != "COMPOUND":
+        return
+    world = ctx.node_world_matrix(m)
+    ob.gltf_physics.gltf_parent = parent
+    ob.parent = None
+    ob.matrix_basis = world
+    ctx.note(APPROXIMATED, ctx.node_pointer(m, "motion"), f"nested body unparented from compound body {parent.name!r}")
 
 
 # --- static colliders --------------------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
 def stored_only_motion_fields(motion: Motion) -> list[str]:
     """Motion values Blender does not simulate (kept for export)."""
     out = []
-    if motion.center_of_mass is not None:
+    if motion.center_of_mass is not None and any(motion.center_of_mass):  # origin = what Blender uses
         out.append("centerOfMass")
     if motion.inertia_diagonal is not None:
         out.append("inertiaDiagonal")

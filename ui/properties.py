@@ -168,6 +168,11 @@ class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
         description="The node imported as an Empty; its mesh is generated collision geometry (not exported)",
     )
     proxy_node: IntProperty(name="Proxy Of", default=-1, description="PROXY: the collider/trigger node it stands for")
+    gltf_parent: PointerProperty(
+        name="glTF Parent",
+        type=bpy.types.Object,
+        description="Parent node in the file, when import unparented a nested body from a compound parent",
+    )
     motion: PointerProperty(type=GLTF_PHYSICS_PG_motion)
     collider: PointerProperty(type=GLTF_PHYSICS_PG_collider)
     trigger: PointerProperty(type=GLTF_PHYSICS_PG_trigger)
