@@ -41,3 +41,23 @@ def test_demo_scene_imports(clean):
     ball = bpy.data.objects["Ball"]
     assert ball.type == "MESH" and ball.rigid_body.collision_shape == "SPHERE"
     assert ball.gltf_physics.generated_mesh
+
+
+def test_operator_summary_lists_counts_and_warnings(clean):
+    from testkit import FIXTURES
+
+    _import(FIXTURES / "import" / "malformed.gltf")
+    hooks = submodule(clean, "io.hooks")
+    lines = hooks.summary_lines(hooks.last_report("import"))
+    level, text = lines[0]
+    assert level == "WARNING"
+    assert text.startswith("glTF Physics: 2 rigid bodies, 0 constraints, 0 triggers; 7 warnings")
+    assert len(lines) == 1 + 7 and all(level == "WARNING" for level, _ in lines)
+    assert "/nodes/1/extensions/KHR_physics_rigid_bodies/collider/geometry/shape" in lines[1][1]
+
+
+def test_plain_gltf_reports_nothing(clean):
+    _import(fixture("no_physics.gltf"))
+    hooks = submodule(clean, "io.hooks")
+    assert hooks.summary_lines(hooks.last_report("import")) == []
+    assert bpy.context.scene.rigidbody_world is None
