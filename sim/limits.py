@@ -26,7 +26,7 @@ import numpy as np
 
 from . import quat
 
-CHUNK = 8192  # samples per block: 2 × 8192 × 4 float64 = 512 KiB of quaternions stay in L2.
+CHUNK = 16384  # samples per block: inputs and scratch of one block stay in the L2/L3 caches
 
 KIND_NAMES = {
     ("linear", 1): "linear-plane",
@@ -91,70 +91,76 @@ def _broadcast_inputs(t_a, q_a, t_b, q_b) -> tuple[np.ndarray, ...]:
 # ------------------------------------------------------------------------------------------ chunked fast kernels
 
 
-def _twist_kernel(axis: int, a: np.ndarray, b: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> None:
-    """Signed twist: only w and v_i of q_rel = conj(a) ⊗ b, then 2·atan(v_i / w) (= 2·atan2 in the w ≥ 0 hemisphere)."""
-    j, k = (axis + 1) % 3, (axis + 2) % 3
-    n = len(out)
-    pw, t = tmp[0, :n], tmp[1, :n]
-    np.einsum("ij,ij->i", a, b, out=pw)  # w = aw·bw + av·bv
-    np.multiply(a[:, 3], b[:, axis], out=out)  # v_i = aw·bi − bw·ai − (aj·bk − ak·bj)
-    np.multiply(b[:, 3], a[:, axis], out=t)
-    out -= t
-    np.multiply(a[:, j], b[:, k], out=t)
-    out -= t
-    np.multiply(a[:, k], b[:, j], out=t)
-    out += t
+def _complex_parts(a: np.ndarray, b: np.ndarray, ctmp: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """q_rel = conj(a) ⊗ b as two complex numbers per sample, with two complex products instead of 16 real ones.
+
+    Viewing (x, y, z, w) as c0 = x + iy, c1 = z + iw:  P = c0a·c̄0b + c1a·c̄1b = w_rel + i·z_rel and
+    X = c1a·c0b − c0a·c1b = −y_rel + i·x_rel. Every operation runs on whole cache-resident chunks.
+    """
+    n = len(a)
+    ca = np.ascontiguousarray(a).view(np.complex128)
+    cb = np.ascontiguousarray(b).view(np.complex128)
+    pair_buffer, rows = ctmp
+    pair = pair_buffer[:n]  # (n, 2) contiguous scratch
+    P, X, t = rows[0, :n], rows[1, :n], rows[2, :n]
+    np.conjugate(cb, out=pair)
+    np.multiply(ca, pair, out=pair)
+    np.add(pair[:, 0], pair[:, 1], out=P)
+    np.multiply(ca[:, 1], cb[:, 0], out=X)
+    np.multiply(ca[:, 0], cb[:, 1], out=t)
+    X -= t
+    return P, X
+
+
+def _twist_kernel(axis: int, a: np.ndarray, b: np.ndarray, out: np.ndarray, ctmp: tuple) -> None:
+    """Signed twist 2·atan(v_i / w) of q_rel (= 2·atan2(v_i, w) in the w ≥ 0 hemisphere, no sign flip needed)."""
+    P, X = _complex_parts(a, b, ctmp)
+    w = P.real
+    v_i = (X.imag, X.real, P.imag)[axis]
     with np.errstate(divide="ignore", invalid="ignore"):
-        np.divide(out, pw, out=out)  # w = 0 gives ±inf → ±π, exactly the half-turn twist
+        np.divide(v_i, w, out=out)  # w = 0 gives ±inf → ±π, exactly the half-turn twist
+    if axis == 1:
+        np.negative(out, out=out)  # y_rel = −Re(X)
     np.arctan(out, out=out)
     out *= 2.0
     undefined = np.isnan(out)
     if undefined.any():  # w = v_i = 0: a half-turn swing has no twist (as quat.twist_swing)
-        out[undefined & (pw == 0.0)] = 0.0
+        out[undefined & (w == 0.0)] = 0.0
 
 
-def _relative_kernel(a: np.ndarray, b: np.ndarray, tmp: np.ndarray) -> np.ndarray:
-    """All of q_rel = conj(a) ⊗ b as rows x, y, z, w of ``tmp``."""
+def _squared_parts(a, b, ctmp, tmp) -> list[np.ndarray]:
+    """Squares of q_rel's x, y, z, w components (rows of ``tmp``)."""
+    P, X = _complex_parts(a, b, ctmp)
     n = len(a)
-    p = tmp[:4, :n]
-    t = tmp[4, :n]
-    np.einsum("ij,ij->i", a, b, out=p[3])
-    for i in range(3):
-        j, k = (i + 1) % 3, (i + 2) % 3
-        np.multiply(a[:, 3], b[:, i], out=p[i])
-        np.multiply(b[:, 3], a[:, i], out=t)
-        p[i] -= t
-        np.multiply(a[:, j], b[:, k], out=t)
-        p[i] -= t
-        np.multiply(a[:, k], b[:, j], out=t)
-        p[i] += t
-    return p
+    squares = [tmp[i, :n] for i in range(4)]
+    for square, part in zip(squares, (X.imag, X.real, P.imag, P.real), strict=True):
+        np.multiply(part, part, out=square)
+    return squares
 
 
-def _cone_kernel(axes: tuple[int, int], a, b, out, tmp) -> None:
-    """Cone about the remaining axis k: 2·atan2(√(p_i² + p_j²), √(p_w² + p_k²)) = acos(e_k·R(q_rel)e_k)."""
-    p = _relative_kernel(a, b, tmp)
+def _cone_kernel(axes: tuple[int, int], a, b, out, tmp, ctmp) -> None:
+    """Cone about the remaining axis k: 2·atan2(√(v_i² + v_j²), √(w² + v_k²)) = acos(e_k·R(q_rel)e_k)."""
+    sq = _squared_parts(a, b, ctmp, tmp)
     i, j = axes
     k = 3 - i - j
-    num, den = tmp[5, : len(out)], tmp[6, : len(out)]
-    np.multiply(p[i], p[i], out=num)
-    num += p[j] * p[j]
+    num, den = sq[i], sq[3]
+    num += sq[j]
+    den += sq[k]
     np.sqrt(num, out=num)
-    np.multiply(p[3], p[3], out=den)
-    den += p[k] * p[k]
     np.sqrt(den, out=den)
     np.arctan2(num, den, out=out)
     out *= 2.0
 
 
-def _total_kernel(a, b, out, tmp) -> None:
+def _total_kernel(a, b, out, tmp, ctmp) -> None:
     """Total angle 2·atan2(|v|, |w|) of q_rel (= 2·acos(|w|) for unit quaternions, accurate near 0)."""
-    p = _relative_kernel(a, b, tmp)
-    num = tmp[5, : len(out)]
-    np.einsum("ij,ij->j", p[:3], p[:3], out=num)
+    sq = _squared_parts(a, b, ctmp, tmp)
+    num, den = sq[0], sq[3]
+    num += sq[1]
+    num += sq[2]
     np.sqrt(num, out=num)
-    np.abs(p[3], out=p[3])
-    np.arctan2(num, p[3], out=out)
+    np.sqrt(den, out=den)
+    np.arctan2(num, den, out=out)
     out *= 2.0
 
 
@@ -212,18 +218,20 @@ def limit_metric(t_a, q_a, t_b, q_b, *, linear_axes=None, angular_axes=None) -> 
     t_a, q_a, t_b, q_b = _broadcast_inputs(t_a, q_a, t_b, q_b)
     n = len(q_a)
     out = np.empty(n)
-    tmp = np.empty((7, min(CHUNK, n)))
+    tmp = np.empty((4, min(CHUNK, n)))
+    size = min(CHUNK, n)
+    ctmp = (np.empty((size, 2), np.complex128), np.empty((3, size), np.complex128)) if kind == "angular" else None
     for start in range(0, n, CHUNK):
         part = slice(start, min(start + CHUNK, n))
         a, b, o = q_a[part], q_b[part], out[part]
         if kind == "linear":
             _linear_kernel(axes, t_a[part], a, t_b[part], o, tmp)
         elif len(axes) == 1:
-            _twist_kernel(axes[0], a, b, o, tmp)
+            _twist_kernel(axes[0], a, b, o, ctmp)
         elif len(axes) == 2:
-            _cone_kernel(axes, a, b, o, tmp)
+            _cone_kernel(axes, a, b, o, tmp, ctmp)
         else:
-            _total_kernel(a, b, o, tmp)
+            _total_kernel(a, b, o, tmp, ctmp)
     return out
 
 
