@@ -42,6 +42,7 @@ class _State:
         self.ctx = ctx
         self.frames = NodeFrames(ctx.json_nodes)
         self.anchor = None
+        self.collections = None  # where constraint Empties go (users_collection is O(scene) per call)
 
 
 def _joint_pointer(physics, index: int) -> str:
@@ -80,12 +81,12 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
     name = _node_name(ctx, index)
-    empty = _constraint_empty(ctx, name + ".joint", Matrix(empty_matrix(world_a, plan.perm).tolist()), index)
+    empty = _constraint_empty(state, name + ".joint", Matrix(empty_matrix(world_a, plan.perm).tolist()), index)
     constraint = empty.rigid_body_constraint
     _configure(constraint, plan, obj_a, obj_b, joint.enable_collision)
     for n, motor in enumerate(plan.motors):
         motor_empty = _constraint_empty(
-            ctx, f"{name}.motor{n}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
+            state, f"{name}.motor{n}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
         )
         mc = motor_empty.rigid_body_constraint
         mc.type, mc.object1, mc.object2 = "MOTOR", obj_a, obj_b
@@ -159,14 +160,18 @@ def _node_name(ctx: ImportContext, index: int) -> str:
     return name if isinstance(name, str) and name else f"Node_{index}"
 
 
-def _constraint_empty(ctx: ImportContext, name: str, matrix: Matrix, index: int):
+def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int):
+    """A new Empty at ``matrix`` in the collections of the first joint node's object, with a constraint."""
+    ctx = state.ctx
+    if state.collections is None:
+        owner = ctx.objects.get(index)
+        state.collections = list(owner.users_collection) if owner is not None else []
+        state.collections = state.collections or [ctx.scene.collection]
     empty = bpy.data.objects.new(name, None)
     empty.empty_display_type = "ARROWS"
     empty.empty_display_size = 0.25
     empty.matrix_world = matrix
-    owner = ctx.objects.get(index)
-    collections = owner.users_collection if owner is not None and owner.users_collection else [ctx.scene.collection]
-    for collection in collections:
+    for collection in state.collections:
         collection.objects.link(empty)
     ctx.world.constraints.objects.link(empty)
     return empty
@@ -241,9 +246,7 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
     pj.node_b = ctx.objects.get(frame_b)
     pj.frame_a_translation, pj.frame_a_rotation = _relative(state, frame_a, ctx.body_node_of.get(side_a))
     pj.frame_b_translation, pj.frame_b_rotation = _relative(state, frame_b, ctx.body_node_of.get(side_b))
-    pj.offset_translation, pj.offset_rotation = relative_offset(
-        state.frames.rigid(frame_a), state.frames.rigid(frame_b)
-    )
+    pj.offset_translation, pj.offset_rotation = plan.offset
     pj.approximated = plan.approximated
     pj.notes = "; ".join(plan.notes)
     pj.extras_json = _passthrough_json(description)

@@ -56,6 +56,7 @@ class ConstraintPlan:
     ang_springs: list[tuple[float, float] | None] = field(default_factory=lambda: [None, None, None])
     motors: list[MotorPlan] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    offset: tuple = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))  # frame B in frame A at load (translation, xyzw)
 
     @property
     def approximated(self) -> bool:
@@ -233,7 +234,7 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
     notes: list[str] = []
     lin, ang, soft = _limit_axes(description, notes)
     _apply_offset(lin, ang, offset_t, offset_q, notes)
-    plan = ConstraintPlan(type="GENERIC", notes=notes)
+    plan = ConstraintPlan(type="GENERIC", notes=notes, offset=(tuple(offset_t), tuple(offset_q)))
     springs: dict[tuple[str, int], tuple[float, float]] = {}
     for (kind, axis), value in soft.items():
         iv = (lin if kind == "lin" else ang)[axis]
@@ -278,6 +279,7 @@ class NodeFrames:
         self.nodes = nodes if isinstance(nodes, list) else []
         self.parent = parent_map(self.nodes)
         self._world: dict[int, np.ndarray] = {}
+        self._rigid: dict[int, np.ndarray] = {}
 
     def world(self, index: int) -> np.ndarray:
         """4×4 world matrix with scale (guards against cycles)."""
@@ -295,20 +297,34 @@ class NodeFrames:
         return self._world[index]
 
     def rigid(self, index: int) -> np.ndarray:
-        """World matrix without scale or shear (rotation from the orthonormalised basis)."""
+        """World matrix without scale or shear (Gram-Schmidt on the basis; a reflection flips the Z axis)."""
+        if index in self._rigid:
+            return self._rigid[index]
         m = self.world(index).copy()
-        u, _, vt = np.linalg.svd(m[:3, :3])
-        r = u @ vt
-        if np.linalg.det(r) < 0:
-            u[:, -1] *= -1
-            r = u @ vt
-        m[:3, :3] = r
+        x, y = [float(v) for v in m[:3, 0]], [float(v) for v in m[:3, 1]]  # plain floats: 3-vectors are
+        n = math.sqrt(sum(v * v for v in x)) or 1.0  # much faster in Python than through numpy
+        x = [v / n for v in x]
+        d = sum(a * b for a, b in zip(x, y, strict=True))
+        y = [b - d * a for a, b in zip(x, y, strict=True)]
+        n = math.sqrt(sum(v * v for v in y)) or 1.0
+        y = [v / n for v in y]
+        z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+        m[:3, :3] = np.array([x, y, z]).T
+        self._rigid[index] = m
         return m
 
 
+def rigid_inverse(m: np.ndarray) -> np.ndarray:
+    """Inverse of a rigid 4×4 transform (rotation + translation)."""
+    out = np.eye(4)
+    out[:3, :3] = m[:3, :3].T
+    out[:3, 3] = -(m[:3, :3].T @ m[:3, 3])
+    return out
+
+
 def relative_offset(frame_a: np.ndarray, frame_b: np.ndarray):
-    """Frame B relative to frame A: (translation in A, rotation xyzw)."""
-    rel = np.linalg.inv(frame_a) @ frame_b
+    """Frame B relative to frame A (both rigid): (translation in A, rotation xyzw)."""
+    rel = rigid_inverse(frame_a) @ frame_b
     return tuple(float(v) for v in rel[:3, 3]), matrix_to_quat(rel[:3, :3])
 
 

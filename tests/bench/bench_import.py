@@ -1,0 +1,202 @@
+"""Benchmark (not a test): physics import cost on a 2,000-body / 1,000-joint glTF.
+
+Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000] [--runs 3] [--profile]``
+
+Builds the extension zip with Blender's CLI, installs it into a temporary user folder (as the test tier does),
+writes one generated file (a shared box mesh on every body node; physics listed in ``extensionsUsed`` only, so the
+plain importer reads it too) and imports it alternately with ``scene.gltf_physics.import_physics`` off (plain
+Blender glTF import; our hooks return at once) and on. Reports the best of ``--runs`` of each and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import cProfile
+import importlib
+import json
+import pathlib
+import pstats
+import struct
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
+import devkit  # noqa: E402
+
+KINDS = (
+    [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [0, 1, 2], "min": 0.0, "max": 0.0}],
+    [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [1, 2], "min": 0.0, "max": 0.0}],
+    [
+        {"linearAxes": [0, 2], "min": 0.0, "max": 0.0},
+        {"angularAxes": [0, 1, 2], "min": 0.0, "max": 0.0},
+        {"linearAxes": [1], "min": -0.5, "max": 0.5},
+    ],
+    [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}],
+    [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.3}, {"angularAxes": [0, 2], "max": 0.4}],
+)
+DRIVE = {"type": "angular", "mode": "force", "axis": 0, "velocityTarget": 1.0, "damping": 2.0}
+
+
+def cube_buffer() -> tuple[str, int]:
+    """A unit cube (8 positions + 36 indices) as a data URI and its byte length."""
+    positions = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    indices = [i for a, b, c, d in faces for i in (a, b, c, a, c, d)]
+    data = b"".join(struct.pack("<3f", *p) for p in positions) + struct.pack(f"<{len(indices)}H", *indices)
+    return "data:application/octet-stream;base64," + base64.b64encode(data).decode(), len(data)
+
+
+def make_scene(bodies: int) -> dict:
+    """``bodies`` box bodies in pairs; each pair is joined by one joint (so bodies / 2 joints)."""
+    uri, length = cube_buffer()
+    nodes, roots, joints = [], [], []
+    for pair in range(bodies // 2):
+        x, z = (pair % 50) * 3.0, (pair // 50) * 3.0
+        a, frame_a, b, frame_b = len(nodes), len(nodes) + 1, len(nodes) + 2, len(nodes) + 3
+        kind = pair % (len(KINDS) + 1)
+        description = {"limits": KINDS[kind % len(KINDS)]}
+        if kind == len(KINDS):
+            description["drives"] = [DRIVE]
+        joints.append(description)
+        motion = {"motion": {"mass": 1.0}} if pair % 2 else {}
+        collider = {"collider": {"geometry": {"shape": 0}}}
+        nodes += [
+            {
+                "name": f"A{pair}",
+                "mesh": 0,
+                "translation": [x, 1.0, z],
+                "children": [frame_a],
+                "extensions": {"KHR_physics_rigid_bodies": {**motion, **collider}},
+            },
+            {
+                "name": f"J{pair}",
+                "translation": [0.0, 0.75, 0.0],
+                "extensions": {"KHR_physics_rigid_bodies": {"joint": {"connectedNode": frame_b, "joint": pair}}},
+            },
+            {
+                "name": f"B{pair}",
+                "mesh": 0,
+                "translation": [x, 2.5, z],
+                "children": [frame_b],
+                "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0}, **collider}},
+            },
+            {"name": f"F{pair}", "translation": [0.0, -0.75, 0.0]},
+        ]
+        roots += [a, b]
+    return {
+        "asset": {"version": "2.0", "generator": "gltf_physics tests/bench/bench_import.py"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
+        "extensions": {
+            "KHR_physics_rigid_bodies": {"physicsJoints": joints},
+            "KHR_implicit_shapes": {"shapes": [{"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}]},
+        },
+        "buffers": [{"uri": uri, "byteLength": length}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 96, "target": 34962},
+            {"buffer": 0, "byteOffset": 96, "byteLength": 72, "target": 34963},
+        ],
+        "accessors": [
+            {
+                "bufferView": 0,
+                "componentType": 5126,
+                "count": 8,
+                "type": "VEC3",
+                "min": [-0.5, -0.5, -0.5],
+                "max": [0.5, 0.5, 0.5],
+            },
+            {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"},
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "scene": 0,
+        "scenes": [{"nodes": roots}],
+        "nodes": nodes,
+    }
+
+
+STEPS = {  # module → function of the installed extension timed separately in the physics runs
+    "io.parse": "parse_gltf",
+    "io.blender_import": "ensure_world",
+    "io.blender_bodies": "build",
+    "io.blender_filters": "apply",
+    "io.blender_joints": "build",
+}
+
+
+def time_steps(package: str) -> dict[str, float]:
+    """Wrap the extension's step functions so each import accumulates their wall time into the returned dict."""
+    spent: dict[str, float] = {}
+    for module_name, function in STEPS.items():
+        module = importlib.import_module(f"{package}.{module_name}")
+        original = getattr(module, function)
+        key = f"{module_name}.{function}"
+
+        def timed(*args, _original=original, _key=key, **kwargs):
+            start = time.perf_counter()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                spent[_key] = spent.get(_key, 0.0) + time.perf_counter() - start
+
+        setattr(module, function, timed)
+    return spent
+
+
+def import_once(
+    bpy, path: pathlib.Path, physics: bool, profile: cProfile.Profile | None = None, world_first: bool = False
+) -> float:
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    devkit.enable()
+    if world_first:  # what the import costs when the rigid-body world is created while the scene is still empty
+        bpy.ops.rigidbody.world_add()
+    bpy.context.scene.gltf_physics.import_physics = physics
+    start = time.perf_counter()
+    if profile is not None:
+        profile.enable()
+    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
+    if profile is not None:
+        profile.disable()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bodies", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="print the top functions of one physics import")
+    parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
+    args = parser.parse_args()
+    user = pathlib.Path(tempfile.mkdtemp(prefix="gltf_physics_bench_"))
+    devkit.isolate_user_resources(user)
+    import bpy
+
+    addon = devkit.install_and_enable(devkit.build(user / "dist"))
+    path = user / "bench.gltf"
+    path.write_text(json.dumps(make_scene(args.bodies)), encoding="utf-8")
+    spent = time_steps(addon.__name__)
+    plain, physics, steps = [], [], []
+    for _ in range(args.runs):
+        plain.append(import_once(bpy, path, False, world_first=args.world_first))
+        spent.clear()
+        physics.append(import_once(bpy, path, True, world_first=args.world_first))
+        steps.append(dict(spent))
+    scene = bpy.context.scene
+    report = sys.modules[addon.__name__ + ".io.hooks"].last_report("import")
+    bodies = sum(1 for ob in scene.objects if ob.rigid_body)
+    constraints = sum(1 for ob in scene.objects if ob.rigid_body_constraint)
+    print(f"bpy {bpy.app.version_string}; {bodies} rigid bodies, {constraints} constraints, counts {report.counts}")
+    print(f"plain glTF import (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
+    print(f"with physics import:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
+    print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
+    best = steps[physics.index(min(physics))]
+    print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
+    if args.profile:
+        profile = cProfile.Profile()
+        import_once(bpy, path, True, profile, args.world_first)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
+
+
+if __name__ == "__main__":
+    main()
