@@ -26,7 +26,7 @@ import numpy as np
 
 from . import quat
 
-CHUNK = 16384  # samples per block: inputs and scratch of one block stay in the L2/L3 caches
+CHUNK = 32768  # samples per block: inputs and scratch of one block stay in cache; fewer, larger numpy calls
 
 KIND_NAMES = {
     ("linear", 1): "linear-plane",
@@ -91,36 +91,52 @@ def _broadcast_inputs(t_a, q_a, t_b, q_b) -> tuple[np.ndarray, ...]:
 # ------------------------------------------------------------------------------------------ chunked fast kernels
 
 
-def _complex_parts(a: np.ndarray, b: np.ndarray, ctmp: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """q_rel = conj(a) ⊗ b as two complex numbers per sample, with two complex products instead of 16 real ones.
+def _relative_components(a: np.ndarray, b: np.ndarray, which: str, scratch: dict) -> dict[str, np.ndarray]:
+    """The requested components ("x", "y", "z", "w") of q_rel = conj(a) ⊗ b, each a contiguous row.
 
-    Viewing (x, y, z, w) as c0 = x + iy, c1 = z + iw:  P = c0a·c̄0b + c1a·c̄1b = w_rel + i·z_rel and
-    X = c1a·c0b − c0a·c1b = −y_rel + i·x_rel. Every operation runs on whole cache-resident chunks.
+    Viewing (x, y, z, w) as complex c0 = x + iy, c1 = z + iw, two (n, 2) complex products give everything:
+    M1 = (c0a·c̄0b, c1a·c̄1b) sums to w + iz, and X = c1a·c0b − c0a·c1b = −y + ix. That is 3 array operations per
+    pair of components instead of 7 strided real ones. ``x`` is returned as a strided view.
     """
     n = len(a)
     ca = np.ascontiguousarray(a).view(np.complex128)
     cb = np.ascontiguousarray(b).view(np.complex128)
-    pair_buffer, rows = ctmp
-    pair = pair_buffer[:n]  # (n, 2) contiguous scratch
-    P, X, t = rows[0, :n], rows[1, :n], rows[2, :n]
-    np.conjugate(cb, out=pair)
-    np.multiply(ca, pair, out=pair)
-    np.add(pair[:, 0], pair[:, 1], out=P)
-    np.multiply(ca[:, 1], cb[:, 0], out=X)
-    np.multiply(ca[:, 0], cb[:, 1], out=t)
-    X -= t
-    return P, X
+    rows = {name: scratch["rows"][i, :n] for i, name in enumerate("xyzw") if name in which}
+    if "w" in rows or "z" in rows:
+        m1 = scratch["m1"][:n]
+        np.conjugate(cb, out=m1)
+        np.multiply(ca, m1, out=m1)
+        if "w" in rows:
+            np.add(m1[:, 0].real, m1[:, 1].real, out=rows["w"])
+        if "z" in rows:
+            np.add(m1[:, 0].imag, m1[:, 1].imag, out=rows["z"])
+    if "x" in rows or "y" in rows:  # X = c1a·c0b − c0a·c1b (a reversed-stride (n, 2) product is slower)
+        x, t = scratch["m2"][:n, 0], scratch["m2"][:n, 1]
+        np.multiply(ca[:, 1], cb[:, 0], out=x)
+        np.multiply(ca[:, 0], cb[:, 1], out=t)
+        x -= t
+        if "x" in rows:
+            rows["x"] = x.imag
+        if "y" in rows:
+            np.negative(x.real, out=rows["y"])
+    return rows
 
 
-def _twist_kernel(axis: int, a: np.ndarray, b: np.ndarray, out: np.ndarray, ctmp: tuple) -> None:
+def _angular_scratch(size: int) -> dict:
+    return {
+        "m1": np.empty((size, 2), np.complex128),
+        "m2": np.empty((size, 2), np.complex128),
+        "rows": np.empty((4, size)),
+    }
+
+
+def _twist_kernel(axis: int, a: np.ndarray, b: np.ndarray, out: np.ndarray, scratch: dict) -> None:
     """Signed twist 2·atan(v_i / w) of q_rel (= 2·atan2(v_i, w) in the w ≥ 0 hemisphere, no sign flip needed)."""
-    P, X = _complex_parts(a, b, ctmp)
-    w = P.real
-    v_i = (X.imag, X.real, P.imag)[axis]
+    name = "xyz"[axis]
+    rows = _relative_components(a, b, name + "w", scratch)
+    w = rows["w"]
     with np.errstate(divide="ignore", invalid="ignore"):
-        np.divide(v_i, w, out=out)  # w = 0 gives ±inf → ±π, exactly the half-turn twist
-    if axis == 1:
-        np.negative(out, out=out)  # y_rel = −Re(X)
+        np.divide(rows[name], w, out=out)  # w = 0 gives ±inf → ±π, exactly the half-turn twist
     np.arctan(out, out=out)
     out *= 2.0
     undefined = np.isnan(out)
@@ -128,19 +144,18 @@ def _twist_kernel(axis: int, a: np.ndarray, b: np.ndarray, out: np.ndarray, ctmp
         out[undefined & (w == 0.0)] = 0.0
 
 
-def _squared_parts(a, b, ctmp, tmp) -> list[np.ndarray]:
-    """Squares of q_rel's x, y, z, w components (rows of ``tmp``)."""
-    P, X = _complex_parts(a, b, ctmp)
-    n = len(a)
-    squares = [tmp[i, :n] for i in range(4)]
-    for square, part in zip(squares, (X.imag, X.real, P.imag, P.real), strict=True):
-        np.multiply(part, part, out=square)
+def _squared_parts(a, b, scratch) -> list[np.ndarray]:
+    """Squares of q_rel's x, y, z, w components."""
+    rows = _relative_components(a, b, "xyzw", scratch)
+    squares = [rows[name] for name in "xyzw"]
+    for square in squares:
+        np.multiply(square, square, out=square)
     return squares
 
 
-def _cone_kernel(axes: tuple[int, int], a, b, out, tmp, ctmp) -> None:
+def _cone_kernel(axes: tuple[int, int], a, b, out, scratch) -> None:
     """Cone about the remaining axis k: 2·atan2(√(v_i² + v_j²), √(w² + v_k²)) = acos(e_k·R(q_rel)e_k)."""
-    sq = _squared_parts(a, b, ctmp, tmp)
+    sq = _squared_parts(a, b, scratch)
     i, j = axes
     k = 3 - i - j
     num, den = sq[i], sq[3]
@@ -152,9 +167,9 @@ def _cone_kernel(axes: tuple[int, int], a, b, out, tmp, ctmp) -> None:
     out *= 2.0
 
 
-def _total_kernel(a, b, out, tmp, ctmp) -> None:
+def _total_kernel(a, b, out, scratch) -> None:
     """Total angle 2·atan2(|v|, |w|) of q_rel (= 2·acos(|w|) for unit quaternions, accurate near 0)."""
-    sq = _squared_parts(a, b, ctmp, tmp)
+    sq = _squared_parts(a, b, scratch)
     num, den = sq[0], sq[3]
     num += sq[1]
     num += sq[2]
@@ -218,20 +233,20 @@ def limit_metric(t_a, q_a, t_b, q_b, *, linear_axes=None, angular_axes=None) -> 
     t_a, q_a, t_b, q_b = _broadcast_inputs(t_a, q_a, t_b, q_b)
     n = len(q_a)
     out = np.empty(n)
-    tmp = np.empty((4, min(CHUNK, n)))
     size = min(CHUNK, n)
-    ctmp = (np.empty((size, 2), np.complex128), np.empty((3, size), np.complex128)) if kind == "angular" else None
+    tmp = np.empty((4, size))
+    scratch = _angular_scratch(size) if kind == "angular" else {}
     for start in range(0, n, CHUNK):
         part = slice(start, min(start + CHUNK, n))
         a, b, o = q_a[part], q_b[part], out[part]
         if kind == "linear":
             _linear_kernel(axes, t_a[part], a, t_b[part], o, tmp)
         elif len(axes) == 1:
-            _twist_kernel(axes[0], a, b, o, ctmp)
+            _twist_kernel(axes[0], a, b, o, scratch)
         elif len(axes) == 2:
-            _cone_kernel(axes, a, b, o, tmp, ctmp)
+            _cone_kernel(axes, a, b, o, scratch)
         else:
-            _total_kernel(a, b, o, tmp, ctmp)
+            _total_kernel(a, b, o, scratch)
     return out
 
 
