@@ -1,9 +1,10 @@
 """Collision / trigger proxy objects and Empty → mesh replacement (data API only, no ``bpy.ops``).
 
 Blender rigid bodies live only on MESH objects. A glTF node with physics that imported as an Empty is replaced by a
-mesh object of the same name, transform, parent, children and custom properties (the importer's vnode is updated so
-animations created afterwards target it). Geometry that differs from a node's render mesh goes onto a generated
-proxy object: wire display, excluded from rendering, parented so it moves with its body.
+mesh object of the same name, transform, parent, children, custom properties and ``Object.gltf_physics`` values
+(the importer's vnode and the import's object maps are updated so animations and later steps target it).
+Geometry that differs from a node's render mesh goes onto a generated proxy object: wire display, excluded from
+rendering, parented so it moves with its body.
 """
 
 from __future__ import annotations
@@ -76,16 +77,52 @@ def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types
         inverse = child.matrix_parent_inverse.copy()
         child.parent = new
         child.matrix_parent_inverse = inverse
+    registered = old.bl_rna.properties
     for key in list(old.keys()):
-        with contextlib.suppress(TypeError, KeyError):  # RNA-defined or unsupported id properties
+        if key in registered:  # add-on properties (4.x keeps them in the same storage): copied through RNA below
+            continue
+        with contextlib.suppress(TypeError, KeyError):  # unsupported id properties
             new[key] = old[key]
+    pg = getattr(old, "gltf_physics", None)
+    if pg is not None:  # Blender 5.0 no longer lists add-on properties in keys(): copy them explicitly
+        copy_property_group(pg, new.gltf_physics)
     gltf_addon.set_node_object(ctx.gltf, index, new)
-    for i, ob in list(ctx.objects.items()):
-        if ob == old:
-            ctx.objects[i] = new
+    _remap_context(ctx, index, old, new)
     bpy.data.objects.remove(old)
     new.name = name
     return new
+
+
+def copy_property_group(src, dst) -> None:
+    """Copy every value of an RNA property group (nested groups, collections, object pointers) onto ``dst``."""
+    for prop in src.bl_rna.properties:
+        key = prop.identifier
+        if key == "rna_type":
+            continue
+        value = getattr(src, key)
+        if prop.type == "COLLECTION":
+            target = getattr(dst, key)
+            target.clear()
+            for item in value:
+                copy_property_group(item, target.add())
+        elif prop.type == "POINTER" and isinstance(value, bpy.types.PropertyGroup):
+            copy_property_group(value, getattr(dst, key))
+        elif not prop.is_readonly:
+            setattr(dst, key, value)
+
+
+def _remap_context(ctx, index: int, old: bpy.types.Object, new: bpy.types.Object) -> None:
+    """Point the import context's entries for node ``index`` (the only keys that can hold ``old``) at ``new``."""
+    for mapping in (ctx.objects, ctx.body_objects, ctx.trigger_objects):
+        if mapping.get(index) == old:
+            mapping[index] = new
+    objects = ctx.collider_objects.get(index)
+    if objects:
+        objects[:] = [new if ob == old else ob for ob in objects]
+    if ctx.body_object_of:  # filled at the end of the body step: many nodes share one body object
+        for key, ob in ctx.body_object_of.items():
+            if ob is not None and ob == old:
+                ctx.body_object_of[key] = new
 
 
 def relative_transform(ctx, body_index: int, node_index: int) -> tuple[Matrix, tuple[float, float, float]]:

@@ -357,6 +357,67 @@ def malformed() -> dict:
     return _doc(nodes, {SHAPES: {"shapes": shapes}}, [RB, SHAPES])
 
 
+def replaced() -> dict:
+    """Empty nodes that become mesh objects (no-collider body, static collider, body with its own collider) plus a
+    hinge between two of them: every stored value must survive the Empty -> mesh replacement."""
+    shapes = [{"type": "box", "box": {"size": [4.0, 0.5, 4.0]}}, {"type": "sphere", "sphere": {"radius": 0.25}}]
+    mats = [
+        {
+            "staticFriction": 0.8,
+            "dynamicFriction": 0.3,
+            "restitution": 0.1,
+            "frictionCombine": "minimum",
+            "restitutionCombine": "maximum",
+        },
+        {"staticFriction": 0.7, "dynamicFriction": 0.6, "restitution": 0.4, "restitutionCombine": "average"},
+    ]
+    filters = [
+        {"collisionSystems": ["ground"]},
+        {"collisionSystems": ["lever"], "collideWithSystems": ["ground"], "name": "LeverOnly"},
+    ]
+    hinge = {
+        "name": "SlabHinge",
+        "limits": [
+            {"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0},
+            {"angularAxes": [1, 2], "min": 0.0, "max": 0.0},
+            {"angularAxes": [0], "min": -0.5, "max": 1.0},
+        ],
+        "extras": {"tag": "hinge"},
+    }
+    drifter = {
+        "mass": 2.0,
+        "centerOfMass": [0.0, 0.5, 0.0],
+        "linearVelocity": [0.0, 1.0, -2.0],
+        "gravityFactor": 0.25,
+    }
+    lever_collider = {"geometry": {"shape": 1}, "physicsMaterial": 1, "collisionFilter": 1}
+    nodes = [
+        _node("Drifter", translation=[-4.0, 3.0, 0.0], physics={"motion": drifter}),
+        _node(
+            "Slab",
+            children=[2],
+            physics={"collider": {"geometry": {"shape": 0}, "physicsMaterial": 0, "collisionFilter": 0}},
+        ),
+        _node(
+            "Hinge",
+            translation=[0.0, 1.0, 0.0],
+            physics={"joint": {"connectedNode": 4, "joint": 0, "enableCollision": True}},
+        ),
+        _node(
+            "Lever",
+            translation=[0.0, 1.5, 0.0],
+            children=[4],
+            physics={"motion": {"angularVelocity": [1.0, 0.0, 0.0]}, "collider": lever_collider},
+        ),
+        _node("LeverFrame", translation=[0.0, -0.5, 0.0]),
+    ]
+    extensions = {
+        SHAPES: {"shapes": shapes},
+        RB: {"physicsMaterials": mats, "collisionFilters": filters, "physicsJoints": [hinge]},
+    }
+    return _doc(nodes, extensions, [RB, SHAPES])
+
+
 FIXTURES = {
     "rev_2026.gltf": rev_2026,
     "rev_2024_10.gltf": rev_2024_10,
@@ -370,6 +431,7 @@ FIXTURES = {
     "triggers.gltf": triggers,
     "animated.gltf": animated,
     "malformed.gltf": malformed,
+    "replaced.gltf": replaced,
 }
 
 
