@@ -13,9 +13,10 @@ angular [i, j]        cone acos((qA e_k)·(qB e_k)) ∈ [0, π]                 
 angular [i, j, k]     total angle 2·acos(|w|) ∈ [0, π]                         rad
 ====================  =======================================================  ========
 
-``limit_metric`` is the fast path: it computes only the components a metric needs (e.g. w and vᵢ of q_rel for a
-twist), in cache-sized chunks, with scale-invariant atan forms (accurate near 0 and π, tolerant of non-unit
-quaternions). ``limit_metric_reference`` follows the appendix literally through ``quat.py``; tests compare the two.
+``limit_metric`` is the fast path (``limit_kernels.py``): it computes only the components a metric needs (e.g. w and
+vᵢ of q_rel for a twist), in cache-sized chunks, with scale-invariant atan forms (accurate near 0 and π, tolerant of
+non-unit quaternions). ``limit_metric_reference`` follows the appendix literally through ``quat.py``; tests compare
+the two.
 """
 
 from __future__ import annotations
@@ -24,9 +25,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from . import quat
-
-CHUNK = 32768  # samples per block: inputs and scratch of one block stay in cache; fewer, larger numpy calls
+from . import limit_kernels, quat
 
 KIND_NAMES = {
     ("linear", 1): "linear-plane",
@@ -88,141 +87,6 @@ def _broadcast_inputs(t_a, q_a, t_b, q_b) -> tuple[np.ndarray, ...]:
     return tuple(a if len(a) == n else np.broadcast_to(a, (n, a.shape[1])) for a in arrays)
 
 
-# ------------------------------------------------------------------------------------------ chunked fast kernels
-
-
-def _relative_components(a: np.ndarray, b: np.ndarray, which: str, scratch: dict) -> dict[str, np.ndarray]:
-    """The requested components ("x", "y", "z", "w") of q_rel = conj(a) ⊗ b, each a contiguous row.
-
-    Viewing (x, y, z, w) as complex c0 = x + iy, c1 = z + iw, two (n, 2) complex products give everything:
-    M1 = (c0a·c̄0b, c1a·c̄1b) sums to w + iz, and X = c1a·c0b − c0a·c1b = −y + ix. That is 3 array operations per
-    pair of components instead of 7 strided real ones. ``x`` is returned as a strided view.
-    """
-    n = len(a)
-    ca = np.ascontiguousarray(a).view(np.complex128)
-    cb = np.ascontiguousarray(b).view(np.complex128)
-    rows = {name: scratch["rows"][i, :n] for i, name in enumerate("xyzw") if name in which}
-    if "w" in rows or "z" in rows:
-        m1 = scratch["m1"][:n]
-        np.conjugate(cb, out=m1)
-        np.multiply(ca, m1, out=m1)
-        if "w" in rows:
-            np.add(m1[:, 0].real, m1[:, 1].real, out=rows["w"])
-        if "z" in rows:
-            np.add(m1[:, 0].imag, m1[:, 1].imag, out=rows["z"])
-    if "x" in rows or "y" in rows:  # X = c1a·c0b − c0a·c1b (a reversed-stride (n, 2) product is slower)
-        x, t = scratch["m2"][:n, 0], scratch["m2"][:n, 1]
-        np.multiply(ca[:, 1], cb[:, 0], out=x)
-        np.multiply(ca[:, 0], cb[:, 1], out=t)
-        x -= t
-        if "x" in rows:
-            rows["x"] = x.imag
-        if "y" in rows:
-            np.negative(x.real, out=rows["y"])
-    return rows
-
-
-def _angular_scratch(size: int) -> dict:
-    return {
-        "m1": np.empty((size, 2), np.complex128),
-        "m2": np.empty((size, 2), np.complex128),
-        "rows": np.empty((4, size)),
-    }
-
-
-def _twist_kernel(axis: int, a: np.ndarray, b: np.ndarray, out: np.ndarray, scratch: dict) -> None:
-    """Signed twist 2·atan(v_i / w) of q_rel (= 2·atan2(v_i, w) in the w ≥ 0 hemisphere, no sign flip needed)."""
-    name = "xyz"[axis]
-    rows = _relative_components(a, b, name + "w", scratch)
-    w = rows["w"]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        np.divide(rows[name], w, out=out)  # w = 0 gives ±inf → ±π, exactly the half-turn twist
-    np.arctan(out, out=out)
-    out *= 2.0
-    undefined = np.isnan(out)
-    if undefined.any():  # w = v_i = 0: a half-turn swing has no twist (as quat.twist_swing)
-        out[undefined & (w == 0.0)] = 0.0
-
-
-def _squared_parts(a, b, scratch) -> list[np.ndarray]:
-    """Squares of q_rel's x, y, z, w components."""
-    rows = _relative_components(a, b, "xyzw", scratch)
-    squares = [rows[name] for name in "xyzw"]
-    for square in squares:
-        np.multiply(square, square, out=square)
-    return squares
-
-
-def _cone_kernel(axes: tuple[int, int], a, b, out, scratch) -> None:
-    """Cone about the remaining axis k: 2·atan2(√(v_i² + v_j²), √(w² + v_k²)) = acos(e_k·R(q_rel)e_k)."""
-    sq = _squared_parts(a, b, scratch)
-    i, j = axes
-    k = 3 - i - j
-    num, den = sq[i], sq[3]
-    num += sq[j]
-    den += sq[k]
-    np.sqrt(num, out=num)
-    np.sqrt(den, out=den)
-    np.arctan2(num, den, out=out)
-    out *= 2.0
-
-
-def _total_kernel(a, b, out, scratch) -> None:
-    """Total angle 2·atan2(|v|, |w|) of q_rel (= 2·acos(|w|) for unit quaternions, accurate near 0)."""
-    sq = _squared_parts(a, b, scratch)
-    num, den = sq[0], sq[3]
-    num += sq[1]
-    num += sq[2]
-    np.sqrt(num, out=num)
-    np.sqrt(den, out=den)
-    np.arctan2(num, den, out=out)
-    out *= 2.0
-
-
-def _frame_a_coordinate(axis: int, a: np.ndarray, delta: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> None:
-    """d_axis = (R(qA) e_axis)·Δ / |qA|², the column of the rotation matrix built from qA's components."""
-    n = len(out)
-    x, y, z, w = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
-    col, t, sq = tmp[0, :n], tmp[1, :n], tmp[2, :n]
-    q = (x, y, z)
-    j, k = (axis + 1) % 3, (axis + 2) % 3
-    # column i of R: diagonal w² + q_i² − q_j² − q_k², then 2(q_i q_j + w q_k) and 2(q_i q_k − w q_j)
-    np.einsum("ij,ij->i", a, a, out=sq)
-    np.multiply(q[axis], q[axis], out=col)
-    col += w * w
-    col += col
-    col -= sq  # 2(w² + q_i²) − |q|² = w² + q_i² − q_j² − q_k²
-    np.multiply(col, delta[:, axis], out=out)
-    np.multiply(q[axis], q[j], out=col)
-    col += w * q[k]
-    col += col
-    np.multiply(col, delta[:, j], out=t)
-    out += t
-    np.multiply(q[axis], q[k], out=col)
-    col -= w * q[j]
-    col += col
-    np.multiply(col, delta[:, k], out=t)
-    out += t
-    out /= sq
-
-
-def _linear_kernel(axes: tuple[int, ...], t_a, a, t_b, out, tmp) -> None:
-    n = len(out)
-    delta = np.subtract(t_b, t_a)
-    if len(axes) == 3:
-        np.einsum("ij,ij->i", delta, delta, out=out)
-        np.sqrt(out, out=out)
-        return
-    _frame_a_coordinate(axes[0], a, delta, out, tmp)
-    if len(axes) == 2:
-        other = tmp[3, :n]
-        _frame_a_coordinate(axes[1], a, delta, other, tmp)
-        np.multiply(out, out, out=out)  # √(dᵢ² + dⱼ²); np.hypot is not vectorised and 4× slower
-        other *= other
-        out += other
-        np.sqrt(out, out=out)
-
-
 def limit_metric(t_a, q_a, t_b, q_b, *, linear_axes=None, angular_axes=None) -> np.ndarray:
     """The appendix metric of one limit for N samples of both frames; shape ``(N,)`` (N = 1 for single inputs).
 
@@ -230,24 +94,7 @@ def limit_metric(t_a, q_a, t_b, q_b, *, linear_axes=None, angular_axes=None) -> 
     ``linear_axes`` / ``angular_axes`` (indices 0..2 of frame A); ValueError otherwise.
     """
     kind, axes = validate_axes(linear_axes, angular_axes)
-    t_a, q_a, t_b, q_b = _broadcast_inputs(t_a, q_a, t_b, q_b)
-    n = len(q_a)
-    out = np.empty(n)
-    size = min(CHUNK, n)
-    tmp = np.empty((4, size))
-    scratch = _angular_scratch(size) if kind == "angular" else {}
-    for start in range(0, n, CHUNK):
-        part = slice(start, min(start + CHUNK, n))
-        a, b, o = q_a[part], q_b[part], out[part]
-        if kind == "linear":
-            _linear_kernel(axes, t_a[part], a, t_b[part], o, tmp)
-        elif len(axes) == 1:
-            _twist_kernel(axes[0], a, b, o, scratch)
-        elif len(axes) == 2:
-            _cone_kernel(axes, a, b, o, scratch)
-        else:
-            _total_kernel(a, b, o, scratch)
-    return out
+    return limit_kernels.evaluate(kind, axes, *_broadcast_inputs(t_a, q_a, t_b, q_b))
 
 
 def limit_metric_reference(t_a, q_a, t_b, q_b, *, linear_axes=None, angular_axes=None) -> np.ndarray:

@@ -12,6 +12,7 @@ from testkit import submodule
 
 Q = submodule("sim.quat")
 L = submodule("sim.limits")
+K = submodule("sim.limit_kernels")
 sim = submodule("sim")
 RNG = np.random.default_rng(99)
 ZERO = np.zeros(3)
@@ -137,14 +138,25 @@ def test_fast_path_matches_matrix_formulas(kwargs):
     np.testing.assert_allclose(fast, L.limit_metric_reference(t_a, q_a, t_b, q_b, **kwargs), atol=1e-9)
 
 
-@pytest.mark.parametrize("kwargs", ALL_LIMITS[::3], ids=str)
+@pytest.mark.parametrize("kwargs", ALL_LIMITS, ids=str)
 def test_chunk_boundaries_and_broadcasting(kwargs, monkeypatch):
     t_a, q_a, t_b, q_b = random_frames(1000)
     whole = sim.limit_metric(t_a, q_a, t_b, q_b, **kwargs)
-    monkeypatch.setattr(L, "CHUNK", 7)
+    monkeypatch.setattr(K, "CHUNK", 7)
     np.testing.assert_allclose(sim.limit_metric(t_a, q_a, t_b, q_b, **kwargs), whole, atol=1e-15)
     single_a = sim.limit_metric(t_a[3], q_a[3], t_b, q_b, **kwargs)
     np.testing.assert_allclose(single_a[5], sim.limit_metric(t_a[3], q_a[3], t_b[5], q_b[5], **kwargs)[0])
+
+
+@pytest.mark.parametrize("kwargs", [{"angular_axes": [a]} for a in range(3)] + [{"angular_axes": [0, 1, 2]}])
+def test_non_contiguous_and_float32_inputs(kwargs):
+    t_a, q_a, t_b, q_b = random_frames(100)
+    expected = sim.limit_metric(t_a, q_a, t_b, q_b, **kwargs)
+    wide = np.zeros((100, 6))
+    wide[:, 1:5] = q_b
+    np.testing.assert_allclose(sim.limit_metric(t_a, np.asfortranarray(q_a), t_b, wide[:, 1:5], **kwargs), expected)
+    as32 = sim.limit_metric(t_a, q_a.astype(np.float32), t_b, q_b.astype(np.float32), **kwargs)
+    np.testing.assert_allclose(as32, expected, atol=1e-5)
 
 
 def test_twist_half_turn_edge_cases():
