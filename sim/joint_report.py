@@ -272,7 +272,10 @@ def _safe_name(index: int, name: str) -> str:
 def add_subcommand(subparsers) -> argparse.ArgumentParser:
     """Register ``metrics`` on an argparse ``subparsers`` object."""
     parser = subparsers.add_parser(
-        "metrics", help="joint-limit metrics of sampled joint transforms", description=__doc__
+        "metrics",
+        help="joint-limit metrics of sampled joint transforms",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_arguments(parser)
     parser.set_defaults(func=run)
@@ -326,6 +329,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="gltf-physics metrics", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="gltf-physics metrics", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     _add_arguments(parser)
     return run(parser.parse_args(argv))

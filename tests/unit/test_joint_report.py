@@ -4,12 +4,13 @@ import argparse
 import csv
 import json
 import math
+import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from testkit import submodule
+from testkit import ROOT, submodule
 
 R = submodule("sim.joint_report")
 Q = submodule("sim.quat")
@@ -166,3 +167,12 @@ def test_add_subcommand_registers_metrics(tmp_path, capsys):
     assert args.func(args) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["tolerance"] == 0.5 and report["joints"][0]["limits"][0]["frames_in_violation"] == 0
+
+
+def test_bin_gltf_physics_metrics(tmp_path):
+    source = tmp_path / "samples.json"
+    write_json(source, hinge_samples())
+    cmd = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "metrics", str(source), "--fail-on-violation"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    check_report(json.loads(done.stdout), "door hinge")
