@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from testkit import submodule
+from testkit import corpus_files, corpus_id, read_json, submodule
 
 Q = submodule("sim.quat")
 L = submodule("sim.limits")
@@ -289,3 +289,69 @@ def test_metric_for_limit_reads_gltf_keys():
     assert abs(L.metric_for_limit({"angularAxes": [0], "min": 0}, ZERO, Q.IDENTITY, ZERO, q_b)[0] - 0.25) < 1e-15
     with pytest.raises(ValueError):
         L.metric_for_limit({"min": 0}, ZERO, Q.IDENTITY, ZERO, q_b)
+
+
+# ------------------------------------------------------------------------------------ conformance corpus (in place)
+
+JOINT_FILES = [
+    path
+    for path in corpus_files("glTF_Physics/tests/RigidBodies_Joint/*.gltf", "glTF_Physics/samples/*/*.gltf")
+    if "physicsJoints" in path.read_text(encoding="utf-8")
+]
+
+
+def world_frames(doc):
+    """World (translation, rotation) of every node from its TRS chain (scale applied to child translations)."""
+    nodes = doc.get("nodes", [])
+    parent = {c: i for i, node in enumerate(nodes) for c in node.get("children", [])}
+    cache = {}
+
+    def world(i):
+        if i not in cache:
+            node = nodes[i]
+            t, q = np.array(node.get("translation", [0, 0, 0.0])), np.array(node.get("rotation", Q.IDENTITY))
+            s = np.array(node.get("scale", [1, 1, 1.0]))
+            if i in parent:
+                pt, pq, ps = world(parent[i])
+                t, q, s = pt + Q.rotate(pq, ps * t), Q.multiply(pq, q), ps * s
+            cache[i] = (t, q, s)
+        return cache[i]
+
+    return [world(i)[:2] for i in range(len(nodes))]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", JOINT_FILES, ids=corpus_id)
+def test_corpus_joints_fast_path_matches_reference(path):
+    doc = read_json(path)
+    joints = doc.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("physicsJoints", [])
+    frames = world_frames(doc)
+    evaluated = 0
+    for node in doc.get("nodes", []):
+        joint = node.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("joint")
+        if joint is None:
+            continue
+        (t_a, q_a), (t_b, q_b) = frames[doc["nodes"].index(node)], frames[joint["connectedNode"]]
+        for limit in joints[joint["joint"]].get("limits", []):
+            fast = L.metric_for_limit(limit, t_a, q_a, t_b, q_b)
+            keys = {"linear_axes": limit.get("linearAxes"), "angular_axes": limit.get("angularAxes")}
+            # the reference's acos resolves angles near 0 only to ~1e-8 rad (the fast path's atan2 is exact there)
+            np.testing.assert_allclose(fast, L.limit_metric_reference(t_a, q_a, t_b, q_b, **keys), atol=1e-7)
+            assert np.isfinite(fast).all()
+            evaluated += 1
+    assert evaluated > 0
+
+
+@pytest.mark.corpus
+def test_corpus_hinge_joint_02_starts_inside_its_limits():
+    files = [p for p in JOINT_FILES if p.name == "RigidBodies_Joint_02.gltf"]
+    if not files:
+        pytest.skip("../shared/corpus not found")
+    doc = read_json(files[0])
+    frames = world_frames(doc)
+    (t_a, q_a), (t_b, q_b) = frames[1], frames[2]
+    np.testing.assert_allclose(t_a, [0.5, -0.5, 0.5])
+    np.testing.assert_allclose(t_b, [0.5, -0.5, 0.5])
+    for limit in doc["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["limits"]:
+        metric = L.metric_for_limit(limit, t_a, q_a, t_b, q_b)
+        assert sim.limit_violation(metric, limit.get("min"), limit.get("max"))[0] == 0.0
