@@ -182,7 +182,7 @@ def evaluate(kind: str, axes: tuple[int, ...], t_a, q_a, t_b, q_b) -> np.ndarray
     n = len(q_a)
     out = np.empty(n)
     s = Scratch(min(CHUNK, n))
-    with np.errstate(divide="ignore", invalid="ignore"):  # once, not per block: w = 0 → ±inf → twist ±π
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # once per call: w → 0 gives ±inf → ±π
         for start in range(0, n, CHUNK):
             _block(kind, axes, slice(start, min(start + CHUNK, n)), t_a, q_a, t_b, q_b, out, s)
     return out
