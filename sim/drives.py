@@ -105,13 +105,12 @@ def _damped_basis(kappa: float, gamma: float, dt: np.ndarray) -> tuple[np.ndarra
         return np.cos(z) * decay, np.sin(z) / omega * decay
     if disc == 0:  # critically damped
         return decay, dt * decay
-    with np.errstate(
-        over="ignore", invalid="ignore"
-    ):  # over-damped (ω < γ): for large ωt use e^{±ωt − γt}, which never overflows
+    # over-damped: for large ωt use the two real roots, e^{−λt} with λ = κ/(γ + ω) (no cancellation) and e^{−(γ+ω)t}
+    with np.errstate(over="ignore", invalid="ignore"):
         big = z > 20.0
-        grow, shrink = np.exp(z - gamma * dt), np.exp(-z - gamma * dt)
-        c = np.where(big, 0.5 * (grow + shrink), np.cosh(z) * decay)
-        s = np.where(big, 0.5 * (grow - shrink), np.sinh(z) * decay) / omega
+        slow, fast = np.exp(-(kappa / (gamma + omega)) * dt), np.exp(-(gamma + omega) * dt)
+        c = np.where(big, 0.5 * (slow + fast), np.cosh(z) * decay)
+        s = np.where(big, 0.5 * (slow - fast), np.sinh(z) * decay) / omega
     return c, s
 
 
@@ -165,9 +164,10 @@ def _step_response(kappa: float, gamma: float, dt: np.ndarray) -> np.ndarray:
         coeffs.append(-2.0 * gamma * coeffs[-1] - kappa * coeffs[-2])
     series = np.zeros_like(dt)
     power = np.ones_like(dt)
-    for n, coeff in enumerate(coeffs):
-        series += coeff * power
-        power = power * dt / (n + 1)
+    with np.errstate(over="ignore", invalid="ignore"):  # only used where γt, √κ·t < 0.1
+        for n, coeff in enumerate(coeffs):
+            series += coeff * power
+            power = power * dt / (n + 1)
     small = (gamma * dt < 0.1) & (math.sqrt(kappa) * dt < 0.1)
     disc = kappa - gamma * gamma
     omega = math.sqrt(abs(disc))
@@ -243,10 +243,15 @@ def _spring_settle(kappa, gamma, y0, v0, tol) -> tuple[float | None, float, floa
         amplitude = math.hypot(y0, b / omega)
         if gamma == 0:
             return (0.0 if amplitude <= tol else None), overshoot, 8 * math.pi / omega
+        envelope = math.log(amplitude / tol) / gamma if amplitude > tol else 0.0
+        if envelope * omega > 1e12:  # ~1e11 periods: report the envelope time (within a period of the exact one)
+            return envelope, overshoot, envelope
         if abs(y(first_peak)) > tol:
             count = math.floor(math.log(abs(y(first_peak)) / tol) / (gamma * math.pi / omega))
             start = first_peak + count * math.pi / omega
-            while abs(y(start)) <= tol and start > first_peak:  # guard the floor() against rounding
+            for _ in range(3):  # guard the floor() against rounding (bounded: start may be huge)
+                if abs(y(start)) > tol or start <= first_peak:
+                    break
                 start -= math.pi / omega
         elif abs(y0) > tol:
             start = 0.0
@@ -256,7 +261,7 @@ def _spring_settle(kappa, gamma, y0, v0, tol) -> tuple[float | None, float, floa
         settle = _bisect(lambda t: abs(y(t)) - tol, start, zero)
         return settle, overshoot, max(settle * 1.25, 2 * math.pi / omega)
     # critical / over-damped: at most one extremum and one zero; |y| ≤ e^{−λt}(|y0| + |b|t), λ = γ − ω > 0
-    lam = gamma - math.sqrt(-disc)
+    lam = kappa / (gamma + math.sqrt(-disc))  # slow root γ − ω without cancellation
     bound = lambda t: math.exp(-lam * t) * (abs(y0) + abs(b) * t)  # noqa: E731
     t_end = max(0.0, 1.0 / lam - abs(y0) / abs(b)) if b else 0.0
     step = 1.0 / lam

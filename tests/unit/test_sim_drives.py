@@ -11,7 +11,7 @@ from testkit import submodule
 
 D = submodule("sim.drives")
 
-gains = st.floats(0.0, 50.0, allow_nan=False)
+gains = st.floats(0.0, 50.0, allow_nan=False, allow_subnormal=False)  # the test reference rounds subnormals
 state = st.floats(-5.0, 5.0, allow_nan=False)
 steps = st.floats(0.0, 20.0, allow_nan=False)
 masses = st.floats(0.1, 10.0, allow_nan=False)
@@ -259,3 +259,14 @@ def test_settle_already_at_target_and_horizon():
     assert preview.settle_time == 0.0 and preview.overshoot == 0.0 and preview.overshoot_ratio is None
     np.testing.assert_allclose(preview.times, [0, 0.5, 1.0, 1.5, 2.0])
     np.testing.assert_allclose(preview.positions, 0.5)
+
+
+@pytest.mark.parametrize(
+    "k, c, m",
+    [(1e6, 1e-9, 1.0), (1e-9, 1e6, 1.0), (1e9, 1.0, 1e-6), (1e-12, 0.0, 1.0), (3.0, 1e-300, 1.0)],
+)
+def test_settle_preview_extreme_parameters_stay_finite(k, c, m):
+    preview = D.settle_preview(1.0, 0.5, stiffness=k, damping=c, mass=m, position_target=0.0, samples=16)
+    assert preview.settle_time is None or math.isfinite(preview.settle_time)
+    assert math.isfinite(preview.overshoot) and preview.overshoot >= 0
+    assert np.all(np.isfinite(preview.positions)) and np.all(np.isfinite(preview.velocities))
