@@ -1,6 +1,8 @@
 """Blender UI: property groups, panels, operators and glTF dialog options.
 
-Each module has one ``CLASSES`` tuple; they are registered here in order and unregistered in reverse.
+Each module has one ``CLASSES`` tuple; they are registered here in order and unregistered in reverse. Optional
+module hooks: ``register_properties``/``unregister_properties`` (pointer properties) and
+``register_module``/``unregister_module`` (anything else, e.g. translations).
 """
 
 from __future__ import annotations
@@ -8,7 +10,16 @@ from __future__ import annotations
 import importlib
 
 # Registration order matters: property groups before the panels and pointers that use them.
-_MODULES = ("joint_properties", "properties")
+_MODULES = (
+    "joint_properties",
+    "properties",
+    "lists",
+    "operators",
+    "panels",  # the parent panel before its sub-panels
+    "panels_body",
+    "panels_joint",
+    "translations",
+)
 
 
 def _modules():
@@ -23,12 +34,16 @@ def register() -> None:
             bpy.utils.register_class(cls)
         if hasattr(module, "register_properties"):
             module.register_properties()
+        if hasattr(module, "register_module"):
+            module.register_module()
 
 
 def unregister() -> None:
     import bpy
 
     for module in reversed(_modules()):
+        if hasattr(module, "unregister_module"):
+            module.unregister_module()
         if hasattr(module, "unregister_properties"):
             module.unregister_properties()
         for cls in reversed(module.CLASSES):

@@ -177,6 +177,9 @@ class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
     collider: PointerProperty(type=GLTF_PHYSICS_PG_collider)
     trigger: PointerProperty(type=GLTF_PHYSICS_PG_trigger)
     joint: PointerProperty(type=GLTF_PHYSICS_PG_joint)
+    # UI state only (not glTF data): the selected row of the joint's limit and drive lists in the Joint panel.
+    active_limit_index: IntProperty(name="Active Limit", default=0, min=0)
+    active_drive_index: IntProperty(name="Active Drive", default=0, min=0)
 
 
 CLASSES = (

@@ -1,0 +1,283 @@
+"""Read-outs shown by the panels, computed with ``sim`` from plain values (no ``bpy``: tested in the pure tier).
+
+Frames: a *part* is a ``sim.shapes`` shape placed in a body frame by ``(translation, rotation_xyzw, scale)`` with
+``x' = R·diag(scale)·x + t`` (``sim.mass.compound``). Shapes live in the KHR shape space (capsule/cylinder axis +Y);
+``SHAPE_TO_BLENDER`` turns that +Y onto Blender's local +Z, exactly the importer's glTF → Blender axis change
+(x, y, z) → (x, −z, y). Scales given in Blender axes are swizzled into shape space with :func:`shape_scale`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..io.diagnostics import PhysicsDataError
+from ..sim import drives, inertia, mass, pairs
+from ..sim.quat import multiply
+from ..sim.shapes import Box, Capsule, Cylinder, Mesh, Plane, Shape, Sphere, validate
+
+_H = math.sqrt(0.5)
+SHAPE_TO_BLENDER = (_H, 0.0, 0.0, _H)  # +90° about X (xyzw): shape +Y → Blender +Z, shape +Z → Blender −Y
+IDENTITY = (0.0, 0.0, 0.0, 1.0)
+BLENDER_PRIMITIVES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE")
+
+
+def shape_scale(scale_blender: Sequence[float]) -> tuple[float, float, float]:
+    """A Blender-axes scale (x, y, z) as the scale of a part rotated by ``SHAPE_TO_BLENDER``: (|x|, |z|, |y|)."""
+    x, y, z = (abs(float(s)) for s in scale_blender)
+    return (x, z, y)
+
+
+def _number(sub: dict, key: str, default):
+    value = sub.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{key} must be a number")
+    return float(value)
+
+
+def shape_from_json(text_or_dict) -> Shape | None:
+    """A ``sim.shapes`` shape from the stored KHR_implicit_shapes JSON (glTF frame); None for unknown or bad data."""
+    try:
+        data = json.loads(text_or_dict) if isinstance(text_or_dict, str) else text_or_dict
+        kind = data["type"]
+        sub = data.get(kind, {}) or {}
+        if kind == "box":
+            size = sub.get("size", [1.0, 1.0, 1.0])
+            if not isinstance(size, list) or len(size) != 3:
+                return None
+            shape = Box(tuple(float(s) for s in size))
+        elif kind == "sphere":
+            shape = Sphere(_number(sub, "radius", 0.5))
+        elif kind in ("capsule", "cylinder"):
+            cls = Capsule if kind == "capsule" else Cylinder
+            shape = cls(
+                _number(sub, "height", 0.5), _number(sub, "radiusBottom", 0.25), _number(sub, "radiusTop", 0.25)
+            )
+        elif kind == "plane":
+            sx, sz = sub.get("sizeX"), sub.get("sizeZ")
+            sx, sz = (None if v is None else float(v) for v in (sx, sz))
+            shape = Plane(sx, sz, bool(sub.get("doubleSided")))
+        else:
+            return None
+        return validate(shape)
+    except (ValueError, TypeError, KeyError, AttributeError, PhysicsDataError):
+        return None
+
+
+def describe_shape(shape: Shape | None) -> str:
+    """One line for the panel, e.g. ``Capsule h 1 m, r 0.25/0.25 m`` (KHR shape space)."""
+    if shape is None:
+        return "no implicit shape"
+    if isinstance(shape, Box):
+        return "Box {:.4g} × {:.4g} × {:.4g} m".format(*shape.size)
+    if isinstance(shape, Sphere):
+        return f"Sphere r {shape.radius:.4g} m"
+    if isinstance(shape, Capsule | Cylinder):
+        return f"{type(shape).__name__} h {shape.height:.4g} m, r {shape.radius_bottom:.4g}/{shape.radius_top:.4g} m"
+    if isinstance(shape, Plane):
+        size = "infinite" if not shape.finite else f"{shape.size_x:.4g} × {shape.size_z:.4g} m"
+        return f"Plane {size}{', double-sided' if shape.double_sided else ''}"
+    return f"Mesh {len(shape.triangles)} triangles"
+
+
+def blender_primitive(collision_shape: str, bounds_min, bounds_max) -> tuple[Shape, tuple] | None:
+    """The shape Blender derives from local mesh bounds, as ``(shape, rotation_xyzw)`` centred on the origin.
+
+    Blender sizes primitives from the bounds and centres them on the object origin (quadrics stand on local Z):
+    box = the extents; sphere radius = half the largest extent; capsule/cylinder/cone radius = half the larger X/Y
+    extent, height = the Z extent (capsule: centre distance = Z extent − 2r; cone: apex at +Z).
+    """
+    if collision_shape not in BLENDER_PRIMITIVES:
+        return None
+    dx, dy, dz = (float(hi) - float(lo) for lo, hi in zip(bounds_min, bounds_max, strict=True))
+    try:
+        if collision_shape == "BOX":
+            return validate(Box((dx, dz, dy))), SHAPE_TO_BLENDER
+        if collision_shape == "SPHERE":
+            return validate(Sphere(max(dx, dy, dz) / 2)), IDENTITY
+        r = max(dx, dy) / 2
+        if collision_shape == "CAPSULE":
+            return validate(Capsule(max(dz - 2 * r, 0.0), r, r)), SHAPE_TO_BLENDER
+        top = 0.0 if collision_shape == "CONE" else r
+        return validate(Cylinder(dz, r, top)), SHAPE_TO_BLENDER
+    except PhysicsDataError:
+        return None
+
+
+@dataclass
+class Part:
+    """A shape in the body frame; ``scale`` in shape space (after ``rotation`` it acts along the body axes)."""
+
+    shape: Shape
+    translation: tuple = (0.0, 0.0, 0.0)
+    rotation: tuple = IDENTITY
+    scale: tuple = (1.0, 1.0, 1.0)
+    label: str = ""
+
+
+def placed(part_shape: Shape, local_rotation, scale_blender, translation=(0.0, 0.0, 0.0), rotation=IDENTITY) -> Part:
+    """A shape with its local rotation (``SHAPE_TO_BLENDER`` or identity) under an object at (translation, rotation)
+    with world scale ``scale_blender`` (Blender axes of the object). Valid because the local rotation only permutes
+    axes: diag(s)·Q = Q·diag(s') with s' the permuted scale."""
+    scale = (
+        shape_scale(scale_blender)
+        if tuple(local_rotation) == SHAPE_TO_BLENDER
+        else tuple(abs(float(s)) for s in scale_blender)
+    )
+    q = multiply(np.asarray(rotation, dtype=float), np.asarray(local_rotation, dtype=float))
+    return Part(part_shape, tuple(float(t) for t in translation), tuple(float(c) for c in q), scale)
+
+
+@dataclass
+class MassReadout:
+    """Mass properties in the body frame (Blender axes, world units); ``orientation`` is Blender (w, x, y, z)."""
+
+    mass: float
+    volume: float
+    center_of_mass: tuple[float, float, float]
+    inertia_diagonal: tuple[float, float, float]
+    orientation: tuple[float, float, float, float]
+    tensor: np.ndarray
+    parts: int
+    skipped: list[str] = field(default_factory=list)
+
+
+def mass_readout(parts: Sequence[Part], density: float) -> MassReadout | None:
+    """``sim.mass.compound`` of the parts at ``density``; None when no part has volume (planes only, nothing)."""
+    children = [(p.shape, p.translation, p.rotation, p.scale) for p in parts if not isinstance(p.shape, Plane)]
+    if not children or not density > 0:
+        return None
+    try:
+        total = mass.compound(children, density=density)
+    except PhysicsDataError:
+        return None
+    diagonal, q = inertia.principal_axes(total.inertia)
+    x, y, z, w = (float(c) for c in q)
+    return MassReadout(
+        mass=total.mass,
+        volume=total.mass / density,
+        center_of_mass=tuple(float(c) for c in total.center_of_mass),
+        inertia_diagonal=tuple(float(d) for d in diagonal),
+        orientation=(w, x, y, z),
+        tensor=total.inertia,
+        parts=len(children),
+    )
+
+
+def mesh_part(vertices, triangles, scale_blender, translation=(0.0, 0.0, 0.0), rotation=IDENTITY) -> Part | None:
+    """A closed triangle mesh (object-local Blender coordinates) as a part; None when it has no triangles."""
+    shape = Mesh(np.asarray(vertices, dtype=float), np.asarray(triangles, dtype=np.int64))
+    if len(shape.triangles) == 0:
+        return None
+    return placed(shape, IDENTITY, scale_blender, translation, rotation)
+
+
+# --- materials and filters ---------------------------------------------------------------------------------------
+
+
+def material_from_values(static, dynamic, restitution, friction_combine, restitution_combine) -> pairs.PhysicsMaterial:
+    """A ``sim.pairs`` material; the panel's ``"NONE"`` combine mode means absent."""
+    return pairs.PhysicsMaterial(
+        float(static),
+        float(dynamic),
+        float(restitution),
+        None if friction_combine == "NONE" else friction_combine,
+        None if restitution_combine == "NONE" else restitution_combine,
+    )
+
+
+def combined_with(material: pairs.PhysicsMaterial, other: pairs.PhysicsMaterial | None) -> dict:
+    """Combined coefficients against ``other`` (None = the default material 0.6/0.6/0, no combine mode)."""
+    return pairs.combine_materials(material, other)
+
+
+def json_names(text: str) -> list[str] | None:
+    """A stored JSON list of system names: None = absent (''), raises ValueError for anything else."""
+    if not text.strip():
+        return None
+    value = json.loads(text)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("expected a JSON list of strings")
+    return value
+
+
+def filter_from_texts(systems: str, collide: str, not_collide: str) -> pairs.CollisionFilter:
+    """A ``sim.pairs`` filter from the three stored JSON texts (ValueError for malformed text)."""
+
+    def names(text):
+        value = json_names(text)
+        return None if value is None else frozenset(value)
+
+    return pairs.CollisionFilter(names(systems), names(collide), names(not_collide))
+
+
+def filter_summary(flt: pairs.CollisionFilter) -> dict:
+    """Does a collider with this filter collide with its own kind, and with colliders without a filter?"""
+    return {"self": pairs.filters_collide(flt, flt), "unfiltered": pairs.filters_collide(flt, None)}
+
+
+# --- drives ------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DriveReadout:
+    regime: str
+    target_kind: str
+    target: float | None
+    settle_time: float | None
+    overshoot: float
+    overshoot_ratio: float | None
+    effective_mass: float
+
+
+def drive_readout(
+    stiffness: float,
+    damping: float,
+    position_target: float | None,
+    velocity_target: float | None,
+    mode: str,
+    effective_mass: float,
+    x0: float = 0.0,
+    v0: float = 0.0,
+    tolerance: float = 1e-3,
+) -> DriveReadout | None:
+    """``sim.drives.settle_preview`` of one drive from (x0, v0); None when it cannot be evaluated.
+
+    An infinite effective mass (both sides immovable) in force mode cannot move: no preview.
+    """
+    if mode == "force" and not (0 < effective_mass < math.inf):
+        return None
+    try:
+        preview = drives.settle_preview(
+            x0,
+            v0,
+            stiffness=stiffness,
+            damping=damping,
+            position_target=position_target,
+            velocity_target=velocity_target,
+            mass=effective_mass if mode == "force" else 1.0,
+            mode=mode,
+            tolerance=tolerance,
+            samples=2,
+        )
+    except ValueError:
+        return None
+    return DriveReadout(
+        preview.regime,
+        preview.target_kind,
+        preview.target,
+        preview.settle_time,
+        preview.overshoot,
+        preview.overshoot_ratio,
+        effective_mass,
+    )
+
+
+def angular_effective_inertia(axis_world, inverse_tensors: Sequence[np.ndarray | None]) -> float:
+    """Effective inertia about a world axis of the bodies with these world inverse inertia tensors (None = fixed)."""
+    a, b = [*inverse_tensors, None, None][:2]
+    return drives.effective_inertia(axis_world, a, b)
