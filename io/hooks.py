@@ -168,20 +168,78 @@ def summary_lines(report: RunReport) -> list[tuple[str, str]]:
 
 
 class GltfPhysicsExport:
-    """``glTF2ExportUserExtension``: writes Blender rigid bodies as glTF physics extensions."""
+    """``glTF2ExportUserExtension``: writes Blender rigid bodies, constraints and imported glTF physics as the
+    revision chosen in the export dialog (``Scene.gltf_physics.export_revision``). Thin: the mapping lives in
+    ``blender_export`` / ``export_bodies`` / ``export_joints``. Results stay in ``last_report("export")``."""
 
     def __init__(self):
         from .gltf_addon import extension_classes
 
         self.Extension, self.ChildOfRootExtension = extension_classes()
         self.report = RunReport("export")
+        self.session = None
         LAST_REPORTS["export"] = self.report
+
+    def _session(self, export_settings):
+        """The run's ExportSession, or None when physics export is off."""
+        if self.session is None:
+            import bpy
+
+            from .blender_export import ExportSession
+
+            settings = getattr(bpy.context.scene, "gltf_physics", None)
+            if settings is not None and not settings.export_physics:
+                self.report.counts["disabled"] = 1
+                return None
+            revision = settings.export_revision if settings is not None else "2026"
+            yup = bool(export_settings.get("gltf_yup", True)) if isinstance(export_settings, dict) else True
+            self.session = ExportSession(report=self.report, revision=revision, yup=yup)
+        return self.session
+
+    @_guarded("export")
+    def gather_tree_filter_tag_hook(self, vtree, export_settings):
+        """Import helpers (constraint Empties, world anchor, implicit-shape proxies) are not glTF nodes."""
+        import bpy
+
+        from .export_bodies import export_decision
+
+        if self._session(export_settings) is None:
+            return
+        for vnode in vtree.nodes.values():
+            ob = getattr(vnode, "blender_object", None)
+            if isinstance(ob, bpy.types.Object):
+                self.session.snapshot(ob)
+                if vnode.keep_tag and export_decision(ob) == "drop":
+                    vnode.keep_tag = False
+                    self.report.count("helpers_dropped")
+
+    @_guarded("export")
+    def gather_node_mesh_hook(self, gltf_hook_node_mesh, blender_object, export_settings):
+        """Generated collision geometry is not exported as a render mesh."""
+        import bpy
+
+        from .export_bodies import export_decision
+
+        if self._session(export_settings) is None or not isinstance(blender_object, bpy.types.Object):
+            return
+        if export_decision(blender_object) == "no_mesh":
+            gltf_hook_node_mesh.export_mesh = False
 
     @_guarded("export")
     def gather_node_hook(self, gltf2_node, blender_object, export_settings):
-        """One glTF node was gathered."""
+        """One glTF node was gathered: remember which object it is (indices are resolved at the end)."""
+        import bpy
+
         self.report.count("nodes")
+        session = self._session(export_settings)
+        if session is not None and isinstance(blender_object, bpy.types.Object):
+            session.record_node(gltf2_node, blender_object)
 
     @_guarded("export")
     def gather_gltf_extensions_hook(self, gltf2_plan, export_settings):
-        """Everything gathered and flattened: final node indices are known."""
+        """Everything gathered and flattened: final node indices are known; build and write the physics."""
+        from . import blender_export
+
+        session = self._session(export_settings)
+        if session is not None:
+            blender_export.build(session, gltf2_plan)

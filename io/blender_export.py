@@ -1,0 +1,261 @@
+"""Export orchestration: Blender scene → spec model → the chosen revision, put into io_scene_gltf2's glTF.
+
+``ExportSession`` lives for one export (owned by ``hooks.GltfPhysicsExport``): it records which glTF ``Node``
+objects each Blender object became (``gather_node_hook``) and a snapshot of world matrices taken before
+animations are sampled. ``build`` runs in ``gather_gltf_extensions_hook``: node indices are final there, so every
+reference (``connectedNode``, ``trigger.nodes``, meshes) is resolved by identity. Bodies/colliders/triggers come
+from ``export_bodies``, joints from ``export_joints``; the document is serialized with the project's writers
+(``migrate.write_target``) and their output is merged into the glTF as plain dicts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .diagnostics import Severity, pointer
+from .model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
+from .shape_geometry import shape_to_json
+
+EXPORT_SKIPPED = "GLTF_PHYSICS_EXPORT_SKIPPED"  # something that could not be written (WARNING)
+EXPORT_EDITED = "GLTF_PHYSICS_EXPORT_EDITED"  # stored file values overridden by edited Blender settings (INFO)
+EXPORT_APPROXIMATED = "GLTF_PHYSICS_EXPORT_APPROXIMATED"  # Blender value written in an approximate form (INFO)
+EXPORT_FAILED = "GLTF_PHYSICS_EXPORT_FAILED"  # one object or step raised (WARNING)
+
+
+@dataclass
+class ExportSession:
+    """Per-export state gathered by the early hooks."""
+
+    report: Any
+    revision: str = "2026"
+    yup: bool = True
+    nodes_of: dict[str, list] = field(default_factory=dict)  # object name → gltf2_io.Node objects
+    objects: dict[str, Any] = field(default_factory=dict)  # object name → bpy Object
+    worlds: dict[str, np.ndarray] = field(default_factory=dict)  # object name → Blender world matrix snapshot
+
+    def record_node(self, node, ob) -> None:
+        self.nodes_of.setdefault(ob.name, []).append(node)
+        self.objects[ob.name] = ob
+        self.snapshot(ob)
+
+    def snapshot(self, ob) -> None:
+        if ob is not None and ob.name not in self.worlds:
+            self.worlds[ob.name] = np.array([list(row) for row in ob.matrix_world], dtype=float)
+
+    def world(self, ob) -> np.ndarray:
+        if ob.name not in self.worlds:
+            self.snapshot(ob)
+        return self.worlds[ob.name]
+
+
+def _key(obj) -> str:
+    """Value identity of a model object (dataclass repr is deterministic; ``source`` excluded)."""
+    if isinstance(obj, Shape):
+        return json.dumps(shape_to_json(obj), sort_keys=True)
+    data = {k: v for k, v in vars(obj).items() if k != "source"}
+    return repr(sorted(data.items()))
+
+
+class Builder:
+    """Builds the ``PhysicsDocument`` for one export against the final glTF ``plan``."""
+
+    def __init__(self, session: ExportSession, plan):
+        self.session = session
+        self.plan = plan
+        self.report = session.report
+        self.doc = PhysicsDocument()
+        self.index_of = {id(node): i for i, node in enumerate(plan.nodes or [])}
+        self._keys: dict[tuple[str, str], int] = {}
+        self.orphans: set[int] = set()  # proxy nodes taken out of the scene graph (they hold collider meshes)
+        self.unrendered: set[int] = set()  # nodes whose mesh only serves as collider geometry
+        self.new_nodes: list[tuple[Any, int | None]] = []  # (gltf2_io.Node, parent index or None = scene root)
+        self.native_colliders: dict[int, Any] = {}  # collider node → filter unit object (collision collections)
+
+    # -- diagnostics ----------------------------------------------------------------------------------------------
+    def warn(self, code: str, ptr: str, message: str) -> None:
+        self.report.add(Severity.WARNING, code, ptr, message)
+
+    def note(self, code: str, ptr: str, message: str) -> None:
+        self.report.add(Severity.INFO, code, ptr, message)
+
+    def guarded(self, ptr: str, what: str, func, *args) -> Any:
+        try:
+            return func(*args)
+        except Exception as exc:
+            self.warn(EXPORT_FAILED, ptr, f"{what} failed: {type(exc).__name__}: {exc}")
+            return None
+
+    # -- nodes -------------------------------------------------------------------------------------------------------
+    def node_indices(self, ob) -> list[int]:
+        if ob is None:
+            return []
+        found = (self.index_of.get(id(n)) for n in self.session.nodes_of.get(ob.name, ()))
+        return sorted({i for i in found if i is not None})
+
+    def node_index(self, ob) -> int | None:
+        indices = self.node_indices(ob)
+        return indices[0] if indices else None
+
+    def gltf_node(self, index: int):
+        return self.plan.nodes[index]
+
+    def add_node(self, name: str, frame, parent: int | None) -> int:
+        """Append a new node (``frame``: model ``Frame``) under ``parent`` (None = every scene's root)."""
+        from io_scene_gltf2.io.com import gltf2_io
+
+        node = gltf2_io.Node.from_dict(
+            {
+                "name": name,
+                "translation": list(frame.translation),
+                "rotation": list(frame.rotation),
+                "scale": list(frame.scale),
+            }
+        )
+        node.extensions = {}
+        self.plan.nodes.append(node)
+        index = len(self.plan.nodes) - 1
+        if parent is not None:
+            parent_node = self.plan.nodes[parent]
+            parent_node.children = [*(parent_node.children or []), index]
+        else:
+            for scene in self.plan.scenes or []:
+                scene.nodes = [*(scene.nodes or []), index]
+        self.new_nodes.append((node, parent))
+        return index
+
+    # -- document lists (de-duplicated by value) -------------------------------------------------------------
+    def _add(self, kind: str, items: list, obj) -> int:
+        key = (kind, _key(obj))
+        if key not in self._keys:
+            self._keys[key] = len(items)
+            items.append(obj)
+        return self._keys[key]
+
+    def add_shape(self, shape: Shape) -> int:
+        return self._add("shape", self.doc.shapes, shape)
+
+    def add_material(self, material: PhysicsMaterial) -> int:
+        return self._add("material", self.doc.materials, material)
+
+    def add_filter(self, flt: CollisionFilter) -> int:
+        return self._add("filter", self.doc.filters, flt)
+
+    def add_joint(self, description: JointDescription) -> int:
+        return self._add("joint", self.doc.joints, description)
+
+    # -- mesh geometry ----------------------------------------------------------------------------------------------
+    def mesh_geometry(self, holder, convex: bool, how: str, ptr: str) -> Geometry | None:
+        """Geometry referencing the glTF mesh exported for ``holder``'s node.
+
+        ``how``: "own" (the collider's node renders it), "unrender" (the collider's own node must not render it:
+        its mesh is moved off the node), "orphan" (a proxy object: its node leaves the scene graph and holds it).
+        """
+        index = self.node_index(holder)
+        mesh = None if index is None else self.gltf_node(index).mesh
+        if mesh is None:
+            self.warn(EXPORT_SKIPPED, ptr, f"the mesh of {holder.name!r} was not exported: mesh collider skipped")
+            return None
+        if how == "orphan":
+            self.orphans.add(index)
+            return Geometry(node=index, convex_hull=convex)
+        if how == "unrender":
+            self.unrendered.add(index)
+        return Geometry(mesh=mesh, convex_hull=convex)
+
+    def finish_nodes(self) -> None:
+        """Take collider-only meshes off their nodes and proxy nodes out of the scene graph."""
+        for index in self.unrendered:
+            node = self.gltf_node(index)
+            node.mesh, node.weights, node.skin = None, None, None
+        if not self.orphans:
+            return
+        for node in self.plan.nodes:
+            if node.children:
+                node.children = [c for c in node.children if c not in self.orphans] or None
+        for scene in self.plan.scenes or []:
+            scene.nodes = [n for n in scene.nodes or [] if n not in self.orphans]
+        for index in self.orphans:  # the holder's transform is not part of the geometry
+            node = self.gltf_node(index)
+            node.translation = node.rotation = node.scale = node.matrix = None
+            node.children = None
+
+    def context_json(self) -> dict:
+        """The (read-only) glTF context the writers need: node meshes, children, skins, names."""
+        nodes = []
+        for node in self.plan.nodes:
+            entry: dict = {}
+            if node.mesh is not None:
+                entry["mesh"] = node.mesh
+            if node.children:
+                entry["children"] = list(node.children)
+            if node.skin is not None:
+                entry["skin"] = node.skin
+            if node.name:
+                entry["name"] = node.name
+            nodes.append(entry)
+        return {"nodes": nodes}
+
+
+def apply_output(plan, output) -> list[str]:
+    """Merge a writer's ``WriteOutput`` into the gltf2_io plan (plain dicts); returns the extension names used."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    used: list[str] = []
+    for node in output.new_nodes:
+        plan.nodes.append(gltf2_io.Node.from_dict(dict(node)))
+    for parent, child in output.new_children:
+        parent_node = plan.nodes[parent]
+        parent_node.children = [*(parent_node.children or []), child]
+    for index, exts in sorted(output.nodes.items()):
+        node = plan.nodes[index]
+        if node.extensions is None:
+            node.extensions = {}
+        for name, value in exts.items():
+            node.extensions[name] = value
+            used.append(name)
+    if output.root:
+        if plan.extensions is None:
+            plan.extensions = {}
+        for name, value in output.root.items():
+            existing = plan.extensions.get(name)
+            if isinstance(existing, dict):
+                existing.update(value)
+            else:
+                plan.extensions[name] = value
+            used.append(name)
+    names = list(plan.extensions_used or [])
+    for name in used:
+        if name not in names:
+            names.append(name)
+    plan.extensions_used = names
+    return sorted(set(used))
+
+
+def build(session: ExportSession, plan) -> None:
+    """Everything gathered and flattened: build the physics document and put it into ``plan``."""
+    from . import export_bodies, export_joints
+    from .migrate import write_target
+
+    builder = Builder(session, plan)
+    for name, ob in list(session.objects.items()):
+        builder.guarded(pointer("nodes"), f"object {name!r}", export_bodies.add_object, builder, ob)
+    builder.guarded("", "collision filters", export_bodies.assign_native_filters, builder)
+    builder.guarded("", "joints", export_joints.add_joints, builder)
+    builder.finish_nodes()
+    counts = session.report.counts
+    counts["rigid_bodies"] = sum(1 for n in builder.doc.nodes.values() if n.motion is not None)
+    counts["colliders"] = sum(1 for n in builder.doc.nodes.values() if n.collider is not None)
+    counts["triggers"] = sum(1 for n in builder.doc.nodes.values() if n.trigger is not None)
+    counts["joints"] = sum(1 for n in builder.doc.nodes.values() if n.joint is not None)
+    counts["added_nodes"] = len(builder.new_nodes)
+    if builder.doc.is_empty():
+        return
+    output = write_target(builder.doc, session.revision, builder.context_json())
+    for diag in output.diagnostics:
+        session.report.add(diag.severity, diag.code, diag.pointer, diag.message)
+    counts["added_nodes"] += len(output.new_nodes)
+    apply_output(plan, output)

@@ -1,0 +1,329 @@
+"""Blender values → spec-model values for the exporter (bpy-free: plain numbers, tuples and numpy 4×4s).
+
+Axes (specs.md §6.1, the inverse of the import): vectors (x, y, z)Blender → (x, z, −y)glTF, scales and inertia
+diagonals (x, y, z) → (x, z, y), Blender quaternions (w, x, y, z) → glTF (x, z, −y, w). Shapes are read from the
+local bounds Blender derives its primitives from (extents, centred on the object origin; capsule/cylinder/cone
+along local Z = glTF local Y). Joint frames keep the constraint Empty's own axes, so glTF axis k is the Empty's
+axis k and Blender limit values keep their sign (linear) or are negated and swapped (angular), as on import.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .gltf_nodes import decompose
+from .model import (
+    BOX,
+    CAPSULE,
+    CYLINDER,
+    IMPLICIT_TYPES,
+    PARAM_CLASSES,
+    PARAM_KEYS,
+    SPHERE,
+    BoxShape,
+    CapsuleShape,
+    CollisionFilter,
+    CylinderShape,
+    Frame,
+    JointDescription,
+    JointDrive,
+    JointLimit,
+    PhysicsMaterial,
+    Shape,
+    SphereShape,
+)
+
+# Blender world → glTF world (+Y up): (x, y, z) → (x, z, −y).
+BLENDER_TO_GLTF = np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0], [0, -1.0, 0, 0], [0, 0, 0, 1.0]])
+MOTOR_DAMPING = 1000.0  # velocity drive gain standing for Blender's stiff MOTOR (up to its max impulse)
+TOL = 1e-5
+
+
+def _f(v) -> float:
+    x = float(v)
+    return 0.0 if x == 0.0 else x  # no -0.0 in the file
+
+
+def vec_to_gltf(v) -> tuple[float, float, float]:
+    x, y, z = (float(c) for c in v)
+    return (_f(x), _f(z), _f(-y))
+
+
+def scale_to_gltf(s) -> tuple[float, float, float]:
+    x, y, z = (float(c) for c in s)
+    return (x, z, y)
+
+
+def quat_to_gltf(q) -> tuple[float, float, float, float]:
+    """Blender (w, x, y, z) → glTF xyzw of the same rotation in glTF axes."""
+    w, x, y, z = (float(c) for c in q)
+    return (_f(x), _f(z), _f(-y), _f(w))
+
+
+def axis_change(yup: bool) -> np.ndarray:
+    return BLENDER_TO_GLTF if yup else np.eye(4)
+
+
+def rigid(m) -> np.ndarray:
+    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y)."""
+    m = np.array(m, dtype=float)
+    x = m[:3, 0] / (np.linalg.norm(m[:3, 0]) or 1.0)
+    y = m[:3, 1] - x * float(x @ m[:3, 1])
+    y = y / (np.linalg.norm(y) or 1.0)
+    out = np.eye(4)
+    out[:3, 0], out[:3, 1], out[:3, 2], out[:3, 3] = x, y, np.cross(x, y), m[:3, 3]
+    return out
+
+
+def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | None:
+    """Local TRS (glTF) of a node with frame axes = the pivot's axes under a node whose Blender world matrix is
+    ``parent_world`` (None = scene root). Both matrices in Blender world space; None when it cannot be decomposed.
+    """
+    k = axis_change(yup)
+    pivot = rigid(pivot_world)
+    local = k @ pivot if parent_world is None else k @ np.linalg.inv(np.array(parent_world, dtype=float)) @ pivot
+    parts = decompose(local)
+    if parts is None:
+        return None
+    t, q, s = parts
+    return Frame(
+        translation=tuple(_f(v) for v in t), rotation=tuple(_f(v) for v in q), scale=tuple(float(v) for v in s)
+    )
+
+
+# --- shapes -------------------------------------------------------------------------------------------------------
+
+
+def derive_shape(collision_shape: str, bounds_min, bounds_max) -> Shape | None:
+    """The glTF shape Blender simulates for a primitive collision shape with these local bounds (None: not a
+    primitive — CONVEX_HULL / MESH / COMPOUND)."""
+    lo, hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)
+    ex, ey, ez = (float(v) for v in hi - lo)
+    r = max(ex, ey) / 2.0
+    if collision_shape == "BOX":
+        return Shape(type=BOX, params=BoxShape(size=(ex, ez, ey)))
+    if collision_shape == "SPHERE":
+        return Shape(type=SPHERE, params=SphereShape(radius=max(ex, ey, ez) / 2.0))
+    if collision_shape == "CAPSULE":
+        return Shape(type=CAPSULE, params=CapsuleShape(height=max(ez - 2.0 * r, 0.0), radius_top=r, radius_bottom=r))
+    if collision_shape == "CYLINDER":
+        return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=r, radius_bottom=r))
+    if collision_shape == "CONE":  # apex at +Z (glTF +Y = top)
+        return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=0.0, radius_bottom=r))
+    return None
+
+
+def shape_from_json(data: dict) -> Shape | None:
+    """A model shape from the KHR_implicit_shapes JSON kept on the object (``shape_to_json`` form)."""
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        return None
+    kind = data["type"]
+    name = data.get("name") if isinstance(data.get("name"), str) else None
+    if kind not in IMPLICIT_TYPES:
+        return Shape(type=kind, params=None, name=name)
+    sub = data.get(kind) if isinstance(data.get(kind), dict) else {}
+    values = {}
+    for attr, key in PARAM_KEYS[kind].items():
+        if key in sub:
+            value = sub[key]
+            values[attr] = tuple(float(v) for v in value) if isinstance(value, list) else value
+    return Shape(type=kind, params=PARAM_CLASSES[kind](**values), name=name)
+
+
+def shapes_close(a: Shape | None, b: Shape | None, rel: float = 1e-3) -> bool:
+    """Same type and parameters within ``rel`` of the largest parameter (a cone equals a cylinder with radius 0)."""
+    if a is None or b is None or a.type != b.type or a.params is None or b.params is None:
+        return False
+    va, vb = _numbers(a.params), _numbers(b.params)
+    if len(va) != len(vb):
+        return False
+    scale = max([abs(v) for v in va + vb] + [1e-6])
+    return all(abs(x - y) <= rel * scale for x, y in zip(va, vb, strict=True))
+
+
+def _numbers(params) -> list[float]:
+    out: list[float] = []
+    for attr in ("size", "radius", "height", "radius_top", "radius_bottom", "size_x", "size_z"):
+        value = getattr(params, attr, None)
+        if isinstance(value, tuple):
+            out.extend(float(v) for v in value)
+        elif value is not None:
+            out.append(float(value))
+    return out
+
+
+# --- materials and filters -------------------------------------------------------------------------------------------
+
+
+def native_material(friction: float, restitution: float) -> PhysicsMaterial:
+    """Blender's single friction/restitution, which Bullet multiplies (specs §6.4: ``multiply`` reproduces it)."""
+    f = float(friction)
+    return PhysicsMaterial(
+        static_friction=f,
+        dynamic_friction=f,
+        restitution=float(restitution),
+        friction_combine="multiply",
+        restitution_combine="multiply",
+    )
+
+
+def system_name(index: int) -> str:
+    return f"collection_{index}"
+
+
+def filters_from_collections(sets: dict) -> tuple[dict, int]:
+    """KHR filters for Blender bodies' collision collections: ``{key: frozenset(indices)}`` →
+    (``{key: CollisionFilter | None}``, number of body pairs whose collide/not-collide answer differs).
+
+    Blender: two bodies collide iff they share a collection. No filters at all when every body uses only
+    collection 0 (Blender's default). Otherwise each body's systems are its collections and its ``collideWith`` the
+    union of every collection set that meets its own (exact when the sets are disjoint or nested); a body in no
+    collection gets its own system and ``notCollideWith`` every system (never collides).
+    """
+    distinct = {frozenset(s) for s in sets.values()}
+    if distinct <= {frozenset({0})}:
+        return {key: None for key in sets}, 0
+    every = sorted({i for s in distinct for i in s})
+    made: dict[frozenset, CollisionFilter] = {}
+    for n, s in enumerate(sorted(distinct, key=sorted)):
+        if not s:
+            made[s] = CollisionFilter(
+                collision_systems=(f"isolated_{n}",), not_collide_with_systems=tuple(system_name(i) for i in every)
+            )
+            continue
+        others = sorted({i for t in distinct if t & s for i in t})
+        made[s] = CollisionFilter(
+            collision_systems=tuple(system_name(i) for i in sorted(s)),
+            collide_with_systems=tuple(system_name(i) for i in others),
+        )
+    wrong = 0
+    items = list(sets.values())
+    for i, a in enumerate(items):
+        for b in items[i + 1 :]:
+            wrong += filter_collides(made[frozenset(a)], made[frozenset(b)]) != bool(set(a) & set(b))
+    return {key: made[frozenset(s)] for key, s in sets.items()}, wrong
+
+
+def filter_collides(a: CollisionFilter, b: CollisionFilter) -> bool:
+    """The KHR two-way subset rule (specs §6.5)."""
+
+    def accepts(x: CollisionFilter, y: CollisionFilter) -> bool:
+        systems = set(x.collision_systems or ())
+        if y.collide_with_systems is not None and not systems <= set(y.collide_with_systems):
+            return False
+        return not (y.not_collide_with_systems is not None and systems <= set(y.not_collide_with_systems))
+
+    return accepts(a, b) and accepts(b, a)
+
+
+# --- joints ---------------------------------------------------------------------------------------------------------
+
+
+def _lin(axes, lo: float, hi: float) -> JointLimit:
+    return JointLimit(linear_axes=tuple(axes), min=_f(lo), max=_f(hi))
+
+
+def _ang(axes, lo: float, hi: float) -> JointLimit:
+    """Blender angle interval (object1 relative to object2) → glTF twist of B in A: [−hi, −lo]."""
+    return JointLimit(angular_axes=tuple(axes), min=_f(-hi), max=_f(-lo))
+
+
+def _locked(axes) -> list[int]:
+    return list(axes)
+
+
+def constraint_description(c: dict) -> tuple[JointDescription | None, list[str]]:
+    """A joint description (frame = the constraint Empty's axes) for Blender constraint settings ``c``:
+    ``type``; ``lin``/``ang``: per axis (lower, upper) or None (free); ``lin_springs``/``ang_springs``: per axis
+    (stiffness, damping) or None; ``motor_lin``/``motor_ang``: (target velocity, max impulse) or None."""
+    kind = c["type"]
+    notes: list[str] = []
+    limits: list[JointLimit] = []
+    drives: list[JointDrive] = []
+    lin, ang = c.get("lin", [None] * 3), c.get("ang", [None] * 3)
+    if kind == "FIXED":
+        limits = [_lin((0, 1, 2), 0, 0), _ang((0, 1, 2), 0, 0)]
+    elif kind == "POINT":
+        limits = [_lin((0, 1, 2), 0, 0)]
+    elif kind == "HINGE":
+        limits = [_lin((0, 1, 2), 0, 0), _ang((0, 1), 0, 0)]
+        if ang[2] is not None:
+            limits.append(_ang((2,), *ang[2]))
+    elif kind in ("SLIDER", "PISTON"):
+        limits = [_lin((1, 2), 0, 0)]
+        if lin[0] is not None:
+            limits.append(_lin((0,), *lin[0]))
+        if kind == "SLIDER":
+            limits.append(_ang((0, 1, 2), 0, 0))
+        else:
+            limits.append(_ang((1, 2), 0, 0))
+            if ang[0] is not None:
+                limits.append(_ang((0,), *ang[0]))
+    elif kind in ("GENERIC", "GENERIC_SPRING"):
+        limits = _generic_limits(lin, ang)
+        if kind == "GENERIC_SPRING":
+            drives = _spring_drives(c, notes)
+    elif kind == "MOTOR":
+        drives = _motor_drives(c, notes)
+        if not drives:
+            notes.append("MOTOR constraint with no motor enabled: written as a free joint")
+    else:
+        return None, [f"constraint type {kind!r} has no glTF joint equivalent"]
+    return JointDescription(limits=limits, drives=drives), notes
+
+
+def _generic_limits(lin, ang) -> list[JointLimit]:
+    out: list[JointLimit] = []
+    for values, make in ((lin, _lin), (ang, _ang)):
+        locked = [k for k in range(3) if values[k] is not None and abs(values[k][0]) < TOL and abs(values[k][1]) < TOL]
+        if locked:
+            out.append(make(locked, 0.0, 0.0))
+        for k in range(3):
+            if values[k] is not None and k not in locked:
+                out.append(make((k,), *values[k]))
+    return out
+
+
+def _spring_drives(c: dict, notes: list[str]) -> list[JointDrive]:
+    out = []
+    for kind, springs in (("linear", c.get("lin_springs")), ("angular", c.get("ang_springs"))):
+        for k, spring in enumerate(springs or ()):
+            if spring is None:
+                continue
+            stiffness, damping = (max(float(v), 0.0) for v in spring)
+            out.append(
+                JointDrive(type=kind, mode="force", axis=k, position_target=0.0, stiffness=stiffness, damping=damping)
+            )
+    if out:
+        notes.append("springs written as position drives toward the rest pose (Bullet spring damping semantics)")
+    return out
+
+
+def _motor_drives(c: dict, notes: list[str]) -> list[JointDrive]:
+    out = []
+    for kind, motor in (("linear", c.get("motor_lin")), ("angular", c.get("motor_ang"))):
+        if motor is None:
+            continue
+        velocity, impulse = (float(v) for v in motor)
+        out.append(
+            JointDrive(
+                type=kind,
+                mode="acceleration",
+                axis=0,
+                velocity_target=_f(-velocity),
+                damping=MOTOR_DAMPING,
+                max_force=max(impulse, 0.0),
+            )
+        )
+    if out:
+        notes.append(f"MOTOR written as a velocity drive (damping {MOTOR_DAMPING:g}, maxForce = Blender's max impulse)")
+    return out
+
+
+def limits_close(a, b) -> bool:
+    """Two Blender (lower, upper) intervals or Nones are the same within tolerance."""
+    if a is None or b is None:
+        return a is None and b is None
+    return all(math.isclose(float(x), float(y), rel_tol=1e-5, abs_tol=1e-5) for x, y in zip(a, b, strict=True))
