@@ -14,7 +14,7 @@ import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty
 
 from ..io.diagnostics import Severity
-from . import body_shapes, scene_checks
+from . import body_shapes, export_check, scene_checks
 
 LOG = logging.getLogger(__name__)
 UNDOABLE = {"REGISTER", "UNDO"}  # module constants: ruff's RUF012 flags mutable literals on classes
@@ -174,11 +174,17 @@ class GLTF_PHYSICS_OT_make_trigger(bpy.types.Operator):
 
 
 class GLTF_PHYSICS_OT_validate_scene(bpy.types.Operator):
-    """Check the glTF physics stored on the scene's objects (what export reads) and report the problems"""
+    """Check the glTF physics stored on the scene's objects, and validate what export writes for this scene"""
 
     bl_idname = "gltf_physics.validate_scene"
     bl_label = "Validate Scene"
     bl_options = REGISTER_ONLY  # changes nothing: no undo step
+
+    check_export: BoolProperty(
+        name="Check Export",
+        default=True,
+        description="Also export the scene to a temporary glTF file and run the validator on what export writes",
+    )
 
     @classmethod
     def poll(cls, context) -> bool:
@@ -186,14 +192,20 @@ class GLTF_PHYSICS_OT_validate_scene(bpy.types.Operator):
 
     def execute(self, context):
         found, checked = scene_checks.check_scene(context.scene)
-        problems = [d for d in found if d.severity >= Severity.WARNING]
-        errors = sum(d.severity >= Severity.ERROR for d in found)
-        LAST_MESSAGES["validate_scene_diagnostics"] = [str(d) for d in found]
-        for d in found:
+        texts = [str(d) for d in found]
+        if self.check_export:
+            exported, _gltf = export_check.export_and_validate()
+            found = [*found, *exported]
+            texts += [f"export: {d}" for d in exported]
+        LAST_MESSAGES["validate_scene_diagnostics"] = texts
+        problems = [t for d, t in zip(found, texts, strict=True) if d.severity >= Severity.WARNING]
+        for d, t in zip(found, texts, strict=True):
             if d.severity < Severity.WARNING:
-                LOG.info("%s", d)
-        summary = f"{checked} objects checked, {errors} errors"
-        return _finish(self, "validate_scene", summary, [str(d) for d in problems])
+                LOG.info("%s", t)
+        errors = sum(d.severity >= Severity.ERROR for d in found)
+        where = "stored data and export" if self.check_export else "stored data"
+        summary = f"{checked} objects checked ({where}), {errors} errors"
+        return _finish(self, "validate_scene", summary, problems)
 
 
 def _joint_collection(context, kind: str):

@@ -132,7 +132,7 @@ def test_made_triggers_show_in_the_trigger_panel_and_validate(addon, clean):
     assert _run("make_trigger", [zone], shape="SPHERE") == {"FINISHED"}
     panel = submodule(addon, "ui.panels_body").GLTF_PHYSICS_PT_trigger
     assert "Shape -1: Sphere r 1 m" in draw_panel(panel, zone).texts()
-    assert _run("validate_scene", [zone]) == {"FINISHED"}
+    assert _run("validate_scene", [zone], check_export=False) == {"FINISHED"}
     assert _messages(addon, "validate_scene") == []
 
 
@@ -145,7 +145,7 @@ def test_validate_scene_reports_stored_problems(addon, clean):
     plain.gltf_physics.motion.mass_mode = "EXPLICIT"
     plain.gltf_physics.motion.mass = 0.0
     plain.gltf_physics.collider.geometry.shape_json = '{"type": "sphere", "sphere": {"radius": -1}}'
-    assert _run("validate_scene", []) == {"FINISHED"}
+    assert _run("validate_scene", [], check_export=False) == {"FINISHED"}
     messages = _messages(addon, "validate_scene")
     assert messages == [
         "ERROR GLTF_PHYSICS_STORED_BAD_VALUE at /objects/Ghost/gltf_physics/collider/filter: "
@@ -159,14 +159,14 @@ def test_validate_scene_reports_stored_problems(addon, clean):
 
 def test_validate_scene_checks_joints(addon, clean):
     import_gltf(clean, fixture("joints/motor_y.gltf"))
-    assert _run("validate_scene", []) == {"FINISHED"}
+    assert _run("validate_scene", [], check_export=False) == {"FINISHED"}
     assert _messages(addon, "validate_scene") == []  # damping with its velocity target: fine
     (joint_ob,) = constraints("JOINT")
     limit = joint_ob.gltf_physics.joint.limits[0]
     limit.has_min, limit.min, limit.has_max, limit.max = True, 1.0, True, -1.0
     drive = joint_ob.gltf_physics.joint.drives[0]
     drive.has_velocity_target = False
-    assert _run("validate_scene", []) == {"FINISHED"}
+    assert _run("validate_scene", [], check_export=False) == {"FINISHED"}
     messages = _messages(addon, "validate_scene")
     assert len(messages) == 2
     assert messages[0].startswith(
@@ -198,3 +198,37 @@ def test_operators_register_an_undo_step(addon):
         assert cls.__name__.startswith("GLTF_PHYSICS_OT_")
         expected = {"REGISTER"} if cls.bl_idname == "gltf_physics.validate_scene" else {"REGISTER", "UNDO"}
         assert set(cls.bl_options) == expected
+
+
+def test_validate_scene_validates_what_export_writes(addon, clean):
+    bpy.ops.mesh.primitive_cube_add()
+    assert _run("validate_scene", []) == {"FINISHED"}
+    assert _messages(addon, "validate_scene") == []
+    import_gltf(clean, fixture("joints/motor_y.gltf"))
+    (joint_ob,) = constraints("JOINT")
+    limit = joint_ob.gltf_physics.joint.limits[0]
+    limit.has_min, limit.min, limit.has_max, limit.max = True, 1.0, True, -1.0
+    exported, gltf = submodule(addon, "ui.export_check").export_and_validate()
+    assert gltf is not None and "nodes" in gltf  # exported and read back; nothing left on disk
+    joints = gltf.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("physicsJoints", [])
+    ranges = [d for d in exported if d.code == "KHR_RIGID_BODIES_JOINT_INVALID_RANGE"]
+    if any(lim.get("min", 0) > lim.get("max", 0) for j in joints for lim in j.get("limits", [])):
+        assert ranges and ranges[0].pointer.startswith("/extensions/KHR_physics_rigid_bodies/physicsJoints/")
+    assert _run("validate_scene", []) == {"FINISHED"}
+    messages = _messages(addon, "validate_scene")
+    assert messages[0].startswith("ERROR GLTF_PHYSICS_STORED_BAD_VALUE at /objects/FrameA.joint/")
+    assert all(m.startswith("export: ") for m in messages[1:])
+    assert len(messages) == 1 + sum(d.severity >= 2 for d in exported)
+
+
+def test_export_diagnostics_name_their_node(addon):
+    check = submodule(addon, "ui.export_check")
+    diagnostics = submodule(addon, "io.diagnostics")
+    gltf = {"nodes": [{"name": "Floor"}, {}]}
+    diag = diagnostics.Diagnostic(
+        diagnostics.Severity.ERROR, "X", "/nodes/0/extensions/KHR_physics_rigid_bodies", "bad"
+    )
+    assert check._named(diag, gltf).message == "bad (node 'Floor')"
+    for pointer in ("/nodes/1/mesh", "/nodes/7", "/meshes/0", "/nodes/01x"):
+        other = diagnostics.Diagnostic(diagnostics.Severity.ERROR, "X", pointer, "bad")
+        assert check._named(other, gltf).message == "bad"
