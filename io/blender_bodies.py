@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 from . import blender_physics_props as props
-from .blender_geometry import GeometryData, new_shape_data, own_shape, resolve
-from .blender_import import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext, world_scale
+from .blender_geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
+from .blender_import import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 from .blender_proxies import empty_mesh, new_child_object, relative_transform, replace_with_mesh_object
 from .blender_proxies import style_as_proxy as _style
-from .model import STATIC
+from .model import BOX, STATIC, BoxShape, Shape
 
 FALLBACK_MASS = 1.0
 NO_COLLIDER_SIZE = 0.1
@@ -69,7 +69,7 @@ def _animated(ctx: ImportContext, index: int, stop: int | None = None) -> bool:
 
 
 def _scale_of(ctx: ImportContext, index: int) -> tuple[float, float, float]:
-    return tuple(float(s) for s in world_scale(ctx.node_world_matrix(index)))
+    return ctx.node_scale(index)
 
 
 def _zero_scale(ctx: ImportContext, index: int) -> bool:
@@ -202,12 +202,12 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
     ctx.objects[m] = ob
 
 
-def _box_geometry():
-    from .blender_geometry import ResolvedGeometry
-    from .model import BOX, BoxShape, Shape
+_NO_COLLIDER_BOX = ResolvedGeometry(shape=Shape(type=BOX, params=BoxShape(size=(NO_COLLIDER_SIZE,) * 3)))
 
-    size = (NO_COLLIDER_SIZE,) * 3
-    return ResolvedGeometry(shape=Shape(type=BOX, params=BoxShape(size=size)))
+
+def _box_geometry() -> ResolvedGeometry:
+    """The 10 cm box of bodies without colliders (one shared object: one shared proxy mesh per scale)."""
+    return _NO_COLLIDER_BOX
 
 
 def _compound_child(ctx: ImportContext, m: int, body, c: int, geo):

@@ -116,42 +116,73 @@ def mesh_volume(mesh: bpy.types.Mesh) -> float | None:
     return volume if volume > 1e-12 else None
 
 
+def _memo(ctx: ImportContext, key: tuple, compute):
+    """``compute()`` once per import for ``key`` (many bodies share one mesh and one shape)."""
+    if key not in ctx.cache:
+        ctx.cache[key] = compute()
+    return ctx.cache[key]
+
+
+def _mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh) -> float | None:
+    return _memo(ctx, ("volume", mesh.as_pointer()), lambda: mesh_volume(mesh))
+
+
 def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_scale) -> GeometryData | None:
     """When node ``index``'s own render mesh can carry this collider unchanged: its shape data, else None."""
     if ob is None or ob.type != "MESH" or ob.data is None or ob.modifiers:
         return None
-    det = float(np.prod(object_scale))
-    if geo.shape is not None:
-        proxy = implicit_mesh(geo.shape, (1.0, 1.0, 1.0), object_scale)
-        bounds = mesh_bounds(ob.data)
-        if proxy is None or bounds is None or not derived_primitive_matches(proxy, *bounds):
-            return None
-        volume = None if proxy.volume is None else proxy.volume * det
-        return GeometryData(ob.data, proxy.collision_shape, volume, proxy.notes)
+    mesh = ob.data
+    scale = tuple(object_scale)
+    if geo.shape is not None:  # the answer depends only on (mesh, shape, scale): computed once per combination
+        key = ("own", mesh.as_pointer(), id(geo.shape), scale)
+        return _memo(ctx, key, lambda: _own_implicit(mesh, geo.shape, scale))
     if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
-        volume = mesh_volume(ob.data)
+        volume = _mesh_volume(ctx, mesh)
         shape = "CONVEX_HULL" if geo.convex else "MESH"
-        return GeometryData(ob.data, shape, None if volume is None else volume * det, list(geo.notes))
+        return GeometryData(mesh, shape, None if volume is None else volume * float(np.prod(scale)), list(geo.notes))
     return None
+
+
+def _own_implicit(mesh: bpy.types.Mesh, shape: Shape, scale: tuple) -> GeometryData | None:
+    proxy = implicit_mesh(shape, (1.0, 1.0, 1.0), scale)
+    bounds = mesh_bounds(mesh)
+    if proxy is None or bounds is None or not derived_primitive_matches(proxy, *bounds):
+        return None
+    volume = None if proxy.volume is None else proxy.volume * float(np.prod(scale))
+    return GeometryData(mesh, proxy.collision_shape, volume, proxy.notes)
 
 
 def new_shape_data(
     ctx: ImportContext, name: str, geo: ResolvedGeometry, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1.0, 1.0)
 ) -> GeometryData | None:
-    """Fresh mesh data for a proxy: implicit shape mesh, or the glTF mesh (a scaled copy if ``bake_scale``)."""
+    """Mesh data for a proxy: implicit shape mesh, or the glTF mesh (a scaled copy if ``bake_scale``).
+
+    Proxies of the same shape at the same scales share one mesh datablock (and one volume computation).
+    """
     det = float(np.prod(object_scale))
+    bake_scale, object_scale = tuple(bake_scale), tuple(object_scale)
     if geo.shape is not None:
-        proxy = implicit_mesh(geo.shape, bake_scale, object_scale)
-        if proxy is None:
-            return None
-        volume = None if proxy.volume is None else proxy.volume * det
-        return GeometryData(mesh_from_shape(name, proxy), proxy.collision_shape, volume, proxy.notes)
+        key = ("implicit", id(geo.shape), bake_scale, object_scale)
+        return _memo(ctx, key, lambda: _implicit_data(name, geo.shape, bake_scale, object_scale))
     if geo.mesh_index is None or not 0 <= geo.mesh_index < _mesh_count(ctx):
         return None
-    mesh = gltf_addon.blender_mesh(ctx.gltf, geo.mesh_index)
+    mesh = _memo(ctx, ("mesh", geo.mesh_index, bake_scale), lambda: _scaled_gltf_mesh(ctx, geo.mesh_index, bake_scale))
+    volume = _mesh_volume(ctx, mesh)
+    shape = "CONVEX_HULL" if geo.convex else "MESH"
+    return GeometryData(mesh, shape, None if volume is None else volume * det, list(geo.notes))
+
+
+def _implicit_data(name: str, shape: Shape, bake_scale: tuple, object_scale: tuple) -> GeometryData | None:
+    proxy = implicit_mesh(shape, bake_scale, object_scale)
+    if proxy is None:
+        return None
+    volume = None if proxy.volume is None else proxy.volume * float(np.prod(object_scale))
+    return GeometryData(mesh_from_shape(name, proxy), proxy.collision_shape, volume, proxy.notes)
+
+
+def _scaled_gltf_mesh(ctx: ImportContext, mesh_index: int, bake_scale: tuple) -> bpy.types.Mesh:
+    mesh = gltf_addon.blender_mesh(ctx.gltf, mesh_index)
     if any(abs(s - 1.0) > 1e-9 for s in bake_scale):
         mesh = mesh.copy()
         mesh.transform(Matrix.Diagonal((*bake_scale, 1.0)))
-    volume = mesh_volume(mesh)
-    shape = "CONVEX_HULL" if geo.convex else "MESH"
-    return GeometryData(mesh, shape, None if volume is None else volume * det, list(geo.notes))
+    return mesh

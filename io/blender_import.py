@@ -11,11 +11,10 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .diagnostics import Severity, pointer
-from .gltf_nodes import parent_map, world_matrix
+from .gltf_nodes import parent_map
 from .model import OMI_REVISIONS, PhysicsDocument
+from .node_frames import WorldFrames
 from .shape_geometry import matrix_to_blender
 
 IMPORT_FAILED = "GLTF_PHYSICS_IMPORT_FAILED"  # a step or an object could not be built (WARNING)
@@ -54,19 +53,25 @@ class ImportContext:
     trigger_objects: dict[int, Any] = field(default_factory=dict)
     animated: set[int] = field(default_factory=set)
     parents: dict[int, int] = field(default_factory=dict)
+    cache: dict = field(default_factory=dict)  # per-import memo of the geometry step (shapes, meshes, volumes)
 
     def __post_init__(self) -> None:
         nodes = self.json.get("nodes")
         self.json_nodes: list = nodes if isinstance(nodes, list) else []
         self.parents = parent_map(self.json_nodes)
         self.animated = animated_nodes(self.json)
+        self.frames = WorldFrames(self.json_nodes, self.parents)  # every node's world matrix, computed once
 
     def node_world_matrix(self, index: int):
         """World transform of glTF node ``index`` in Blender axes (``mathutils.Matrix``), from the file."""
         from mathutils import Matrix
 
-        m = matrix_to_blender(world_matrix(index, self.json_nodes, self.parents))
-        return Matrix([list(row) for row in m])
+        return Matrix(matrix_to_blender(self.frames.world(index)).tolist())
+
+    def node_scale(self, index: int) -> tuple[float, float, float]:
+        """Absolute world scale of node ``index`` along Blender's local axes (glTF (x, y, z) → (x, z, y))."""
+        x, y, z = self.frames.scale(index)
+        return (x, z, y)
 
     def node_pointer(self, index: int, *parts: object) -> str:
         """JSON pointer of a node's physics extension object (KHR or OMI by the revision it was read from)."""
@@ -130,6 +135,23 @@ def ensure_world(scene):
     return rbw
 
 
+def create_world_early(document: PhysicsDocument | None, report) -> None:
+    """Create the rigid-body world before the importer creates objects (``gather_import_gltf_before_hook``).
+
+    ``rigidbody.world_add`` is an operator: ``bpy.ops`` updates the view layer around it, which costs time per
+    object in the scene. Before the importer has created the file's objects that update is cheap. A failure is a
+    WARNING; ``build`` tries again.
+    """
+    import bpy
+
+    if document is None or document.is_empty() or not needs_world(document):
+        return
+    try:
+        ensure_world(bpy.context.scene)
+    except Exception as exc:
+        report.add(Severity.WARNING, IMPORT_FAILED, "", f"creating the rigid-body world failed: {exc}")
+
+
 def _call_optional(ctx: ImportContext, module: str, function: str) -> None:
     """Call a sibling module's entry point; a missing module or function is a diagnostic, not an error."""
     try:
@@ -161,9 +183,3 @@ def build(ctx: ImportContext) -> None:
     counts["triggers"] = len(ctx.trigger_objects)
     if ctx.world is not None and ctx.world.constraints is not None:
         counts["constraints"] = sum(1 for ob in ctx.world.constraints.objects if ob.rigid_body_constraint)
-
-
-def world_scale(matrix) -> np.ndarray:
-    """Absolute per-axis scale of a 4x4 (column norms)."""
-    m = np.array([list(row) for row in matrix], dtype=float)
-    return np.linalg.norm(m[:3, :3], axis=0)

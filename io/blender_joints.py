@@ -16,7 +16,7 @@ from mathutils import Matrix
 
 from .blender_import import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 from .diagnostics import pointer
-from .joint_mapping import ConstraintPlan, NodeFrames, empty_matrix, plan_joint, relative_offset
+from .joint_mapping import ConstraintPlan, empty_matrix, plan_joint, relative_offset
 from .model import OMI_REVISIONS
 
 AXES = "xyz"
@@ -40,7 +40,7 @@ class _State:
 
     def __init__(self, ctx: ImportContext):
         self.ctx = ctx
-        self.frames = NodeFrames(ctx.json_nodes)
+        self.frames = ctx.frames  # world / rigid frames of every node (io.node_frames)
         self.anchor = None
         self.collections = None  # where constraint Empties go (users_collection is O(scene) per call)
 

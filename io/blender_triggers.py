@@ -9,7 +9,7 @@ import json
 
 from . import blender_physics_props as props
 from .blender_geometry import new_shape_data, resolve
-from .blender_import import APPROXIMATED, SKIPPED, ImportContext, world_scale
+from .blender_import import APPROXIMATED, SKIPPED, ImportContext
 from .blender_proxies import new_child_object, style_as_proxy
 
 
@@ -45,7 +45,7 @@ def _trigger(ctx: ImportContext, index: int) -> None:
     if geo is None:
         ctx.trigger_objects[index] = None
         return
-    scale = tuple(float(s) for s in world_scale(ctx.node_world_matrix(index)))
+    scale = ctx.node_scale(index)
     data = new_shape_data(ctx, ob.name + ".trigger", geo, object_scale=scale)
     if data is None:
         ctx.warn(SKIPPED, ptr, "no geometry could be built for this trigger")

@@ -107,6 +107,9 @@ class GltfPhysicsImport:
             severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
             self.report.add(severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
+        from .blender_import import create_world_early
+
+        create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
 
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):

@@ -1,0 +1,91 @@
+"""io.node_frames.WorldFrames (vectorised world matrices) equals the node-by-node reference in io.gltf_nodes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from testkit import corpus_files, corpus_id, read_json, submodule
+
+frames_mod = submodule("io.node_frames")
+gltf_nodes = submodule("io.gltf_nodes")
+joint_mapping = submodule("io.joint_mapping")
+
+finite = st.floats(-10.0, 10.0, allow_nan=False)
+scale = st.floats(0.1, 3.0) | st.floats(-3.0, -0.1)
+
+
+@st.composite
+def node_lists(draw):
+    count = draw(st.integers(1, 12))
+    nodes = []
+    for i in range(count):
+        node: dict = {}
+        kind = draw(st.sampled_from(["trs", "matrix", "empty", "junk"]))
+        if kind == "trs":
+            if draw(st.booleans()):
+                node["translation"] = draw(st.lists(finite, min_size=3, max_size=3))
+            if draw(st.booleans()):
+                node["rotation"] = draw(st.lists(st.floats(-1.0, 1.0), min_size=4, max_size=4))
+            if draw(st.booleans()):
+                node["scale"] = draw(st.lists(scale, min_size=3, max_size=3))
+        elif kind == "matrix":
+            node["matrix"] = draw(st.lists(finite, min_size=16, max_size=16))
+        elif kind == "junk":
+            node["translation"] = ["a", 1, 2]
+            node["scale"] = [1.0, 2.0]
+        children = draw(st.lists(st.integers(0, count - 1), max_size=3, unique=True))
+        if children:
+            node["children"] = [c for c in children if c != i] or [count + 5]  # also out-of-range indices
+        nodes.append(node)
+    return nodes
+
+
+def _on_cycle(index: int, parents: dict) -> bool:
+    seen = set()
+    while index in parents and index not in seen:
+        seen.add(index)
+        index = parents[index]
+    return index in seen
+
+
+def _reference(nodes):
+    parents = gltf_nodes.parent_map(nodes)
+    return [gltf_nodes.world_matrix(i, nodes, parents) for i in range(len(nodes))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(node_lists())
+def test_world_matrices_match_the_reference(nodes):
+    frames = frames_mod.WorldFrames(nodes)
+    reference = _reference(nodes)
+    rigid = joint_mapping.NodeFrames(nodes)  # the joints' reference (cycles are read differently there)
+    parents = gltf_nodes.parent_map(nodes)
+    for i, expected in enumerate(reference):
+        assert np.allclose(frames.world(i), expected, atol=1e-9, rtol=1e-9), i
+        assert frames.scale(i) == pytest.approx(tuple(np.linalg.norm(expected[:3, :3], axis=0)), abs=1e-9)
+        if not _on_cycle(i, parents):
+            assert np.allclose(frames.rigid(i), rigid.rigid(i), atol=1e-9), i
+
+
+def test_parent_cycles_fall_back_to_the_reference():
+    nodes = [
+        {"children": [1], "translation": [1.0, 0.0, 0.0]},
+        {"children": [0], "translation": [0.0, 2.0, 0.0]},
+        {"children": [3], "scale": [2.0, 2.0, 2.0]},
+        {"translation": [0.0, 0.0, 1.0]},
+    ]
+    frames = frames_mod.WorldFrames(nodes)
+    for i, expected in enumerate(_reference(nodes)):
+        assert np.allclose(frames.world(i), expected), i
+    assert tuple(frames.world(3)[:3, 3]) == pytest.approx((0.0, 0.0, 2.0))
+
+
+@pytest.mark.parametrize("path", corpus_files("glTF_Physics/**/*.gltf"), ids=corpus_id)
+def test_corpus_scenes(path):
+    nodes = read_json(path).get("nodes", [])
+    frames = frames_mod.WorldFrames(nodes)
+    for i, expected in enumerate(_reference(nodes)):
+        assert np.allclose(frames.world(i), expected, atol=1e-9), i
