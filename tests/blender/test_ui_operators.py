@@ -232,3 +232,14 @@ def test_export_diagnostics_name_their_node(addon):
     for pointer in ("/nodes/1/mesh", "/nodes/7", "/meshes/0", "/nodes/01x"):
         other = diagnostics.Diagnostic(diagnostics.Severity.ERROR, "X", pointer, "bad")
         assert check._named(other, gltf).message == "bad"
+
+
+def test_hull_cache_follows_mesh_edits(addon, clean):
+    hull = _rigid_body(_box("Hull", size=(1.0, 1.0, 1.0)), "CONVEX_HULL")
+    assert _run("compute_mass", [hull], density=1000.0) == {"FINISHED"}
+    assert hull.rigid_body.mass == pytest.approx(1000.0, rel=1e-6)
+    for v in hull.data.vertices:  # stretch to 1 × 1 × 3: same vertex count, new coordinates
+        v.co.z *= 3.0
+    assert _run("compute_mass", [hull], density=1000.0) == {"FINISHED"}
+    assert hull.rigid_body.mass == pytest.approx(3000.0, rel=1e-6)
+    assert len(submodule(addon, "ui.body_shapes")._HULLS) >= 2
