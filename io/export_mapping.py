@@ -46,6 +46,11 @@ def _f(v) -> float:
     return 0.0 if x == 0.0 else x  # no -0.0 in the file
 
 
+def r7(value: float) -> float:
+    """A 32-bit float value (Blender property or mesh coordinate) back to its shortest decimal form."""
+    return float(f"{float(value):.7g}")
+
+
 def vec_to_gltf(v) -> tuple[float, float, float]:
     x, y, z = (float(c) for c in v)
     return (_f(x), _f(z), _f(-y))
@@ -100,14 +105,15 @@ def derive_shape(collision_shape: str, bounds_min, bounds_max) -> Shape | None:
     """The glTF shape Blender simulates for a primitive collision shape with these local bounds (None: not a
     primitive — CONVEX_HULL / MESH / COMPOUND)."""
     lo, hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)
-    ex, ey, ez = (float(v) for v in hi - lo)
-    r = max(ex, ey) / 2.0
+    ex, ey, ez = (r7(float(v)) for v in hi - lo)  # bounds are 32-bit floats
+    r = r7(max(ex, ey) / 2.0)
     if collision_shape == "BOX":
         return Shape(type=BOX, params=BoxShape(size=(ex, ez, ey)))
     if collision_shape == "SPHERE":
-        return Shape(type=SPHERE, params=SphereShape(radius=max(ex, ey, ez) / 2.0))
+        return Shape(type=SPHERE, params=SphereShape(radius=r7(max(ex, ey, ez) / 2.0)))
     if collision_shape == "CAPSULE":
-        return Shape(type=CAPSULE, params=CapsuleShape(height=max(ez - 2.0 * r, 0.0), radius_top=r, radius_bottom=r))
+        height = r7(max(ez - 2.0 * r, 0.0))
+        return Shape(type=CAPSULE, params=CapsuleShape(height=height, radius_top=r, radius_bottom=r))
     if collision_shape == "CYLINDER":
         return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=r, radius_bottom=r))
     if collision_shape == "CONE":  # apex at +Z (glTF +Y = top)
@@ -294,7 +300,15 @@ def _spring_drives(c: dict, notes: list[str]) -> list[JointDrive]:
                 continue
             stiffness, damping = (max(float(v), 0.0) for v in spring)
             out.append(
-                JointDrive(type=kind, mode="force", axis=k, position_target=0.0, stiffness=stiffness, damping=damping)
+                JointDrive(
+                    type=kind,
+                    mode="force",
+                    axis=k,
+                    position_target=0.0,
+                    velocity_target=0.0,  # damping acts on the velocity error (schema: damping needs a target)
+                    stiffness=stiffness,
+                    damping=damping,
+                )
             )
     if out:
         notes.append("springs written as position drives toward the rest pose (Bullet spring damping semantics)")

@@ -1,0 +1,346 @@
+"""Scenes authored in Blender (data API, no import) export sensible physics: bodies, shapes in glTF axes, compound
+bodies, every constraint type with limits in the joint frame; the files validate and import back to the same
+Blender settings (the import is the oracle for axes and signs)."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import pytest
+from export_helpers import REVISIONS, export, last_export
+from mathutils import Matrix
+
+from conftest import submodule
+
+RB = "KHR_physics_rigid_bodies"
+
+
+def _world(scene):
+    if scene.rigidbody_world is None:
+        with bpy.context.temp_override(scene=scene):
+            bpy.ops.rigidbody.world_add()
+    rbw = scene.rigidbody_world
+    rbw.collection = rbw.collection or bpy.data.collections.new("RigidBodyWorld")
+    rbw.constraints = rbw.constraints or bpy.data.collections.new("RigidBodyConstraints")
+    return rbw
+
+
+def _box_mesh(name, ex, ey, ez, offset=(0.0, 0.0, 0.0)):
+    hx, hy, hz = ex / 2, ey / 2, ez / 2
+    ox, oy, oz = offset
+    verts = [(ox + x * hx, oy + y * hy, oz + z * hz) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata(verts, [], faces)
+    return mesh
+
+
+def _body(rbw, name, size=(1, 1, 1), shape="BOX", kind="ACTIVE", location=(0, 0, 0), parent=None, mass=1.0):
+    ob = bpy.data.objects.new(name, _box_mesh(name, *size))
+    bpy.context.scene.collection.objects.link(ob)
+    ob.location = location
+    if parent is not None:
+        ob.parent = parent
+    rbw.collection.objects.link(ob)
+    ob.rigid_body.type = kind
+    ob.rigid_body.collision_shape = shape
+    ob.rigid_body.mass = mass
+    return ob
+
+
+def _constraint(rbw, name, a, b, kind, location=(0, 0, 0), rotation=(0, 0, 0)):
+    empty = bpy.data.objects.new(name, None)
+    bpy.context.scene.collection.objects.link(empty)
+    empty.location = location
+    empty.rotation_euler = rotation
+    rbw.constraints.objects.link(empty)
+    c = empty.rigid_body_constraint
+    c.type, c.object1, c.object2 = kind, a, b
+    return c
+
+
+def _nodes_by_name(gltf):
+    return {n.get("name"): (i, n) for i, n in enumerate(gltf["nodes"])}
+
+
+def _ext(node):
+    return (node.get("extensions") or {}).get(RB, {})
+
+
+def _shape(gltf, node):
+    return gltf["extensions"]["KHR_implicit_shapes"]["shapes"][_ext(node)["collider"]["geometry"]["shape"]]
+
+
+def _valid(addon, gltf):
+    validate = submodule(addon, "io.validate")
+    errors = [str(d) for d in validate.validate_gltf(gltf) if d.severity.name == "ERROR"]
+    assert not errors, errors
+    parsed = submodule(addon, "io.parse").parse_gltf(gltf)
+    assert not [d for d in parsed.diagnostics if d.severity.name == "ERROR"]
+    return parsed.document
+
+
+def test_bodies_and_shapes_in_gltf_axes(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    _body(rbw, "Ground", size=(10, 8, 0.5), kind="PASSIVE")
+    crate = _body(rbw, "Crate", size=(1, 2, 3), location=(0, 0, 5), mass=2.5)
+    crate.rigid_body.friction, crate.rigid_body.restitution = 0.25, 0.5
+    _body(rbw, "Ball", size=(1, 1, 1), shape="SPHERE", location=(2, 0, 5))
+    _body(rbw, "Pill", size=(0.6, 0.6, 2.0), shape="CAPSULE", location=(4, 0, 5))
+    _body(rbw, "Can", size=(0.8, 0.8, 1.5), shape="CYLINDER", location=(6, 0, 5))
+    _body(rbw, "Cone", size=(1.0, 1.0, 2.0), shape="CONE", location=(8, 0, 5))
+    _body(rbw, "Rock", size=(1, 1, 1), shape="CONVEX_HULL", location=(10, 0, 5))
+    lift = _body(rbw, "Lift", size=(2, 2, 0.2), location=(0, 4, 0))
+    lift.rigid_body.kinematic = True
+    out = export(tmp_path / "bodies.gltf", "2026")
+    _valid(clean, out)
+    nodes = _nodes_by_name(out)
+    ground = nodes["Ground"][1]
+    assert "motion" not in _ext(ground)
+    assert _shape(out, ground) == {"type": "box", "box": {"size": [10, 0.5, 8]}}
+    crate = nodes["Crate"][1]
+    assert _ext(crate)["motion"] == {"isKinematic": False, "mass": 2.5}
+    assert _shape(out, crate)["box"]["size"] == [1, 3, 2]  # Blender (dx, dy, dz) -> glTF (dx, dz, dy)
+    material = out["extensions"][RB]["physicsMaterials"][_ext(crate)["collider"]["physicsMaterial"]]
+    assert material == {
+        "staticFriction": 0.25,
+        "dynamicFriction": 0.25,
+        "restitution": 0.5,
+        "frictionCombine": "multiply",
+        "restitutionCombine": "multiply",
+    }
+    assert _shape(out, nodes["Ball"][1]) == {"type": "sphere", "sphere": {"radius": 0.5}}
+    pill = _shape(out, nodes["Pill"][1])["capsule"]
+    assert pill == {"height": 1.4, "radiusTop": 0.3, "radiusBottom": 0.3}  # centre distance = dz - 2r
+    assert _shape(out, nodes["Can"][1])["cylinder"] == pytest.approx(
+        {"height": 1.5, "radiusTop": 0.4, "radiusBottom": 0.4}
+    )
+    assert _shape(out, nodes["Cone"][1])["cylinder"] == pytest.approx(
+        {"height": 2, "radiusTop": 0, "radiusBottom": 0.5}
+    )
+    rock = nodes["Rock"][1]
+    assert _ext(rock)["collider"]["geometry"] == {"mesh": rock["mesh"], "convexHull": True}
+    assert _ext(nodes["Lift"][1])["motion"]["isKinematic"] is True
+    assert "collisionFilters" not in out["extensions"][RB]  # default collections: no filters
+    assert out["extensionsUsed"] == [RB, "KHR_implicit_shapes"] and "extensionsRequired" not in out
+
+
+def test_compound_parent_and_child_colliders(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    cart = _body(rbw, "Cart", size=(2, 1, 0.2), shape="COMPOUND", location=(0, 0, 2), mass=4.0)
+    wheel = _body(rbw, "Wheel", size=(0.4, 0.4, 0.4), shape="SPHERE", location=(0.8, 0, -0.2), parent=cart)
+    _body(rbw, "Deck", size=(2, 1, 0.2), location=(0, 0, 0), parent=cart)
+    assert wheel.parent == cart
+    out = export(tmp_path / "compound.gltf", "2024-10")
+    document = _valid(clean, out)
+    nodes = _nodes_by_name(out)
+    assert _ext(nodes["Cart"][1]) == {"motion": {"isKinematic": False, "mass": 4}}
+    for child in ("Wheel", "Deck"):
+        index, node = nodes[child]
+        assert index in nodes["Cart"][1]["children"]
+        assert set(_ext(node)) == {"collider"}
+    assert document.nodes[nodes["Wheel"][0]].collider is not None
+    assert _shape(out, nodes["Wheel"][1]) == {"type": "sphere", "sphere": {"radius": 0.2}}
+
+
+JOINT_CASES = {
+    "FIXED": ({}, {"lin": [(0, 0)] * 3, "ang": [(0, 0)] * 3}),
+    "POINT": ({}, {"lin": [(0, 0)] * 3, "ang": [None] * 3}),
+    "HINGE": ({"use_limit_ang_z": True, "limit_ang_z_lower": -0.5, "limit_ang_z_upper": 1.0}, None),
+    "SLIDER": ({"use_limit_lin_x": True, "limit_lin_x_lower": -1.0, "limit_lin_x_upper": 2.0}, None),
+    "PISTON": ({"use_limit_lin_x": True, "limit_lin_x_lower": 0.0, "limit_lin_x_upper": 1.0}, None),
+    "GENERIC": (
+        {
+            "use_limit_lin_x": True,
+            "limit_lin_x_lower": -0.25,
+            "limit_lin_x_upper": 0.5,
+            "use_limit_lin_y": True,
+            "use_limit_lin_z": True,
+            "use_limit_ang_y": True,
+            "limit_ang_y_lower": -0.3,
+            "limit_ang_y_upper": 0.2,
+        },
+        None,
+    ),
+}
+
+
+def _pair(rbw):
+    a = _body(rbw, "BodyA", location=(0, 0, 0), kind="PASSIVE")
+    b = _body(rbw, "BodyB", location=(0, 0, -2))
+    return a, b
+
+
+def _joint_of(out):
+    """(joint node, connected node, description) of the only joint in ``out``."""
+    holders = [n for n in out["nodes"] if "joint" in _ext(n)]
+    assert len(holders) == 1
+    joint = _ext(holders[0])["joint"]
+    return holders[0], out["nodes"][joint["connectedNode"]], out["extensions"][RB]["physicsJoints"][joint["joint"]]
+
+
+@pytest.mark.parametrize("kind", sorted(JOINT_CASES))
+def test_constraint_types_export_and_import_back(clean, tmp_path, kind):
+    rbw = _world(bpy.context.scene)
+    a, b = _pair(rbw)
+    c = _constraint(rbw, "Joint", a, b, kind, location=(0.5, 0.0, -1.0), rotation=(0.3, 0.0, 0.7))
+    for key, value in JOINT_CASES[kind][0].items():
+        setattr(c, key, value)
+    c.disable_collisions = kind != "POINT"
+    bpy.context.view_layer.update()
+    pivot = c.id_data.matrix_world.copy()
+    out = export(tmp_path / f"{kind}.gltf", "2026")
+    _valid(clean, out)
+    holder, connected, description = _joint_of(out)
+    assert _ext(holder)["joint"]["enableCollision"] is (kind == "POINT")
+    nodes = _nodes_by_name(out)
+    assert out["nodes"].index(holder) in nodes["BodyA"][1]["children"]
+    assert out["nodes"].index(connected) in nodes["BodyB"][1]["children"]
+    if kind == "HINGE":  # free about the joint frame's Z (= the Empty's Z), Blender [lo, hi] -> glTF [-hi, -lo]
+        limit = next(lim for lim in description["limits"] if lim.get("angularAxes") == [2])
+        assert (float(limit["min"]), float(limit["max"])) == pytest.approx((-1.0, 0.5))
+    if kind == "SLIDER":
+        limit = next(lim for lim in description["limits"] if lim.get("linearAxes") == [0])
+        assert (float(limit["min"]), float(limit["max"])) == pytest.approx((-1.0, 2.0))
+    settings = {k: getattr(c, k) for k in dir(c) if k.startswith(("use_limit", "limit_"))}
+    # import the file back: the same constraint, at the same pivot, with the same limits
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    assert bpy.ops.import_scene.gltf(filepath=str(tmp_path / f"{kind}.gltf")) == {"FINISHED"}
+    back = [ob for ob in bpy.context.scene.objects if ob.rigid_body_constraint is not None]
+    assert len(back) == 1
+    rc = back[0].rigid_body_constraint
+    assert rc.type == kind
+    assert rc.object1.name == "BodyA" and rc.object2.name == "BodyB"
+    assert rc.disable_collisions == (kind != "POINT")
+    assert _close(back[0].matrix_world, pivot)
+    for key, value in settings.items():
+        if kind in ("GENERIC",) or key.endswith(_RELEVANT[kind]):
+            assert getattr(rc, key) == pytest.approx(value, abs=1e-5), key
+
+
+_RELEVANT = {
+    "FIXED": (),
+    "POINT": (),
+    "HINGE": ("ang_z", "ang_z_lower", "ang_z_upper"),
+    "SLIDER": ("lin_x", "lin_x_lower", "lin_x_upper"),
+    "PISTON": ("lin_x", "lin_x_lower", "lin_x_upper"),
+}
+
+
+def _close(m1: Matrix, m2: Matrix, tol: float = 1e-4) -> bool:
+    return all(abs(m1[i][j] - m2[i][j]) < tol for i in range(4) for j in range(4))
+
+
+def test_motor_and_springs_become_drives(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    a, b = _pair(rbw)
+    motor = _constraint(rbw, "Motor", a, b, "MOTOR", location=(0, 0, -1))
+    motor.use_motor_ang, motor.motor_ang_target_velocity, motor.motor_ang_max_impulse = True, 2.0, 5.0
+    out = export(tmp_path / "motor.gltf", "2026")
+    _valid(clean, out)
+    _, _, description = _joint_of(out)
+    assert description == {
+        "drives": [
+            {"type": "angular", "mode": "acceleration", "axis": 0, "maxForce": 5, "velocityTarget": -2, "damping": 1000}
+        ]
+    }
+    motor.id_data.rigid_body_constraint.type = "GENERIC_SPRING"
+    spring = motor.id_data.rigid_body_constraint
+    spring.use_spring_z, spring.spring_stiffness_z, spring.spring_damping_z = True, 40.0, 0.5
+    out = export(tmp_path / "spring.gltf", "2026")
+    _, _, description = _joint_of(out)
+    assert description["drives"] == [
+        {
+            "type": "linear",
+            "mode": "force",
+            "axis": 2,
+            "positionTarget": 0,
+            "stiffness": 40,
+            "velocityTarget": 0,
+            "damping": 0.5,
+        }
+    ]
+
+
+def test_collision_collections_become_filters(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    ground = _body(rbw, "Ground", size=(10, 10, 1), kind="PASSIVE")
+    ghost = _body(rbw, "Ghost", location=(0, 0, 3))
+    crate = _body(rbw, "Crate", location=(2, 0, 3))
+    ghost.rigid_body.collision_collections = [i == 1 for i in range(20)]
+    out = export(tmp_path / "filters.gltf", "2026")
+    document = _valid(clean, out)
+    nodes = _nodes_by_name(out)
+    filters = document.filters
+
+    def flt(name):
+        return filters[document.nodes[nodes[name][0]].collider.filter]
+
+    assert flt("Ghost").collision_systems == ("collection_1",)
+    assert flt("Crate").collision_systems == ("collection_0",)
+    mapping = submodule(clean, "io.export_mapping")
+    assert mapping.filter_collides(flt("Ground"), flt("Crate"))
+    assert not mapping.filter_collides(flt("Ground"), flt("Ghost"))
+    assert ground and crate
+
+
+def test_every_revision_writes_the_same_native_scene(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    a, b = _pair(rbw)
+    _constraint(rbw, "Hinge", a, b, "HINGE", location=(0, 0, -1), rotation=(math.pi / 2, 0, 0))
+    parse = submodule(clean, "io.parse")
+    documents = {}
+    for revision in REVISIONS:
+        out = export(tmp_path / f"{revision}.gltf", revision)
+        documents[revision] = parse.parse_gltf(out).document
+        assert not [d for d in parse.parse_gltf(out).diagnostics if d.severity.name == "ERROR"]
+    counts = {r: (len(d.joints), sum(n.motion is not None for n in d.nodes.values())) for r, d in documents.items()}
+    assert set(counts.values()) == {(1, 1)}, counts  # PASSIVE BodyA: collider only; BodyB: motion
+
+
+def test_export_physics_off_writes_no_physics(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    a, b = _pair(rbw)
+    _constraint(rbw, "Fixed", a, b, "FIXED")
+    out = export(tmp_path / "off.gltf", "2026", physics=False)
+    text = (tmp_path / "off.gltf").read_text()
+    assert "KHR_physics" not in text and "KHR_implicit_shapes" not in text and "OMI_" not in text
+    assert {n["name"] for n in out["nodes"]} == {"BodyA", "BodyB", "Fixed"}
+    assert last_export(clean).counts.get("disabled") == 1
+
+
+def test_hook_failure_becomes_a_diagnostic(clean, tmp_path, monkeypatch, gltf_errors):
+    rbw = _world(bpy.context.scene)
+    _pair(rbw)
+    bodies = submodule(clean, "io.export_bodies")
+
+    def broken(*args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bodies, "assign_native_filters", broken)
+    out = export(tmp_path / "partial.gltf", "2026")
+    report = last_export(clean)
+    failures = [d for d in report.diagnostics if d.code == "GLTF_PHYSICS_EXPORT_FAILED"]
+    assert failures and "boom" in failures[0].message
+    assert "motion" in _ext(_nodes_by_name(out)["BodyB"][1])  # the rest is still written
+    blender_export = submodule(clean, "io.blender_export")
+    monkeypatch.setattr(blender_export, "build", broken)
+    export(tmp_path / "failed.gltf", "2026")
+    report = last_export(clean)
+    assert [d.code for d in report.diagnostics] == ["GLTF_PHYSICS_INTERNAL_ERROR"]
+    assert "boom" in report.diagnostics[0].message
+    assert not gltf_errors  # io_scene_gltf2 never saw an exception
+
+
+def test_filtered_out_body_skips_its_joint(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    a, b = _pair(rbw)
+    _constraint(rbw, "Fixed", a, b, "FIXED")
+    for ob in bpy.context.scene.objects:
+        ob.select_set(ob.name != "BodyB")
+    out = export(tmp_path / "selected.gltf", "2026", use_selection=True)
+    assert "BodyB" not in {n["name"] for n in out["nodes"]}
+    assert not any("joint" in _ext(n) for n in out["nodes"])
+    report = last_export(clean)
+    assert any(d.code == "GLTF_PHYSICS_EXPORT_SKIPPED" and "BodyB" in d.message for d in report.diagnostics)
