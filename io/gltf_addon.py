@@ -8,15 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-PHYSICS_EXTENSIONS = (
-    "KHR_physics_rigid_bodies",
-    "KHR_implicit_shapes",
-    "KHR_collision_shapes",
-    "OMI_physics_body",
-    "OMI_physics_shape",
-    "OMI_physics_joint",
-    "OMI_collider",
-)
+from .model import PHYSICS_EXTENSIONS
 
 
 def extension_classes() -> tuple[type, type]:

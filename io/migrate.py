@@ -11,20 +11,12 @@ from __future__ import annotations
 import copy
 
 from .diagnostics import Diagnostic, DiagnosticList
+from .model import PHYSICS_EXTENSIONS
 from .parse import parse_gltf
 from .write_common import WriteOutput
 from .write_khr import KHR_TARGETS, write_khr
 from .write_omi import write_omi
 
-PHYSICS_EXTENSIONS = (
-    "KHR_physics_rigid_bodies",
-    "KHR_implicit_shapes",
-    "KHR_collision_shapes",
-    "OMI_physics_body",
-    "OMI_physics_shape",
-    "OMI_physics_joint",
-    "OMI_collider",
-)
 TARGETS = (*KHR_TARGETS, "omi")
 EXTENSION_ORDER = {name: i for i, name in enumerate(PHYSICS_EXTENSIONS)}
 

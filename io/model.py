@@ -37,6 +37,17 @@ REV_OMI_2023_05 = "OMI-2023-05"  # OMI_physics_body.type + OMI_collider
 KHR_REVISIONS = (REV_KHR_2026, REV_KHR_2024_10, REV_KHR_2024_07)
 OMI_REVISIONS = (REV_OMI, REV_OMI_2024_11, REV_OMI_2023_08, REV_OMI_2023_05)
 
+# Every glTF extension name whose data this model reads and writes.
+PHYSICS_EXTENSIONS = (
+    "KHR_physics_rigid_bodies",
+    "KHR_implicit_shapes",
+    "KHR_collision_shapes",
+    "OMI_physics_body",
+    "OMI_physics_shape",
+    "OMI_physics_joint",
+    "OMI_collider",
+)
+
 # Motion kinds.
 DYNAMIC = "dynamic"
 KINEMATIC = "kinematic"

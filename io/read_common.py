@@ -194,7 +194,12 @@ class ReadContext:
         if "extras" in d:
             target.extras = d["extras"]
         if "extensions" in d:
-            target.extensions = dict(self.obj(d["extensions"], pointer_join(ptr, "extensions")))
+            if isinstance(d["extensions"], dict):
+                target.extensions = dict(d["extensions"])
+            else:  # not worth dropping the whole object (or, at the root, the document) for
+                self.report(
+                    Severity.WARNING, INVALID_TYPE, pointer_join(ptr, "extensions"), "expected a JSON object; ignored"
+                )
         skip = set(known) | {"extras", "extensions"}
         target.unknown = {k: v for k, v in d.items() if k not in skip}
         return target

@@ -68,15 +68,20 @@ def best_of(repeat: int, func) -> float:
     return min(times)
 
 
-def mathutils_loop(mu, kind: str, axes: tuple[int, ...], data: dict) -> list[float]:
-    """The per-sample reference: one mathutils Quaternion/Vector computation per joint sample."""
+def mathutils_loop(mu, kind: str, axes: tuple[int, ...], data: dict, from_rows: bool = False) -> list[float]:
+    """The per-sample reference: one mathutils Quaternion/Vector computation per joint sample.
+
+    ``data`` holds pre-built (w, x, y, z) tuples, or with ``from_rows`` the numpy inputs (x, y, z, w rows, read and
+    reordered per sample).
+    """
     Quaternion, Vector = mu.Quaternion, mu.Vector
+    quat = (lambda q: Quaternion((q[3], q[0], q[1], q[2]))) if from_rows else Quaternion
     out = []
     if kind == "angular":
         names = "XYZ"
         basis = [Vector((1, 0, 0)), Vector((0, 1, 0)), Vector((0, 0, 1))]
         for qa, qb in zip(data["q_a"], data["q_b"], strict=True):
-            a, b = Quaternion(qa), Quaternion(qb)
+            a, b = quat(qa), quat(qb)
             if len(axes) == 1:
                 out.append((a.conjugated() @ b).to_swing_twist(names[axes[0]])[1])
             elif len(axes) == 2:
@@ -91,35 +96,7 @@ def mathutils_loop(mu, kind: str, axes: tuple[int, ...], data: dict) -> list[flo
         if len(axes) == 3:
             out.append(delta.length)
             continue
-        d = Quaternion(qa).conjugated() @ delta
-        out.append(d[axes[0]] if len(axes) == 1 else math.hypot(d[axes[0]], d[axes[1]]))
-    return out
-
-
-def mathutils_loop_rows(mu, kind: str, axes: tuple[int, ...], arrays: dict) -> list[float]:
-    """The same loop written directly over the numpy inputs (rows read and reordered per sample)."""
-    Quaternion, Vector = mu.Quaternion, mu.Vector
-    out = []
-    if kind == "angular":
-        names = "XYZ"
-        basis = [Vector((1, 0, 0)), Vector((0, 1, 0)), Vector((0, 0, 1))]
-        for qa, qb in zip(arrays["q_a"], arrays["q_b"], strict=True):
-            a = Quaternion((qa[3], qa[0], qa[1], qa[2]))
-            b = Quaternion((qb[3], qb[0], qb[1], qb[2]))
-            if len(axes) == 1:
-                out.append((a.conjugated() @ b).to_swing_twist(names[axes[0]])[1])
-            elif len(axes) == 2:
-                e = basis[3 - sum(axes)]
-                out.append(math.acos(max(-1.0, min(1.0, (a @ e).dot(b @ e)))))
-            else:
-                out.append(2.0 * math.acos(min(1.0, abs((a.conjugated() @ b).w))))
-        return out
-    for ta, qa, tb in zip(arrays["t_a"], arrays["q_a"], arrays["t_b"], strict=True):
-        delta = Vector(tb) - Vector(ta)
-        if len(axes) == 3:
-            out.append(delta.length)
-            continue
-        d = Quaternion((qa[3], qa[0], qa[1], qa[2])).conjugated() @ delta
+        d = quat(qa).conjugated() @ delta
         out.append(d[axes[0]] if len(axes) == 1 else math.hypot(d[axes[0]], d[axes[1]]))
     return out
 
@@ -160,7 +137,7 @@ def main(argv=None) -> int:
         kwargs = {f"{kind}_axes": list(axes)}
         ours = best_of(args.repeat, lambda kw=kwargs: limits.limit_metric(t_a, q_a, t_b, q_b, **kw))
         loop = best_of(2 * args.repeat, lambda k=kind, a=axes: mathutils_loop(mu, k, a, subset))
-        loop_rows = best_of(args.repeat, lambda k=kind, a=axes: mathutils_loop_rows(mu, k, a, arrays))
+        loop_rows = best_of(args.repeat, lambda k=kind, a=axes: mathutils_loop(mu, k, a, arrays, True))
         reference = np.array(mathutils_loop(mu, kind, axes, subset))
         diff = np.abs(limits.limit_metric(t_a[:m], q_a[:m], t_b[:m], q_b[:m], **kwargs) - reference)
         if kind == "angular" and len(axes) == 1:

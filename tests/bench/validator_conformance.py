@@ -24,15 +24,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # tests/ (
 
 from testkit import CORPUS, ROOT, corpus_files, submodule
 
-PHYSICS_EXTENSIONS = (
-    "KHR_physics_rigid_bodies",
-    "KHR_implicit_shapes",
-    "KHR_collision_shapes",
-    "OMI_physics_body",
-    "OMI_physics_shape",
-    "OMI_physics_joint",
-    "OMI_collider",
-)
+PHYSICS_EXTENSIONS = submodule("io.model").PHYSICS_EXTENSIONS
 EXCLUDED_CODES = {"UNUSED_OBJECT"}
 PATTERN = "glTF-Validator_*/**/*.gltf"
 
