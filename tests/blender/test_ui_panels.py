@@ -203,6 +203,11 @@ def test_fake_layout_rejects_unknown_properties_and_operators(addon, clean):
         layout.operator("gltf_physics.no_such_operator")
     with pytest.raises(AssertionError):
         layout.label(text="x", icon="NO_SUCH_ICON_NAME")
+    with pytest.raises(AssertionError):
+        layout.label(text="x", no_such_keyword=True)
+    with pytest.raises(AssertionError):
+        layout.operator("gltf_physics.make_trigger").no_such_property = 1
+    layout.operator("gltf_physics.make_trigger").shape = "BOX"
 
 
 SAMPLES = corpus_files("glTF_Physics/samples/*/*.gltf", "glTF_Physics/tests/*/*_00.gltf", "omi-godot/**/*.gltf")

@@ -30,7 +30,8 @@ class _OperatorProperties:
 
 
 class FakeLayout:
-    """Records ``(call, details)`` into a shared log; children share it."""
+    """Records ``(call, details)`` into a shared log; children share it. Keyword arguments are checked against the
+    parameters of the real ``UILayout`` function of the running Blender version."""
 
     def __init__(self, log: list | None = None):
         self.log = [] if log is None else log
@@ -41,43 +42,55 @@ class FakeLayout:
         self.use_property_decorate = True
         self.scale_y = 1.0
 
-    def _child(self, kind: str) -> FakeLayout:
-        self.log.append((kind, {}))
+    @staticmethod
+    def _check(function: str, kwargs: dict) -> None:
+        known = {p.identifier for p in bpy.types.UILayout.bl_rna.functions[function].parameters}
+        unknown = set(kwargs) - known
+        assert not unknown, f"UILayout.{function} has no parameters {unknown} in Blender {bpy.app.version_string}"
+        _check_icon(kwargs.get("icon", "NONE"))
+
+    def _child(self, kind: str, kwargs: dict) -> FakeLayout:
+        self._check(kind, kwargs)
+        self.log.append((kind, kwargs))
         return FakeLayout(self.log)
 
-    def row(self, align=False, heading="", **_):
-        return self._child("row")
+    def row(self, **kwargs):
+        return self._child("row", kwargs)
 
-    def column(self, align=False, heading="", **_):
-        return self._child("column")
+    def column(self, **kwargs):
+        return self._child("column", kwargs)
 
-    def box(self):
-        return self._child("box")
+    def box(self, **kwargs):
+        return self._child("box", kwargs)
 
-    def split(self, factor=0.0, align=False):
-        return self._child("split")
+    def split(self, **kwargs):
+        return self._child("split", kwargs)
 
-    def separator(self, **_):
-        self.log.append(("separator", {}))
+    def separator(self, **kwargs):
+        self._check("separator", kwargs)
+        self.log.append(("separator", kwargs))
 
-    def label(self, text="", icon="NONE", translate=True, **_):
-        _check_icon(icon)
-        self.log.append(("label", {"text": text, "icon": icon}))
+    def label(self, **kwargs):
+        self._check("label", kwargs)
+        self.log.append(("label", {"text": kwargs.get("text", ""), "icon": kwargs.get("icon", "NONE")}))
 
-    def prop(self, data, property, text=None, icon="NONE", expand=False, translate=True, **_):
-        _check_icon(icon)
+    def prop(self, data, property, **kwargs):
+        self._check("prop", kwargs)
         assert property in data.bl_rna.properties, f"{data.bl_rna.identifier} has no property {property!r}"
-        self.log.append(("prop", {"data": data, "property": property, "text": text}))
+        if kwargs.get("expand"):
+            assert data.bl_rna.properties[property].type == "ENUM", f"expand on non-enum {property!r}"
+        self.log.append(("prop", {"data": data, "property": property, "text": kwargs.get("text")}))
 
-    def operator(self, operator, text=None, icon="NONE", **_):
-        _check_icon(icon)
+    def operator(self, operator, **kwargs):
+        self._check("operator", kwargs)
         module, name = operator.split(".")
         rna = getattr(getattr(bpy.ops, module), name).get_rna_type()  # KeyError when not registered
         props = _OperatorProperties(rna)
         self.log.append(("operator", {"idname": operator, "props": props}))
         return props
 
-    def template_list(self, listtype_name, list_id, dataptr, propname, active_dataptr, active_propname, **_):
+    def template_list(self, listtype_name, list_id, dataptr, propname, active_dataptr, active_propname, **kwargs):
+        self._check("template_list", kwargs)
         assert issubclass(getattr(bpy.types, listtype_name), bpy.types.UIList), listtype_name
         assert dataptr.bl_rna.properties[propname].type == "COLLECTION"
         assert active_dataptr.bl_rna.properties[active_propname].type == "INT"
