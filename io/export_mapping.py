@@ -165,11 +165,11 @@ def _numbers(params) -> list[float]:
 
 def native_material(friction: float, restitution: float) -> PhysicsMaterial:
     """Blender's single friction/restitution, which Bullet multiplies (specs §6.4: ``multiply`` reproduces it)."""
-    f = float(friction)
+    f = r7(friction)
     return PhysicsMaterial(
         static_friction=f,
         dynamic_friction=f,
-        restitution=float(restitution),
+        restitution=r7(restitution),
         friction_combine="multiply",
         restitution_combine="multiply",
     )

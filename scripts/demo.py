@@ -72,15 +72,17 @@ def main(argv: list[str] | None = None) -> int:
     scene = bpy.context.scene
     imported = blender_summary(scene)
     bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE")
+    revision = scene.gltf_physics.export_revision
 
     print(f"glTF Physics {addon.__version__} demo on Blender {bpy.app.version_string}")
     print(_line("in   " + source.name, json_summary(json.loads(source.read_text()))))
     print(_line("Blender scene", imported))
-    print(_line("out  " + out.name, json_summary(json.loads(out.read_text()))))
+    print(_line("out  " + out.name, json_summary(json.loads(out.read_text()))) + f"  ({revision})")
     for kind in ("import", "export"):
         report = hooks.last_report(kind)
         diagnostics = report.diagnostics if report else []
-        print(f"{kind} report: {len(diagnostics)} message(s)")
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(report.counts.items())) if report else ""
+        print(f"{kind} report: {len(diagnostics)} message(s); {counts}")
         for diag in diagnostics[:20]:
             print("  ", diag)
     sys.stdout.flush()

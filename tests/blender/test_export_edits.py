@@ -1,0 +1,117 @@
+"""Imported physics edited in Blender: the edited setting is exported (and reported), everything else keeps the
+file's exact values."""
+
+from __future__ import annotations
+
+import bpy
+from export_helpers import export, last_export
+from mathutils import Matrix
+
+from testkit import FIXTURES
+
+RB = "KHR_physics_rigid_bodies"
+
+
+def _import(name: str) -> None:
+    assert bpy.ops.import_scene.gltf(filepath=str(FIXTURES / name)) == {"FINISHED"}
+    bpy.context.view_layer.update()
+
+
+def _node(out, name):
+    return next(n for n in out["nodes"] if n.get("name") == name)
+
+
+def _ext(node):
+    return (node.get("extensions") or {}).get(RB, {})
+
+
+def _edited(addon) -> list[str]:
+    return [d.message for d in last_export(addon).diagnostics if d.code == "GLTF_PHYSICS_EXPORT_EDITED"]
+
+
+def test_unedited_import_exports_the_file_values(clean, tmp_path):
+    _import("import/materials_mass.gltf")
+    out = export(tmp_path / "same.gltf", "2026")
+    assert not _edited(clean)
+    assert _ext(_node(out, "Full"))["motion"] == {
+        "isKinematic": False,
+        "mass": 4,
+        "centerOfMass": [0.1, 0.2, 0.3],
+        "inertiaDiagonal": [1, 2, 3],
+        "inertiaOrientation": [0, 0, 0.3826834, 0.9238795],
+        "linearVelocity": [1, 2, 3],
+        "angularVelocity": [0.5, 0, -0.5],
+        "gravityFactor": 0.5,
+    }
+    assert "mass" not in _ext(_node(out, "Computed"))["motion"]  # absent mass stays absent
+    assert _ext(_node(out, "Infinite"))["motion"]["mass"] == 0  # KHR infinite mass
+    materials = out["extensions"][RB]["physicsMaterials"]
+    assert {
+        "staticFriction": 0.9,
+        "dynamicFriction": 0.4,
+        "restitution": 0.25,
+        "frictionCombine": "average",
+    } in materials
+
+
+def test_edited_mass_friction_and_body_type(clean, tmp_path):
+    _import("import/materials_mass.gltf")
+    full = bpy.data.objects["Full"]
+    full.rigid_body.mass = 7.0
+    full.rigid_body.friction = 0.3
+    bpy.data.objects["Computed"].rigid_body.kinematic = True
+    out = export(tmp_path / "edited.gltf", "2026")
+    edited = _edited(clean)
+    assert any("mass of 'Full'" in m for m in edited) and any("friction" in m for m in edited)
+    assert _ext(_node(out, "Full"))["motion"]["mass"] == 7
+    material = out["extensions"][RB]["physicsMaterials"][_ext(_node(out, "Full"))["collider"]["physicsMaterial"]]
+    assert material["dynamicFriction"] == material["staticFriction"] == 0.3
+    assert material["frictionCombine"] == "multiply"
+    assert _ext(_node(out, "Computed"))["motion"]["isKinematic"] is True
+
+
+def test_resized_own_mesh_collider_is_written_from_blender(clean, tmp_path):
+    _import("basic_body.gltf")
+    box = bpy.data.objects["Box"]
+    box.data.transform(Matrix.Diagonal((2.0, 1.0, 1.0, 1.0)))  # 2 m along Blender X = glTF X
+    box.data.update()
+    out = export(tmp_path / "resized.gltf", "2026")
+    shape = out["extensions"]["KHR_implicit_shapes"]["shapes"][_ext(_node(out, "Box"))["collider"]["geometry"]["shape"]]
+    assert [float(v) for v in shape["box"]["size"]] == [2.0, 1.0, 1.0]
+    assert any("collision shape of 'Box'" in m for m in _edited(clean))
+
+
+def test_unedited_joint_stays_on_its_frame_nodes_and_a_moved_one_gets_new_frames(clean, tmp_path):
+    _import("joints/hinge_x_limited.gltf")
+    out = export(tmp_path / "joint.gltf", "2026")
+    names = [n.get("name") for n in out["nodes"]]
+    joint = _ext(_node(out, "FrameA"))["joint"]
+    assert names[joint["connectedNode"]] == "FrameB" and not _edited(clean)
+    description = out["extensions"][RB]["physicsJoints"][joint["joint"]]
+    assert description["limits"][2] == {"angularAxes": [0], "min": -0.2, "max": 0.4, "damping": 0}
+    assert not any(name.endswith(".joint") for name in names)  # the constraint Empty is an import helper
+    empty = next(ob for ob in bpy.data.objects if ob.rigid_body_constraint is not None)
+    empty.location.z += 0.5
+    bpy.context.view_layer.update()
+    out = export(tmp_path / "moved.gltf", "2026")
+    assert any("moved" in m for m in _edited(clean))
+    assert "joint" not in _ext(_node(out, "FrameA"))
+    holder = next(n for n in out["nodes"] if "joint" in _ext(n))
+    assert holder["name"].endswith(".frameA")
+    connected = out["nodes"][_ext(holder)["joint"]["connectedNode"]]
+    assert connected["name"].endswith(".frameB")
+    names = [n.get("name") for n in out["nodes"]]
+    assert out["nodes"].index(holder) in _node(out, "BodyA")["children"]
+    assert out["nodes"].index(connected) in _node(out, "BodyB")["children"]
+    assert len(names) == len(set(names))
+
+
+def test_removed_rigid_body_drops_its_physics(clean, tmp_path):
+    _import("basic_body.gltf")
+    box = bpy.data.objects["Box"]
+    bpy.context.view_layer.objects.active = box
+    with bpy.context.temp_override(object=box, active_object=box, selected_objects=[box]):
+        bpy.ops.rigidbody.object_remove()
+    out = export(tmp_path / "removed.gltf", "2026")
+    assert _ext(_node(out, "Box")) == {}
+    assert any("no rigid body" in m for m in _edited(clean))
