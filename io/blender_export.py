@@ -10,7 +10,6 @@ from ``export_bodies``, joints from ``export_joints``; the document is serialize
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +17,6 @@ import numpy as np
 
 from .diagnostics import Severity, pointer
 from .model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
-from .shape_geometry import shape_to_json
 
 EXPORT_SKIPPED = "GLTF_PHYSICS_EXPORT_SKIPPED"  # something that could not be written (WARNING)
 EXPORT_EDITED = "GLTF_PHYSICS_EXPORT_EDITED"  # stored file values overridden by edited Blender settings (INFO)
@@ -54,8 +52,6 @@ class ExportSession:
 
 def _key(obj) -> str:
     """Value identity of a model object (dataclass repr is deterministic; ``source`` excluded)."""
-    if isinstance(obj, Shape):
-        return json.dumps(shape_to_json(obj), sort_keys=True)
     data = {k: v for k, v in vars(obj).items() if k != "source"}
     return repr(sorted(data.items()))
 
@@ -107,15 +103,20 @@ class Builder:
         """Append a new node (``frame``: model ``Frame``) under ``parent`` (None = every scene's root)."""
         from io_scene_gltf2.io.com import gltf2_io
 
-        node = gltf2_io.Node.from_dict(
-            {
-                "name": name,
-                "translation": list(frame.translation),
-                "rotation": list(frame.rotation),
-                "scale": list(frame.scale),
-            }
+        node = gltf2_io.Node(
+            camera=None,
+            children=None,
+            extensions={},
+            extras=None,
+            matrix=None,
+            mesh=None,
+            name=name,
+            rotation=list(frame.rotation),
+            scale=None if frame.scale == (1.0, 1.0, 1.0) else list(frame.scale),
+            skin=None,
+            translation=list(frame.translation),
+            weights=None,
         )
-        node.extensions = {}
         self.plan.nodes.append(node)
         index = len(self.plan.nodes) - 1
         if parent is not None:
@@ -123,7 +124,9 @@ class Builder:
             parent_node.children = [*(parent_node.children or []), index]
         else:
             for scene in self.plan.scenes or []:
-                scene.nodes = [*(scene.nodes or []), index]
+                if scene.nodes is None:
+                    scene.nodes = []
+                scene.nodes.append(index)
         self.new_nodes.append((node, parent))
         return index
 

@@ -173,11 +173,11 @@ def _stored_extras(pm) -> tuple:
 # --- colliders --------------------------------------------------------------------------------------------------
 
 
-def local_bounds(ob) -> tuple[np.ndarray, np.ndarray] | None:
-    corners = np.array([list(c) for c in ob.bound_box], dtype=float)
-    if corners.size == 0:
+def local_bounds(ob) -> tuple[tuple, tuple] | None:
+    corners = [tuple(c) for c in ob.bound_box]
+    if not corners:
         return None
-    return corners.min(axis=0), corners.max(axis=0)
+    return tuple(min(c[i] for c in corners) for i in range(3)), tuple(max(c[i] for c in corners) for i in range(3))
 
 
 def _native_collider(b: Builder, ob, ptr: str) -> Collider | None:

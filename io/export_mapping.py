@@ -72,14 +72,49 @@ def axis_change(yup: bool) -> np.ndarray:
 
 
 def rigid(m) -> np.ndarray:
-    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y)."""
-    m = np.array(m, dtype=float)
-    x = m[:3, 0] / (np.linalg.norm(m[:3, 0]) or 1.0)
-    y = m[:3, 1] - x * float(x @ m[:3, 1])
-    y = y / (np.linalg.norm(y) or 1.0)
-    out = np.eye(4)
-    out[:3, 0], out[:3, 1], out[:3, 2], out[:3, 3] = x, y, np.cross(x, y), m[:3, 3]
-    return out
+    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y). Plain floats: 3-vectors are much
+    faster in Python than through numpy."""
+    rows = [[float(v) for v in row] for row in m]
+    x = [rows[0][0], rows[1][0], rows[2][0]]
+    y = [rows[0][1], rows[1][1], rows[2][1]]
+    n = math.sqrt(sum(v * v for v in x)) or 1.0
+    x = [v / n for v in x]
+    d = sum(a * b for a, b in zip(x, y, strict=True))
+    y = [b - d * a for a, b in zip(x, y, strict=True)]
+    n = math.sqrt(sum(v * v for v in y)) or 1.0
+    y = [v / n for v in y]
+    z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+    t = [rows[0][3], rows[1][3], rows[2][3]]
+    return np.array([[x[i], y[i], z[i], t[i]] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]])
+
+
+def affine_inverse(m) -> np.ndarray | None:
+    """Inverse of an affine 4×4 (3×3 part by cofactors); None when singular."""
+    a = [[float(m[i][j]) for j in range(3)] for i in range(3)]
+    cof = [
+        [
+            a[1][1] * a[2][2] - a[1][2] * a[2][1],
+            a[1][2] * a[2][0] - a[1][0] * a[2][2],
+            a[1][0] * a[2][1] - a[1][1] * a[2][0],
+        ],
+        [
+            a[0][2] * a[2][1] - a[0][1] * a[2][2],
+            a[0][0] * a[2][2] - a[0][2] * a[2][0],
+            a[0][1] * a[2][0] - a[0][0] * a[2][1],
+        ],
+        [
+            a[0][1] * a[1][2] - a[0][2] * a[1][1],
+            a[0][2] * a[1][0] - a[0][0] * a[1][2],
+            a[0][0] * a[1][1] - a[0][1] * a[1][0],
+        ],
+    ]
+    det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2]
+    if abs(det) < 1e-12:
+        return None
+    inv = [[cof[j][i] / det for j in range(3)] for i in range(3)]
+    t = [float(m[i][3]) for i in range(3)]
+    out = [[*inv[i], -sum(inv[i][k] * t[k] for k in range(3))] for i in range(3)]
+    return np.array([*out, [0.0, 0.0, 0.0, 1.0]])
 
 
 def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | None:
@@ -88,7 +123,13 @@ def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | Non
     """
     k = axis_change(yup)
     pivot = rigid(pivot_world)
-    local = k @ pivot if parent_world is None else k @ np.linalg.inv(np.array(parent_world, dtype=float)) @ pivot
+    if parent_world is None:
+        local = k @ pivot
+    else:
+        inverse = affine_inverse(parent_world)
+        if inverse is None:
+            return None
+        local = k @ inverse @ pivot
     parts = decompose(local)
     if parts is None:
         return None

@@ -1,0 +1,120 @@
+"""Benchmark (not a test): physics export cost on the 2,000-body / 1,000-joint scene of bench_import.py.
+
+Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000] [--runs 3] [--native] [--profile]``
+
+Installs the extension as the test tier does, imports the generated file once (physics on), then exports the
+scene alternately with ``scene.gltf_physics.export_physics`` off (plain Blender glTF export; our hooks return at
+once) and on. ``--native`` first turns every imported joint into an edited one (the Empties are nudged), so the
+joints are written from the Blender constraints on new attachment nodes. Reports the best of ``--runs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pathlib
+import pstats
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "scripts"))  # devkit only; never the repository root
+sys.path.insert(0, str(HERE))
+import bench_import  # noqa: E402
+
+import devkit  # noqa: E402
+
+
+def time_steps(package: str) -> dict[str, float]:
+    """Wrap the export steps to sum their time per run (reset by the caller)."""
+    import importlib
+
+    totals: dict[str, float] = {}
+    targets = {
+        "bodies": ("io.export_bodies", "add_object"),
+        "filters": ("io.export_bodies", "assign_native_filters"),
+        "joints": ("io.export_joints", "add_joints"),
+        "write": ("io.migrate", "write_target"),
+        "apply": ("io.blender_export", "apply_output"),
+    }
+    for key, (module_name, name) in targets.items():
+        module = importlib.import_module(f"{package}.{module_name}")
+        original = getattr(module, name)
+
+        def timed(*args, _original=original, _key=key, **kwargs):
+            start = time.perf_counter()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                totals[_key] = totals.get(_key, 0.0) + time.perf_counter() - start
+
+        setattr(module, name, timed)
+    return totals
+
+
+def export_once(path: pathlib.Path, physics: bool) -> float:
+    import bpy
+
+    bpy.context.scene.gltf_physics.export_physics = physics
+    start = time.perf_counter()
+    assert bpy.ops.export_scene.gltf(filepath=str(path), export_format="GLTF_SEPARATE") == {"FINISHED"}
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bodies", type=int, default=2000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--native", action="store_true", help="edit every joint so it is written from Blender")
+    parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
+    args = parser.parse_args()
+    user = pathlib.Path(tempfile.mkdtemp(prefix="gltf_physics_bench_"))
+    devkit.isolate_user_resources(user)
+    import bpy
+
+    addon = devkit.install_and_enable(devkit.build(user / "dist"))
+    source = user / "scene.gltf"
+    source.write_text(json.dumps(bench_import.make_scene(args.bodies)))
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    bpy.context.scene.gltf_physics.import_physics = True
+    assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
+    if args.native:
+        for ob in bpy.context.scene.objects:
+            if ob.rigid_body_constraint is not None:
+                ob.location.z += 0.01
+        bpy.context.view_layer.update()
+    out = user / "out.gltf"
+    totals = time_steps(addon.__name__)
+    plain, physics, steps = [], [], []
+    for _ in range(args.runs):
+        plain.append(export_once(out, False))
+        totals.clear()
+        physics.append(export_once(out, True))
+        steps.append(dict(totals))
+    hooks = __import__(f"{addon.__name__}.io.hooks", fromlist=["last_report"])
+    report = hooks.last_report("export")
+    written = json.loads(out.read_text())
+    joints = sum("joint" in (n.get("extensions") or {}).get("KHR_physics_rigid_bodies", {}) for n in written["nodes"])
+    nodes = len(written["nodes"])
+    print(f"bpy {bpy.app.version_string}; {nodes} nodes written, {joints} joints; counts {report.counts}")
+    print(f"plain glTF export (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
+    print(f"with physics export:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
+    print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
+    best = steps[physics.index(min(physics))]
+    print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.enable()
+        export_once(out, True)
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    import os
+
+    main()
+    os._exit(0)  # bpy 4.2 may crash at interpreter exit after a glTF export
