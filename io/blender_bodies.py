@@ -93,11 +93,9 @@ def _prepare_collider(ctx: ImportContext, index: int):
 def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     doc, collider = ctx.document, ctx.document.nodes[index].collider
     pg = ob.gltf_physics
-    pg.role, pg.node_index = "NODE", index
-    pg.source = ctx.document.nodes[index].source or ""
-    pg.collider.has_collider = True
-    pg.collider.disabled = collider.geometry is not None and _zero_scale(ctx, index)
-    props.store_geometry(pg.collider.geometry, doc, collider.geometry)
+    props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
+    props.assign(pg.collider, has_collider=True, disabled=collider.geometry is not None and _zero_scale(ctx, index))
+    props.store_geometry(pg.collider.geometry, doc, collider.geometry, ctx.cache)
     props.store_material(pg.collider.material, props.lookup(doc.materials, collider.material), collider.material)
     props.store_filter(pg.collider.filter, props.lookup(doc.filters, collider.filter), collider.filter)
 
@@ -166,8 +164,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
                 parts.append(part)
     motion = ctx.document.nodes[m].motion
     pg = ob.gltf_physics
-    pg.role, pg.node_index = "NODE", m
-    pg.source = ctx.document.nodes[m].source or ""
+    props.assign(pg, role="NODE", node_index=m, source=ctx.document.nodes[m].source or "")
     animated = _animated(ctx, m, ctx.parents.get(m)) or m in ctx.animated
     props.store_motion(pg.motion, motion, animated)
     if not parts:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 
 import bpy
+import numpy as np
 from mathutils import Matrix
 
 from .blender_import import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
+from .blender_physics_props import assign
 from .diagnostics import pointer
 from .joint_mapping import ConstraintPlan, empty_matrix, plan_joint, relative_offset
 from .model import OMI_REVISIONS
@@ -30,6 +32,7 @@ def build(ctx: ImportContext) -> None:
     if not joints or ctx.world is None:
         return
     state = _State(ctx)
+    state.precompute(joints)
     for index, physics in joints:
         ptr = _joint_pointer(physics, index)
         ctx.guarded(ptr, "joint", _build_one, state, index, physics.joint, ptr)
@@ -43,6 +46,26 @@ class _State:
         self.frames = ctx.frames  # world / rigid frames of every node (io.node_frames)
         self.anchor = None
         self.collections = None  # where constraint Empties go (users_collection is O(scene) per call)
+        self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
+
+    def precompute(self, joints: list) -> None:
+        """All frame offsets the joints need, in one vectorised pass (``WorldFrames.relative_many``)."""
+        count, body_of, pairs = len(self.ctx.json_nodes), self.ctx.body_node_of, []
+        for index, physics in joints:
+            joint = physics.joint
+            legacy = joint.legacy_pivot
+            frame_a, frame_b = (index, index) if legacy is not None else (index, joint.connected_node)
+            side_a, side_b = (legacy.body_a, legacy.body_b) if legacy is not None else (frame_a, frame_b)
+            if all(0 <= n < count for n in (frame_a, frame_b, side_a, side_b)):
+                pairs += [(frame_a, frame_b), (body_of.get(side_a), frame_a), (body_of.get(side_b), frame_b)]
+        self.offsets = self.frames.relative_many(pairs)
+
+    def relative(self, a: int | None, b: int) -> tuple:
+        """Rigid frame of node ``b`` in that of node ``a`` (None = the world): (translation, rotation xyzw)."""
+        if (a, b) not in self.offsets:
+            world = np.eye(4) if a is None else self.frames.rigid(a)
+            self.offsets[(a, b)] = relative_offset(world, self.frames.rigid(b))
+        return self.offsets[(a, b)]
 
 
 def _joint_pointer(physics, index: int) -> str:
@@ -75,8 +98,8 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     if body_a is not None and body_a == body_b:
         ctx.warn(SKIPPED, ptr, "both frames belong to the same body: the joint has no effect")
         return
-    world_a, world_b = state.frames.rigid(frame_a), state.frames.rigid(frame_b)
-    offset_t, offset_q = relative_offset(world_a, world_b)
+    world_a = state.frames.rigid(frame_a)
+    offset_t, offset_q = state.relative(frame_a, frame_b)
     plan = plan_joint(description, offset_t, offset_q)
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
@@ -225,12 +248,7 @@ def _passthrough_json(item) -> str:
 
 def _relative(state: _State, frame: int, body_node) -> tuple:
     """glTF frame relative to its body node (or the world when ``body_node`` is None)."""
-    if body_node is None:
-        world = state.frames.rigid(frame)
-        from .gltf_nodes import matrix_to_quat
-
-        return tuple(float(v) for v in world[:3, 3]), matrix_to_quat(world[:3, :3])
-    return relative_offset(state.frames.rigid(body_node), state.frames.rigid(frame))
+    return state.relative(body_node, frame)
 
 
 def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_b, plan, state) -> None:
@@ -239,42 +257,60 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
     if pg is None:
         return
     pj = pg.joint
-    pj.role = role
-    pj.joint_name = description.name or ""
-    pj.enable_collision = bool(joint.enable_collision)
-    pj.node_a = ctx.objects.get(frame_a)
-    pj.node_b = ctx.objects.get(frame_b)
-    pj.frame_a_translation, pj.frame_a_rotation = _relative(state, frame_a, ctx.body_node_of.get(side_a))
-    pj.frame_b_translation, pj.frame_b_rotation = _relative(state, frame_b, ctx.body_node_of.get(side_b))
-    pj.offset_translation, pj.offset_rotation = plan.offset
-    pj.approximated = plan.approximated
-    pj.notes = "; ".join(plan.notes)
-    pj.extras_json = _passthrough_json(description)
-    pj.node_extras_json = _passthrough_json(joint)
-    pj.source = description.source or ""
+    frame_a_t, frame_a_r = _relative(state, frame_a, ctx.body_node_of.get(side_a))
+    frame_b_t, frame_b_r = _relative(state, frame_b, ctx.body_node_of.get(side_b))
+    assign(  # only values that differ from the defaults become ID properties
+        pj,
+        role=role,
+        joint_name=description.name or "",
+        enable_collision=bool(joint.enable_collision),
+        node_a=ctx.objects.get(frame_a),
+        node_b=ctx.objects.get(frame_b),
+        frame_a_translation=frame_a_t,
+        frame_a_rotation=frame_a_r,
+        frame_b_translation=frame_b_t,
+        frame_b_rotation=frame_b_r,
+        offset_translation=plan.offset[0],
+        offset_rotation=plan.offset[1],
+        approximated=plan.approximated,
+        notes="; ".join(plan.notes),
+        extras_json=_passthrough_json(description),
+        node_extras_json=_passthrough_json(joint),
+        source=description.source or "",
+    )
     if role != "JOINT":
         return
     for limit in description.limits:
-        item = pj.limits.add()
         axes = limit.linear_axes if limit.linear_axes else limit.angular_axes or ()
-        item.kind = "LINEAR" if limit.linear_axes else "ANGULAR"
-        item.axes = [a in axes for a in range(3)]
-        item.has_min, item.min = limit.min is not None, limit.min or 0.0
-        item.has_max, item.max = limit.max is not None, limit.max or 0.0
-        item.has_stiffness, item.stiffness = limit.stiffness is not None, limit.stiffness or 0.0
-        item.damping = limit.damping
-        item.extras_json = _passthrough_json(limit)
+        assign(
+            pj.limits.add(),
+            kind="LINEAR" if limit.linear_axes else "ANGULAR",
+            axes=[a in axes for a in range(3)],
+            has_min=limit.min is not None,
+            min=limit.min or 0.0,
+            has_max=limit.max is not None,
+            max=limit.max or 0.0,
+            has_stiffness=limit.stiffness is not None,
+            stiffness=limit.stiffness or 0.0,
+            damping=limit.damping,
+            extras_json=_passthrough_json(limit),
+        )
     for drive in description.drives:
         item = pj.drives.add()
+        assign(
+            item,
+            axis=drive.axis if drive.axis in (0, 1, 2) else 0,
+            has_max_force=drive.max_force is not None,
+            max_force=drive.max_force or 0.0,
+            has_position_target=drive.position_target is not None,
+            position_target=drive.position_target or 0.0,
+            has_velocity_target=drive.velocity_target is not None,
+            velocity_target=drive.velocity_target or 0.0,
+            stiffness=drive.stiffness,
+            damping=drive.damping,
+            extras_json=_passthrough_json(drive),
+        )
         if drive.type in ("linear", "angular"):
-            item.type = drive.type
+            assign(item, type=drive.type)
         if drive.mode in ("force", "acceleration"):
-            item.mode = drive.mode
-        item.axis = drive.axis if drive.axis in (0, 1, 2) else 0
-        item.has_max_force, item.max_force = drive.max_force is not None, drive.max_force or 0.0
-        item.has_position_target = drive.position_target is not None
-        item.position_target = drive.position_target or 0.0
-        item.has_velocity_target = drive.velocity_target is not None
-        item.velocity_target = drive.velocity_target or 0.0
-        item.stiffness, item.damping = drive.stiffness, drive.damping
-        item.extras_json = _passthrough_json(drive)
+            assign(item, mode=drive.mode)

@@ -15,30 +15,47 @@ SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
 
 
+def assign(pg, **values) -> None:
+    """Set property-group values, skipping those equal to what the group already reads (its defaults on a fresh
+    object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation; an
+    unset one reads as its default, so readers see the same values."""
+    for name, value in values.items():
+        current = getattr(pg, name)
+        if isinstance(value, tuple | list):
+            if tuple(current) == tuple(value):
+                continue
+        elif current == value:
+            continue
+        setattr(pg, name, value)
+
+
 def store_motion(pg, motion: Motion, animated: bool) -> None:
-    pg.has_motion = True
-    pg.kind = motion.kind if motion.kind in ("dynamic", "kinematic", "static") else "dynamic"
     if motion.mass is None:
-        pg.mass_mode = "ABSENT"
+        mass_mode, mass = "ABSENT", pg.mass
     elif motion.mass == 0.0:
-        pg.mass_mode = "INFINITE"
-        pg.mass = 0.0
+        mass_mode, mass = "INFINITE", 0.0
     else:
-        pg.mass_mode = "EXPLICIT"
-        pg.mass = motion.mass
-    pg.has_center_of_mass = motion.center_of_mass is not None
+        mass_mode, mass = "EXPLICIT", motion.mass
+    assign(
+        pg,
+        has_motion=True,
+        kind=motion.kind if motion.kind in ("dynamic", "kinematic", "static") else "dynamic",
+        mass_mode=mass_mode,
+        mass=mass,
+        has_center_of_mass=motion.center_of_mass is not None,
+        has_inertia_diagonal=motion.inertia_diagonal is not None,
+        has_inertia_orientation=motion.inertia_orientation is not None,
+        linear_velocity=vec_to_blender(motion.linear_velocity),
+        angular_velocity=vec_to_blender(motion.angular_velocity),
+        gravity_factor=motion.gravity_factor,
+        animated=animated,
+    )
     if motion.center_of_mass is not None:
         pg.center_of_mass = vec_to_blender(motion.center_of_mass)
-    pg.has_inertia_diagonal = motion.inertia_diagonal is not None
     if motion.inertia_diagonal is not None:
         pg.inertia_diagonal = scale_to_blender(motion.inertia_diagonal)
-    pg.has_inertia_orientation = motion.inertia_orientation is not None
     if motion.inertia_orientation is not None:
         pg.inertia_orientation = quat_to_blender(motion.inertia_orientation)
-    pg.linear_velocity = vec_to_blender(motion.linear_velocity)
-    pg.angular_velocity = vec_to_blender(motion.angular_velocity)
-    pg.gravity_factor = motion.gravity_factor
-    pg.animated = animated
 
 
 def stored_only_motion_fields(motion: Motion) -> list[str]:
@@ -64,16 +81,18 @@ def is_kinematic(motion: Motion) -> bool:
 
 
 def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> None:
-    pg.has_material = material is not None
-    pg.index = -1 if index is None else index
+    assign(pg, has_material=material is not None, index=-1 if index is None else index)
     if material is None:
         return
-    pg.name = material.name or ""
-    pg.static_friction = material.static_friction
-    pg.dynamic_friction = material.dynamic_friction
-    pg.restitution = material.restitution
-    pg.friction_combine = material.friction_combine or "NONE"
-    pg.restitution_combine = material.restitution_combine or "NONE"
+    assign(
+        pg,
+        name=material.name or "",
+        static_friction=material.static_friction,
+        dynamic_friction=material.dynamic_friction,
+        restitution=material.restitution,
+        friction_combine=material.friction_combine or "NONE",
+        restitution_combine=material.restitution_combine or "NONE",
+    )
 
 
 def blender_coefficient(value: float, combine: str | None) -> float:
@@ -100,32 +119,39 @@ def _json_list(values) -> str:
 
 
 def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
-    pg.has_filter = flt is not None
-    pg.index = -1 if index is None else index
+    assign(pg, has_filter=flt is not None, index=-1 if index is None else index)
     if flt is None:
         return
-    pg.name = flt.name or ""
-    pg.collision_systems = _json_list(flt.collision_systems)
-    pg.collide_with_systems = _json_list(flt.collide_with_systems)
-    pg.not_collide_with_systems = _json_list(flt.not_collide_with_systems)
+    assign(
+        pg,
+        name=flt.name or "",
+        collision_systems=_json_list(flt.collision_systems),
+        collide_with_systems=_json_list(flt.collide_with_systems),
+        not_collide_with_systems=_json_list(flt.not_collide_with_systems),
+    )
 
 
-def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None) -> None:
+def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, memo: dict | None = None) -> None:
+    """``memo``: a per-import dict; colliders sharing a shape then share its JSON text."""
     if geometry is None:
-        pg.kind = "NONE"
+        assign(pg, kind="NONE")
         return
-    pg.convex_hull = geometry.convex_hull
+    assign(pg, convex_hull=geometry.convex_hull)
     if geometry.shape is not None:
-        pg.kind = "SHAPE"
-        pg.shape_index = geometry.shape
+        assign(pg, kind="SHAPE", shape_index=geometry.shape)
         if 0 <= geometry.shape < len(document.shapes):
-            pg.shape_json = json.dumps(shape_to_json(document.shapes[geometry.shape]))
+            pg.shape_json = _shape_json(document, geometry.shape, {} if memo is None else memo)
     elif geometry.mesh is not None:
-        pg.kind = "MESH"
-        pg.mesh = geometry.mesh
+        assign(pg, kind="MESH", mesh=geometry.mesh)
     elif geometry.node is not None:
-        pg.kind = "NODE"
-        pg.node = geometry.node
+        assign(pg, kind="NODE", node=geometry.node)
+
+
+def _shape_json(document: PhysicsDocument, index: int, memo: dict) -> str:
+    key = ("shape_json", index)
+    if key not in memo:
+        memo[key] = json.dumps(shape_to_json(document.shapes[index]))
+    return memo[key]
 
 
 def lookup(items: list, index: int | None):

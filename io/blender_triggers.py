@@ -25,7 +25,7 @@ def _store(ctx: ImportContext, ob, index: int) -> None:
         pg.role, pg.node_index = "NODE", index
         pg.source = doc.nodes[index].source or ""
     pg.trigger.has_trigger = True
-    props.store_geometry(pg.trigger.geometry, doc, trigger.geometry)
+    props.store_geometry(pg.trigger.geometry, doc, trigger.geometry, ctx.cache)
     pg.trigger.nodes = "" if trigger.nodes is None else json.dumps(list(trigger.nodes))
     props.store_filter(pg.trigger.filter, props.lookup(doc.filters, trigger.filter), trigger.filter)
 

@@ -101,14 +101,15 @@ class GltfPhysicsImport:
         if not _import_enabled():
             self.report.counts["disabled"] = 1
             return
-        self.json = gltf_addon.raw_json(gltf)
-        result = parse_gltf(self.json)
+        from .blender_import import create_world_early, gc_paused
+
+        with gc_paused():  # many short-lived objects: no full collector passes in between
+            self.json = gltf_addon.raw_json(gltf)
+            result = parse_gltf(self.json)
         for diag in result.diagnostics:  # the import goes on without the dropped data: never an ERROR here
             severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
             self.report.add(severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
-        from .blender_import import create_world_early
-
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
 
     @_guarded("import")

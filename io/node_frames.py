@@ -76,6 +76,29 @@ def _rigid(world: np.ndarray) -> np.ndarray:
     return out
 
 
+def matrices_to_quats(m: np.ndarray) -> np.ndarray:
+    """(n, 3, 3) proper rotations → (n, 4) quaternions (x, y, z, w), w ≥ 0; ``gltf_nodes.matrix_to_quat`` per row."""
+    m00, m11, m22 = m[:, 0, 0], m[:, 1, 1], m[:, 2, 2]
+    trace = m00 + m11 + m22
+    cases = [trace > 0, (m00 > m11) & (m00 > m22), m11 > m22]
+    with np.errstate(invalid="ignore", divide="ignore"):  # every branch is evaluated; the chosen one is valid
+        s0 = np.sqrt(trace + 1.0) * 2
+        s1 = np.sqrt(1.0 + m00 - m11 - m22) * 2
+        s2 = np.sqrt(1.0 + m11 - m00 - m22) * 2
+        s3 = np.sqrt(1.0 + m22 - m00 - m11) * 2
+        d10, d01 = m[:, 1, 0] - m[:, 0, 1], m[:, 0, 1] + m[:, 1, 0]
+        d21, d12 = m[:, 2, 1] - m[:, 1, 2], m[:, 1, 2] + m[:, 2, 1]
+        d02, d20 = m[:, 0, 2] - m[:, 2, 0], m[:, 0, 2] + m[:, 2, 0]
+        branches = [
+            (d21 / s0, d02 / s0, d10 / s0, 0.25 * s0),
+            (0.25 * s1, d01 / s1, d20 / s1, d21 / s1),
+            (d01 / s2, 0.25 * s2, d12 / s2, d02 / s2),
+            (d20 / s3, d12 / s3, 0.25 * s3, d10 / s3),
+        ]
+    out = np.stack([np.select(cases, [b[k] for b in branches[:3]], branches[3][k]) for k in range(4)], axis=1)
+    return np.where(out[:, 3:4] < 0, -out, out)
+
+
 class WorldFrames:
     """World 4×4 matrices (glTF space) of all nodes: ``world(i)``, ``rigid(i)`` (scale removed), ``scale(i)``."""
 
@@ -126,6 +149,28 @@ class WorldFrames:
         if self._rigid_all is None:
             self._rigid_all = _rigid(self._world)
         return self._rigid_all[index]
+
+    def relative_many(self, pairs: list[tuple[int | None, int]]) -> dict:
+        """Rigid frame ``b`` in rigid frame ``a`` (``a`` None = the world) for many pairs at once.
+
+        ``{(a, b): (translation, quaternion xyzw)}`` as ``joint_mapping.relative_offset`` gives them one by one.
+        """
+        pairs = list(dict.fromkeys(pairs))
+        if not pairs:
+            return {}
+        if self._rigid_all is None:
+            self._rigid_all = _rigid(self._world)
+        table = np.concatenate([self._rigid_all, np.eye(4)[None]])  # index -1: the world
+        a = table[[len(self._world) if i is None else i for i, _ in pairs]]
+        b = table[[j for _, j in pairs]]
+        inverse = np.zeros_like(a)  # joint_mapping.rigid_inverse, stacked
+        inverse[:, :3, :3] = np.transpose(a[:, :3, :3], (0, 2, 1))
+        inverse[:, :3, 3] = -np.einsum("nij,nj->ni", inverse[:, :3, :3], a[:, :3, 3])
+        inverse[:, 3, 3] = 1.0
+        rel = inverse @ b
+        t = rel[:, :3, 3]
+        q = matrices_to_quats(rel[:, :3, :3])
+        return {pair: (tuple(float(v) for v in t[k]), tuple(float(v) for v in q[k])) for k, pair in enumerate(pairs)}
 
     def scale(self, index: int) -> tuple[float, float, float]:
         """Absolute per-axis world scale (glTF axes)."""

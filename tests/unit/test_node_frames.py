@@ -89,3 +89,31 @@ def test_corpus_scenes(path):
     frames = frames_mod.WorldFrames(nodes)
     for i, expected in enumerate(_reference(nodes)):
         assert np.allclose(frames.world(i), expected, atol=1e-9), i
+
+
+@settings(max_examples=100, deadline=None)
+@given(node_lists(), st.data())
+def test_relative_offsets_match_joint_mapping(nodes, data):
+    frames = frames_mod.WorldFrames(nodes)
+    parents = gltf_nodes.parent_map(nodes)
+    usable = [i for i in range(len(nodes)) if not _on_cycle(i, parents)]
+    if not usable:
+        return
+    pick = st.sampled_from(usable)
+    pairs = data.draw(st.lists(st.tuples(st.none() | pick, pick), min_size=1, max_size=8))
+    got = frames.relative_many(pairs)
+    for a, b in pairs:
+        base = np.eye(4) if a is None else frames.rigid(a)
+        t, q = joint_mapping.relative_offset(base, frames.rigid(b))
+        assert got[(a, b)][0] == pytest.approx(t, abs=1e-9)
+        assert got[(a, b)][1] == pytest.approx(q, abs=1e-9)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+@pytest.mark.parametrize("angle", [0.0, 0.5, 2.0, np.pi, -2.5])
+def test_quaternions_of_every_branch(axis, angle):
+    q = [0.0, 0.0, 0.0, np.cos(angle / 2)]
+    q[axis] = np.sin(angle / 2)
+    m = gltf_nodes.quat_to_matrix(q)
+    expected = gltf_nodes.matrix_to_quat(m)
+    assert tuple(frames_mod.matrices_to_quats(m[None])[0]) == pytest.approx(expected, abs=1e-12)
