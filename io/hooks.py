@@ -245,5 +245,45 @@ class GltfPhysicsExport:
         from . import blender_export
 
         session = self._session(export_settings)
-        if session is not None:
+        if session is None:
+            return
+        if not session.yup:
+            self.report.add(
+                Severity.WARNING,
+                blender_export.EXPORT_APPROXIMATED,
+                "",
+                "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
+            )
+        try:
             blender_export.build(session, gltf2_plan)
+        finally:
+            _report_export(self.report, session.revision, export_settings)
+
+
+def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, str]]:
+    """("INFO"|"WARNING", text) lines for the export operator: one summary plus the first warnings."""
+    counts = report.counts
+    if not report.diagnostics and not any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")):
+        return []
+    warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
+    text = (
+        f"glTF Physics ({revision}): {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('colliders', 0)} "
+        f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers; {len(warnings)} warnings, "
+        f"{len(report.diagnostics) - len(warnings)} notes (details in the console)"
+    )
+    lines = [("WARNING" if warnings else "INFO", text)]
+    lines += [("WARNING", f"glTF Physics: {d}") for d in warnings[:MAX_REPORTED]]
+    if len(warnings) > MAX_REPORTED:
+        lines.append(("WARNING", f"glTF Physics: {len(warnings) - MAX_REPORTED} more warnings in the console"))
+    return lines
+
+
+def _report_export(report: RunReport, revision: str, export_settings) -> None:
+    """Queue the summary for the export operator (io_scene_gltf2's ``export_settings['log']`` popup buffer)."""
+    from types import SimpleNamespace
+
+    from .gltf_addon import report_to_operator
+
+    log = export_settings.get("log") if isinstance(export_settings, dict) else None
+    for level, message in export_summary_lines(report, revision):
+        report_to_operator(SimpleNamespace(log=log), level, message)

@@ -344,3 +344,15 @@ def test_filtered_out_body_skips_its_joint(clean, tmp_path):
     assert not any("joint" in _ext(n) for n in out["nodes"])
     report = last_export(clean)
     assert any(d.code == "GLTF_PHYSICS_EXPORT_SKIPPED" and "BodyB" in d.message for d in report.diagnostics)
+
+
+def test_y_up_off_is_reported_and_summary_reaches_the_operator(clean, tmp_path):
+    rbw = _world(bpy.context.scene)
+    _pair(rbw)
+    export(tmp_path / "zup.gltf", "2026", export_yup=False)
+    report = last_export(clean)
+    assert any("+Y Up is off" in d.message for d in report.diagnostics)
+    hooks = submodule(clean, "io.hooks")
+    (summary, *warnings) = hooks.export_summary_lines(report, "2026")
+    assert summary[0] == "WARNING" and "1 rigid bodies, 2 colliders, 0 joints" in summary[1]
+    assert len(warnings) == 1
