@@ -62,6 +62,9 @@ def _one(b: Builder, empty) -> None:
     if c.object1 is None or c.object2 is None:
         b.warn(EXPORT_SKIPPED, "", f"{where}: needs two objects, not exported")
         return
+    if c.object1 is c.object2 or c.object1.rigid_body is None or c.object2.rigid_body is None:
+        b.warn(EXPORT_SKIPPED, "", f"{where}: needs two different rigid bodies, not exported")
+        return
     if not c.enabled:
         b.note(EXPORT_SKIPPED, "", f"{where}: disabled, not exported")
         return
