@@ -227,6 +227,28 @@ def realizer(b: Builder, ob, node_index: int, role: str = "PROXY"):
     return None
 
 
+def _holder_shape(b: Builder, ob, holder):
+    """The primitive Blender simulates for ``holder`` expressed in ``ob``'s node frame; None when it is not a
+    primitive or the holder (an import proxy) is not at the node's origin with the node's axes."""
+    bounds = local_bounds(holder)
+    if bounds is None:
+        return None
+    lo, hi = np.asarray(bounds[0], dtype=float), np.asarray(bounds[1], dtype=float)
+    if holder is not ob:
+        from .export_mapping import affine_inverse
+        from .gltf_nodes import decompose
+
+        inverse = affine_inverse(b.session.world(ob))
+        parts = None if inverse is None else decompose(inverse @ b.session.world(holder))
+        if parts is None:
+            return None
+        t, q, scale = parts
+        if max(abs(v) for v in t) > 1e-4 or abs(abs(q[3]) - 1.0) > 1e-6:
+            return None
+        lo, hi = lo * np.abs(scale), hi * np.abs(scale)
+    return derive_shape(holder.rigid_body.collision_shape, lo, hi)
+
+
 def is_mesh_geometry(pgeo) -> bool:
     """Stored geometry made of a glTF mesh (2026 mesh, 2024-10 node, 2024-07 ``mesh`` shape, OMI convex/trimesh)."""
     if pgeo.kind in ("MESH", "NODE"):
@@ -243,9 +265,8 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
         if shape is None:
             b.warn(EXPORT_SKIPPED, ptr, "stored shape unreadable: geometry skipped")
             return None
-        if holder is ob and holder.rigid_body is not None:
-            bounds = local_bounds(holder)
-            derived = derive_shape(holder.rigid_body.collision_shape, *bounds) if bounds is not None else None
+        if holder is not None and holder.rigid_body is not None:
+            derived = _holder_shape(b, ob, holder)
             if derived is not None and not shapes_close(derived, shape):
                 b.note(EXPORT_EDITED, ptr, f"collision shape of {ob.name!r} changed in Blender: written from Blender")
                 shape = derived
@@ -346,7 +367,7 @@ def _stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
             b.warn(EXPORT_SKIPPED, ptr + "/nodes", f"trigger nodes {missing} are not exported: left out")
         nodes = tuple(found[i] for i in wanted if i in found)
         return Trigger(nodes=nodes) if nodes else None
-    holder = realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY") if is_mesh_geometry(pt.geometry) else ob
+    holder = realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # a volume, never the node's rigid body
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None

@@ -115,3 +115,42 @@ def test_removed_rigid_body_drops_its_physics(clean, tmp_path):
     out = export(tmp_path / "removed.gltf", "2026")
     assert _ext(_node(out, "Box")) == {}
     assert any("no rigid body" in m for m in _edited(clean))
+
+
+def test_resized_proxy_collider_is_written_from_blender(clean, tmp_path):
+    _import("import/compound.gltf")
+    out = export(tmp_path / "same.gltf", "2026")
+    shapes = out["extensions"]["KHR_implicit_shapes"]["shapes"]
+    radius = float(shapes[_ext(_node(out, "Knob"))["collider"]["geometry"]["shape"]]["sphere"]["radius"])
+    assert not _edited(clean) and "Knob.collider" not in {n.get("name") for n in out["nodes"]}
+    bpy.data.objects["Knob.collider"].scale *= 2.0
+    bpy.context.view_layer.update()
+    out = export(tmp_path / "resized.gltf", "2026")
+    shapes = out["extensions"]["KHR_implicit_shapes"]["shapes"]
+    resized = float(shapes[_ext(_node(out, "Knob"))["collider"]["geometry"]["shape"]]["sphere"]["radius"])
+    assert resized == 2.0 * radius
+    assert any("collision shape of 'Knob'" in m for m in _edited(clean))
+
+
+def test_trigger_on_a_body_keeps_its_own_shape(clean, tmp_path):
+    import json
+
+    shapes = [{"type": "box", "box": {"size": [1, 1, 1]}}, {"type": "sphere", "sphere": {"radius": 2}}]
+    body = {"motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}, "trigger": {"geometry": {"shape": 1}}}
+    gltf = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "Sensor", "extensions": {RB: body}}],
+        "extensionsUsed": [RB, "KHR_implicit_shapes"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": shapes}},
+    }
+    source = tmp_path / "sensor.gltf"
+    source.write_text(json.dumps(gltf))
+    assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
+    out = export(tmp_path / "out.gltf", "2026")
+    ext = _ext(_node(out, "Sensor"))
+    written = out["extensions"]["KHR_implicit_shapes"]["shapes"]
+    assert written[ext["collider"]["geometry"]["shape"]] == shapes[0]
+    assert written[ext["trigger"]["geometry"]["shape"]] == shapes[1]
+    assert not _edited(clean)
