@@ -70,6 +70,7 @@ class Builder:
         self.unrendered: set[int] = set()  # nodes whose mesh only serves as collider geometry
         self.new_nodes: list[tuple[Any, int | None]] = []  # (gltf2_io.Node, parent index or None = scene root)
         self.native_colliders: dict[int, Any] = {}  # collider node → filter unit object (collision collections)
+        self.reparent: list[tuple[Any, Any]] = []  # (nested body, its parent in the file) unparented by the import
 
     # -- diagnostics ----------------------------------------------------------------------------------------------
     def warn(self, code: str, ptr: str, message: str) -> None:
@@ -169,6 +170,36 @@ class Builder:
             self.unrendered.add(index)
         return Geometry(mesh=mesh, convex_hull=convex)
 
+    def restore_parents(self) -> None:
+        """Nested bodies the import unparented from a compound body go back under their file parent's node
+        (world transform kept; skipped when animated or when the local transform would need shear)."""
+        from .export_mapping import gltf_local
+
+        for ob, parent in self.reparent:
+            child, target = self.node_index(ob), self.node_index(parent)
+            roots = [set(scene.nodes or []) for scene in self.plan.scenes or []]
+            if child is None or target is None or not any(child in r for r in roots):
+                continue
+            ptr = pointer("nodes", child)
+            if ob.animation_data is not None and ob.animation_data.action is not None:
+                self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} is animated: left at the scene root")
+                continue
+            trs = gltf_local(self.session.world(parent), self.session.world(ob), self.session.yup)
+            if trs is None:
+                self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} cannot go back under {parent.name!r} (shear)")
+                continue
+            node = self.gltf_node(child)
+            t, q, s = trs
+            node.translation = list(t) if any(abs(v) > 1e-9 for v in t) else None
+            node.rotation = list(q) if abs(abs(q[3]) - 1.0) > 1e-9 else None
+            node.scale = list(s) if any(abs(v - 1.0) > 1e-9 for v in s) else None
+            node.matrix = None
+            for scene in self.plan.scenes or []:
+                scene.nodes = [n for n in scene.nodes or [] if n != child]
+            parent_node = self.gltf_node(target)
+            parent_node.children = [*(parent_node.children or []), child]
+            self.report.count("restored_parents")
+
     def finish_nodes(self) -> None:
         """Take collider-only meshes off their nodes and proxy nodes out of the scene graph."""
         for index in self.unrendered:
@@ -248,6 +279,7 @@ def build(session: ExportSession, plan) -> None:
         builder.guarded(pointer("nodes"), f"object {name!r}", export_bodies.add_object, builder, ob)
     builder.guarded("", "collision filters", export_bodies.assign_native_filters, builder)
     builder.guarded("", "joints", export_joints.add_joints, builder)
+    builder.guarded("", "restoring nested bodies", builder.restore_parents)
     builder.finish_nodes()
     counts = session.report.counts
     counts["rigid_bodies"] = sum(1 for n in builder.doc.nodes.values() if n.motion is not None)

@@ -130,13 +130,35 @@ def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | Non
         if inverse is None:
             return None
         local = k @ inverse @ pivot
-    parts = decompose(local)
+    parts = exact_trs(local)
     if parts is None:
         return None
     t, q, s = parts
     return Frame(
         translation=tuple(_f(v) for v in t), rotation=tuple(_f(v) for v in q), scale=tuple(float(v) for v in s)
     )
+
+
+def exact_trs(m) -> tuple[tuple, tuple, tuple] | None:
+    """(translation, rotation xyzw, scale) of a 4×4 that a glTF TRS can hold exactly (no shear); else None."""
+    m = np.asarray(m, dtype=float)
+    parts = decompose(m)
+    if parts is None:
+        return None
+    basis = m[:3, :3] / np.asarray(parts[2])
+    if not np.allclose(basis.T @ basis, np.eye(3), atol=1e-6):
+        return None
+    return parts
+
+
+def gltf_local(parent_world, child_world, yup: bool = True) -> tuple[tuple, tuple, tuple] | None:
+    """glTF TRS of a node whose Blender world matrix is ``child_world`` under a node at ``parent_world``
+    (the exporter's K·M·K⁻¹ conversion of the Blender local matrix); None when it has shear or is singular."""
+    inverse = affine_inverse(parent_world)
+    if inverse is None:
+        return None
+    k = axis_change(yup)
+    return exact_trs(k @ inverse @ np.asarray(child_world, dtype=float) @ k.T)
 
 
 # --- shapes -------------------------------------------------------------------------------------------------------

@@ -154,3 +154,16 @@ def test_trigger_on_a_body_keeps_its_own_shape(clean, tmp_path):
     assert written[ext["collider"]["geometry"]["shape"]] == shapes[0]
     assert written[ext["trigger"]["geometry"]["shape"]] == shapes[1]
     assert not _edited(clean)
+
+
+def test_nested_body_goes_back_under_its_file_parent(clean, tmp_path):
+    _import("import/compound.gltf")
+    passenger = bpy.data.objects["Passenger"]
+    assert passenger.parent is None and passenger.gltf_physics.gltf_parent.name == "Cart"  # the import's unparenting
+    out = export(tmp_path / "nested.gltf", "2026")
+    names = [n.get("name") for n in out["nodes"]]
+    cart = _node(out, "Cart")
+    assert names.index("Passenger") in cart["children"]
+    assert _node(out, "Passenger")["translation"] == [0, 2, 0] and "rotation" not in _node(out, "Passenger")
+    assert names.index("Passenger") not in out["scenes"][0]["nodes"]
+    assert last_export(clean).counts["restored_parents"] == 1
