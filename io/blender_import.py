@@ -82,6 +82,29 @@ class ImportContext:
         base = f"/nodes/{index}/extensions/{name or 'KHR_physics_rigid_bodies'}"
         return base + pointer(*parts) if parts else base  # called per object: the fixed part without escaping
 
+    def collections_of(self, ob) -> list:
+        """Collections that link ``ob`` directly (``Object.users_collection`` without its per-call scan of every
+        collection's objects: one pass over all collections per import, then kept up to date by ``linked``)."""
+        memo = self.cache.get("collections")
+        if memo is None:
+            import bpy
+
+            memo = self.cache["collections"] = {}
+            for collection in [scene.collection for scene in bpy.data.scenes] + list(bpy.data.collections):
+                for member in collection.objects:
+                    memo.setdefault(member.as_pointer(), []).append(collection)
+        return list(memo.get(ob.as_pointer(), ()))
+
+    def linked(self, ob, collections: list | None) -> None:
+        """Record that ``ob`` now lives in ``collections`` (None: ``ob`` was removed)."""
+        memo = self.cache.get("collections")
+        if memo is None:
+            return
+        if collections is None:
+            memo.pop(ob.as_pointer(), None)
+        else:
+            memo[ob.as_pointer()] = list(collections)
+
     def warn(self, code: str, ptr: str, message: str) -> None:
         self.report.add(Severity.WARNING, code, ptr, message)
 
@@ -189,6 +212,7 @@ def build(ctx: ImportContext) -> None:
 
 def _build(ctx: ImportContext) -> None:
     from . import blender_bodies, blender_triggers, gltf_addon
+    from .blender_proxies import remove_replaced
 
     for index, _ in enumerate(ctx.json_nodes):
         ob = gltf_addon.node_object(ctx.gltf, index)
@@ -198,7 +222,10 @@ def _build(ctx: ImportContext) -> None:
         ctx.world = ctx.guarded("", "creating the rigid-body world", ensure_world, ctx.scene)
         if ctx.world is None:
             return
-    ctx.guarded("", "bodies and colliders", blender_bodies.build, ctx)
+    try:
+        ctx.guarded("", "bodies and colliders", blender_bodies.build, ctx)
+    finally:
+        ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
     ctx.guarded("", "triggers", blender_triggers.build, ctx)
     _call_optional(ctx, "blender_filters", "apply")
     _call_optional(ctx, "blender_joints", "build")

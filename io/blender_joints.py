@@ -45,7 +45,7 @@ class _State:
         self.ctx = ctx
         self.frames = ctx.frames  # world / rigid frames of every node (io.node_frames)
         self.anchor = None
-        self.collections = None  # where constraint Empties go (users_collection is O(scene) per call)
+        self.collections = None  # where constraint Empties go (those of the first joint node's object)
         self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
 
     def precompute(self, joints: list) -> None:
@@ -188,7 +188,7 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int):
     ctx = state.ctx
     if state.collections is None:
         owner = ctx.objects.get(index)
-        state.collections = list(owner.users_collection) if owner is not None else []
+        state.collections = ctx.collections_of(owner) if owner is not None else []
         state.collections = state.collections or [ctx.scene.collection]
     empty = bpy.data.objects.new(name, None)
     empty.empty_display_type = "ARROWS"

@@ -37,10 +37,9 @@ def style_as_proxy(ob: bpy.types.Object) -> None:
     ob.hide_render = True
 
 
-def _collections_of(ob: bpy.types.Object | None, scene: bpy.types.Scene):
-    if ob is not None and ob.users_collection:
-        return list(ob.users_collection)
-    return [scene.collection]
+def _collections_of(ctx, ob: bpy.types.Object | None) -> list:
+    """Where a new object next to ``ob`` goes: ``ob``'s collections, else the scene's master collection."""
+    return (ctx.collections_of(ob) if ob is not None else []) or [ctx.scene.collection]
 
 
 def new_child_object(
@@ -48,8 +47,10 @@ def new_child_object(
 ) -> bpy.types.Object:
     """A new object parented to ``parent`` (parent inverse identity) with local transform ``matrix_local``."""
     ob = bpy.data.objects.new(name, data)
-    for collection in _collections_of(parent, ctx.scene):
+    collections = _collections_of(ctx, parent)
+    for collection in collections:
         collection.objects.link(ob)
+    ctx.linked(ob, collections)
     if parent is not None:
         ob.parent = parent
         ob.matrix_parent_inverse = Matrix.Identity(4)
@@ -59,12 +60,21 @@ def new_child_object(
 
 
 def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types.Object:
-    """Swap the Empty of node ``index`` for a mesh object holding ``mesh``; returns the new object."""
+    """Swap the Empty of node ``index`` for a mesh object holding ``mesh``; returns the new object.
+
+    The Empty is renamed and unlinked at once; it is deleted by ``remove_replaced`` at the end of the body step
+    (one ``batch_remove`` instead of a scan of the whole file per ``objects.remove``).
+    """
     old = ctx.objects[index]
     name = old.name
-    new = bpy.data.objects.new(name + ".physics", mesh)
-    for collection in old.users_collection:
+    old.name = name + ".replaced"
+    new = bpy.data.objects.new(name, mesh)
+    collections = ctx.collections_of(old)
+    for collection in collections:
         collection.objects.link(new)
+        collection.objects.unlink(old)
+    ctx.linked(new, collections)
+    ctx.linked(old, [])
     if old.parent is not None:
         new.parent = old.parent
         new.parent_type = old.parent_type
@@ -73,7 +83,7 @@ def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types
     new.matrix_parent_inverse = old.matrix_parent_inverse.copy()
     new.rotation_mode = old.rotation_mode
     new.matrix_basis = old.matrix_basis.copy()
-    for child in list(old.children):
+    for child in _children(ctx, index, old):
         inverse = child.matrix_parent_inverse.copy()
         child.parent = new
         child.matrix_parent_inverse = inverse
@@ -84,13 +94,34 @@ def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types
         with contextlib.suppress(TypeError, KeyError):  # unsupported id properties
             new[key] = old[key]
     pg = getattr(old, "gltf_physics", None)
-    if pg is not None:  # Blender 5.0 no longer lists add-on properties in keys(): copy them explicitly
+    if pg is not None and len(pg.id_properties_ensure()):  # 5.0 no longer lists add-on properties in keys()
         copy_property_group(pg, new.gltf_physics)
     gltf_addon.set_node_object(ctx.gltf, index, new)
     _remap_context(ctx, index, old, new)
-    bpy.data.objects.remove(old)
-    new.name = name
+    ctx.cache.setdefault("replaced", []).append(old)
     return new
+
+
+def _children(ctx, index: int, old: bpy.types.Object) -> list:
+    """Objects parented to ``old``: those of the importer's child vnodes (``Object.children`` scans every object
+    of the file per call); ``old.children`` when the importer has no vnode for the node."""
+    vnodes = getattr(ctx.gltf, "vnodes", None) or {}
+    vnode = vnodes.get(index)
+    if vnode is None or getattr(vnode, "blender_object", None) != old:
+        return list(old.children)
+    out = []
+    for key in getattr(vnode, "children", ()):
+        child = getattr(vnodes.get(key), "blender_object", None)
+        if child is not None and child.parent == old:
+            out.append(child)
+    return out
+
+
+def remove_replaced(ctx) -> None:
+    """Delete the Empties replaced by mesh objects during this import, all at once."""
+    replaced = ctx.cache.pop("replaced", [])
+    if replaced:
+        bpy.data.batch_remove(replaced)
 
 
 def copy_property_group(src, dst) -> None:

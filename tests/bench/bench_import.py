@@ -1,6 +1,6 @@
 """Benchmark (not a test): physics import cost on a 2,000-body / 1,000-joint glTF.
 
-Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000] [--runs 3] [--profile]``
+Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000] [--runs 5] [--empties] [--profile]``
 
 Builds the extension zip with Blender's CLI, installs it into a temporary user folder (as the test tier does),
 writes one generated file (a shared box mesh on every body node; physics listed in ``extensionsUsed`` only, so the
@@ -49,8 +49,12 @@ def cube_buffer() -> tuple[str, int]:
     return "data:application/octet-stream;base64," + base64.b64encode(data).decode(), len(data)
 
 
-def make_scene(bodies: int) -> dict:
-    """``bodies`` box bodies in pairs; each pair is joined by one joint (so bodies / 2 joints)."""
+def make_scene(bodies: int, empties: bool = False) -> dict:
+    """``bodies`` box bodies in pairs; each pair is joined by one joint (so bodies / 2 joints).
+
+    ``empties``: the body nodes have no render mesh (they import as Empties and are replaced by mesh objects
+    holding the shared box proxy mesh) instead of the shared cube mesh.
+    """
     uri, length = cube_buffer()
     nodes, roots, joints = [], [], []
     for pair in range(bodies // 2):
@@ -63,10 +67,11 @@ def make_scene(bodies: int) -> dict:
         joints.append(description)
         motion = {"motion": {"mass": 1.0}} if pair % 2 else {}
         collider = {"collider": {"geometry": {"shape": 0}}}
+        mesh = {} if empties else {"mesh": 0}
         nodes += [
             {
                 "name": f"A{pair}",
-                "mesh": 0,
+                **mesh,
                 "translation": [x, 1.0, z],
                 "children": [frame_a],
                 "extensions": {"KHR_physics_rigid_bodies": {**motion, **collider}},
@@ -78,7 +83,7 @@ def make_scene(bodies: int) -> dict:
             },
             {
                 "name": f"B{pair}",
-                "mesh": 0,
+                **mesh,
                 "translation": [x, 2.5, z],
                 "children": [frame_b],
                 "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 1.0}, **collider}},
@@ -118,7 +123,7 @@ def make_scene(bodies: int) -> dict:
 
 STEPS = {  # module → function of the installed extension timed separately in the physics runs
     "io.parse": "parse_gltf",
-    "io.blender_import": "ensure_world",
+    "io.blender_import": "ensure_world",  # runs in gather_import_gltf_before_hook (create_world_early)
     "io.blender_bodies": "build",
     "io.blender_filters": "apply",
     "io.blender_joints": "build",
@@ -144,6 +149,38 @@ def time_steps(package: str) -> dict[str, float]:
     return spent
 
 
+def time_hooks(package: str, spent: dict[str, float]) -> None:
+    """Also time our two import hooks and the depsgraph update Blender runs before selecting the imported objects
+    (``bpy.ops.object.select_all`` updates the view layer first: done here explicitly, so it is measured)."""
+    import bpy
+
+    hooks = importlib.import_module(f"{package}.io.hooks").GltfPhysicsImport
+    for name in ("gather_import_gltf_before_hook", "gather_import_scene_after_nodes_hook"):
+        original = getattr(hooks, name)
+
+        def timed(self, *args, _original=original, _key=f"hook {name}"):
+            start = time.perf_counter()
+            try:
+                return _original(self, *args)
+            finally:
+                spent[_key] = spent.get(_key, 0.0) + time.perf_counter() - start
+
+        setattr(hooks, name, timed)
+    try:
+        from io_scene_gltf2.blender.imp import scene as scene_module  # 4.3+
+    except ImportError:
+        from io_scene_gltf2.blender.imp import gltf2_blender_scene as scene_module  # 4.2
+    select = scene_module.BlenderScene.select_imported_objects
+
+    def timed_select(gltf):
+        start = time.perf_counter()
+        bpy.context.view_layer.update()
+        spent["blender depsgraph update"] = time.perf_counter() - start
+        select(gltf)
+
+    scene_module.BlenderScene.select_imported_objects = staticmethod(timed_select)
+
+
 def import_once(
     bpy, path: pathlib.Path, physics: bool, profile: cProfile.Profile | None = None, world_first: bool = False
 ) -> float:
@@ -164,7 +201,8 @@ def import_once(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bodies", type=int, default=2000)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--empties", action="store_true", help="body nodes without meshes (replacement path)")
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics import")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
     args = parser.parse_args()
@@ -174,11 +212,14 @@ def main() -> None:
 
     addon = devkit.install_and_enable(devkit.build(user / "dist"))
     path = user / "bench.gltf"
-    path.write_text(json.dumps(make_scene(args.bodies)), encoding="utf-8")
+    path.write_text(json.dumps(make_scene(args.bodies, args.empties)), encoding="utf-8")
     spent = time_steps(addon.__name__)
-    plain, physics, steps = [], [], []
+    time_hooks(addon.__name__, spent)
+    plain, physics, steps, plain_steps = [], [], [], []
     for _ in range(args.runs):
+        spent.clear()
         plain.append(import_once(bpy, path, False, world_first=args.world_first))
+        plain_steps.append(dict(spent))
         spent.clear()
         physics.append(import_once(bpy, path, True, world_first=args.world_first))
         steps.append(dict(spent))
@@ -192,6 +233,8 @@ def main() -> None:
     print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
     best = steps[physics.index(min(physics))]
     print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
+    best_plain = plain_steps[plain.index(min(plain))]
+    print("best plain run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best_plain.items() if not k.startswith("hook")))
     if args.profile:
         profile = cProfile.Profile()
         import_once(bpy, path, True, profile, args.world_first)
