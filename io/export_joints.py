@@ -6,7 +6,7 @@
   (``node_a`` / ``node_b``), else on new attachment nodes at the stored frames. Helper MOTOR Empties and the world
   anchor are never exported on their own.
 * **Edited or native constraints**: the description comes from the Blender settings in the Empty's own axes
-  (``export_mapping.constraint_description``) and the joint goes on two new attachment nodes (specs §6.6), one
+  (``export_joint_mapping.constraint_description``) and the joint goes on two new attachment nodes (specs §6.6), one
   child of each body's node at the Empty's world pose (a body that is the world anchor → a scene root node).
 """
 
@@ -18,7 +18,8 @@ import numpy as np
 
 from .blender_export import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder
 from .diagnostics import pointer
-from .export_mapping import attachment_frame, constraint_description, limits_close, rigid
+from .export_joint_mapping import constraint_description, limits_close
+from .export_mapping import attachment_frame, rigid
 from .gltf_nodes import quat_to_matrix
 from .joint_mapping import GLTF_TO_BLENDER, permutation_matrix, plan_joint
 from .model import JointDescription, JointDrive, JointLimit, NodeJoint, Passthrough
@@ -210,7 +211,7 @@ def blender_springs(c) -> dict[str, list]:
 
 
 def constraint_settings(c) -> dict:
-    """The settings ``export_mapping.constraint_description`` reads, as plain values."""
+    """The settings ``export_joint_mapping.constraint_description`` reads, as plain values."""
     intervals = blender_intervals(c)
     springs = blender_springs(c)
     return {

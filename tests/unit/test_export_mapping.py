@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from testkit import submodule
 
 mapping = submodule("io.export_mapping")
+joints = submodule("io.export_joint_mapping")
 shape_geometry = submodule("io.shape_geometry")
 model = submodule("io.model")
 joint_mapping = submodule("io.joint_mapping")
@@ -140,7 +141,7 @@ def test_native_constraints_plan_back_to_the_same_blender_settings(kind):
     if kind == "GENERIC":
         settings_["lin"] = [(-0.25, 0.5), (0.0, 0.0), (0.0, 0.0)]
         settings_["ang"] = [None, (-0.3, 0.2), None]
-    description, notes = mapping.constraint_description(settings_)
+    description, notes = joints.constraint_description(settings_)
     assert not notes
     plan = _plan(description)
     assert plan.type == kind
@@ -156,11 +157,11 @@ def test_native_constraints_plan_back_to_the_same_blender_settings(kind):
 
 
 def test_motor_and_unknown_types():
-    description, notes = mapping.constraint_description({"type": "MOTOR", "motor_ang": (2.0, 5.0)})
+    description, notes = joints.constraint_description({"type": "MOTOR", "motor_ang": (2.0, 5.0)})
     (drive,) = description.drives
     assert (drive.type, drive.axis, drive.velocity_target, drive.max_force) == ("angular", 0, -2.0, 5.0)
     plan = _plan(description)
     (motor,) = plan.motors
     assert motor.target_velocity == pytest.approx(2.0)  # the import gives Blender's value back
-    assert mapping.constraint_description({"type": "WELD"})[0] is None
-    assert mapping.limits_close((0.0, 1.0), (0.0, 1.0 + 1e-7)) and not mapping.limits_close(None, (0.0, 1.0))
+    assert joints.constraint_description({"type": "WELD"})[0] is None
+    assert joints.limits_close((0.0, 1.0), (0.0, 1.0 + 1e-7)) and not joints.limits_close(None, (0.0, 1.0))
