@@ -47,6 +47,27 @@ def build(ctx: ImportContext) -> None:
         ctx.body_object_of[index] = None if body is None else ctx.body_objects.get(body)
 
 
+def replacement_candidates(document, json_nodes: list) -> set[int]:
+    """Nodes whose Empty the body step replaces by a mesh object: motion nodes, and static colliders with geometry
+    (no motion ancestor, not all-zero scale). A node predicted wrongly keeps its own name (``remove_replaced``)."""
+    from .gltf_nodes import ancestors, parent_map
+
+    json_nodes = json_nodes if isinstance(json_nodes, list) else []
+    motion = {i for i, n in document.nodes.items() if n.motion is not None}
+    parents = parent_map(json_nodes)
+    out = set(motion)
+    for i, n in document.nodes.items():
+        if n.collider is None or n.collider.geometry is None or i in motion or not 0 <= i < len(json_nodes):
+            continue
+        node = json_nodes[i]
+        scale = node.get("scale") if isinstance(node, dict) else None
+        if isinstance(scale, list) and len(scale) == 3 and all(v == 0 for v in scale):
+            continue
+        if not any(a in motion for a in ancestors(i, parents)):
+            out.add(i)
+    return out
+
+
 def _nearest_motion(ctx: ImportContext, index: int, motion_set: set[int]) -> int | None:
     seen = set()
     while index is not None and index not in seen:

@@ -56,6 +56,7 @@ class ImportContext:
     animated: set[int] = field(default_factory=set)
     parents: dict[int, int] = field(default_factory=dict)
     cache: dict = field(default_factory=dict)  # per-import memo of the geometry step (shapes, meshes, volumes)
+    empty_names: dict[int, str] = field(default_factory=dict)  # node → name of an Empty named ahead (EmptyNames)
 
     def __post_init__(self) -> None:
         nodes = self.json.get("nodes")
@@ -206,8 +207,13 @@ def gc_paused():
 
 def build(ctx: ImportContext) -> None:
     """Build the physics of ``ctx.document`` into ``ctx.scene``."""
+    from .blender_proxies import remove_replaced
+
     with gc_paused():
-        _build(ctx)
+        try:
+            _build(ctx)
+        finally:  # replaced Empties deleted, Empties named ahead but kept get their names back
+            ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
 
 
 def _build(ctx: ImportContext) -> None:
@@ -222,10 +228,8 @@ def _build(ctx: ImportContext) -> None:
         ctx.world = ctx.guarded("", "creating the rigid-body world", ensure_world, ctx.scene)
         if ctx.world is None:
             return
-    try:
-        ctx.guarded("", "bodies and colliders", blender_bodies.build, ctx)
-    finally:
-        ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
+    ctx.guarded("", "bodies and colliders", blender_bodies.build, ctx)
+    ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
     ctx.guarded("", "triggers", blender_triggers.build, ctx)
     _call_optional(ctx, "blender_filters", "apply")
     _call_optional(ctx, "blender_joints", "build")

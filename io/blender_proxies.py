@@ -19,6 +19,8 @@ from . import gltf_addon
 from .gltf_nodes import decompose
 from .shape_geometry import ShapeMesh
 
+TEMPORARY_SUFFIX = ".replaced"  # name of an Empty between the importer creating it and its replacement
+
 
 def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
     mesh = bpy.data.meshes.new(name)
@@ -66,8 +68,10 @@ def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types
     (one ``batch_remove`` instead of a scan of the whole file per ``objects.remove``).
     """
     old = ctx.objects[index]
-    name = old.name
-    old.name = name + ".replaced"
+    name = ctx.empty_names.pop(index, None)  # named ahead by EmptyNames: no rename (a scan of all objects)
+    if name is None:
+        name = old.name
+        old.name = name + TEMPORARY_SUFFIX
     new = bpy.data.objects.new(name, mesh)
     collections = ctx.collections_of(old)
     for collection in collections:
@@ -118,10 +122,37 @@ def _children(ctx, index: int, old: bpy.types.Object) -> list:
 
 
 def remove_replaced(ctx) -> None:
-    """Delete the Empties replaced by mesh objects during this import, all at once."""
+    """Delete the Empties replaced by mesh objects during this import, all at once; Empties named ahead that were
+    not replaced get their own name back."""
     replaced = ctx.cache.pop("replaced", [])
     if replaced:
         bpy.data.batch_remove(replaced)
+    for index, name in ctx.empty_names.items():
+        ob = ctx.objects.get(index)
+        if ob is not None and ob.name != name:
+            ob.name = name
+    ctx.empty_names.clear()
+
+
+class EmptyNames:
+    """``gather_import_node_before_hook``: an Empty that the body step will replace by a mesh object is created
+    under a temporary name, so the mesh object can take the node's name without renaming (Blender checks every
+    object of the file on each rename). ``original``: node index → the name the importer would have used."""
+
+    def __init__(self, candidates: set[int], gltf):
+        self.candidates = candidates
+        self.index = {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
+        self.original: dict[int, str] = {}
+
+    def before_node(self, vnode, gltf_node) -> None:
+        index = self.index.get(id(gltf_node)) if gltf_node is not None else None
+        if index not in self.candidates or vnode.type != type(vnode).Object or vnode.is_arma:
+            return
+        if any(getattr(vnode, key, None) is not None for key in ("mesh_node_idx", "camera_node_idx", "light_node_idx")):
+            return  # not an Empty
+        name = vnode.name or vnode.default_name
+        self.original[index] = name
+        vnode.name = name + TEMPORARY_SUFFIX
 
 
 def copy_property_group(src, dst) -> None:

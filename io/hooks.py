@@ -90,6 +90,7 @@ class GltfPhysicsImport:
         self.report = RunReport("import")
         self.document = None
         self.json = None
+        self.empty_names = None  # blender_proxies.EmptyNames when the file has physics
         LAST_REPORTS["import"] = self.report
 
     @_guarded("import")
@@ -111,6 +112,20 @@ class GltfPhysicsImport:
             self.report.add(severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
+        if not self.document.is_empty():
+            from .blender_bodies import replacement_candidates
+            from .blender_proxies import EmptyNames
+
+            self.empty_names = EmptyNames(replacement_candidates(self.document, self.json.get("nodes") or []), gltf)
+
+    def gather_import_node_before_hook(self, vnode, gltf_node, gltf):
+        """Before each object is created (not recorded in ``hooks_called``: once per node)."""
+        if self.empty_names is None:
+            return
+        try:
+            self.empty_names.before_node(vnode, gltf_node)
+        except Exception as exc:  # a name only: never worth more than a note
+            self.report.add(Severity.INFO, "GLTF_PHYSICS_INTERNAL_ERROR", "", f"naming an Empty failed: {exc}")
 
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):
@@ -126,6 +141,7 @@ class GltfPhysicsImport:
             json=self.json,
             report=self.report,
             density=_import_density(blender_scene),
+            empty_names=dict(self.empty_names.original) if self.empty_names is not None else {},
         )
         blender_import.build(ctx)
 

@@ -78,7 +78,24 @@ def test_replaced_empties_keep_stored_values(clean):
         ("ANGULAR", (False, True, True), 0.0, 0.0),
         ("ANGULAR", (True, False, False), -0.5, 1.0),
     ]
-    assert not any(ob.name.endswith(".physics") for ob in bpy.data.objects)  # temporary names are gone
+    assert not any(ob.name.endswith((".physics", ".replaced")) for ob in bpy.data.objects)  # no temporary names
+
+
+def test_empty_named_ahead_but_not_replaced_keeps_its_name(clean, tmp_path):
+    """A static collider on an Empty is named ahead for its replacement; when no collider can be built (its geometry
+    node has no mesh) it stays an Empty and gets its own name back."""
+    data = json.loads((IMPORT / "replaced.gltf").read_text(encoding="utf-8"))
+    collider = {"collider": {"geometry": {"node": 4}}}
+    data["nodes"].append({"name": "NoMeshRef", "extensions": {"KHR_physics_rigid_bodies": collider}})
+    data["scenes"][0]["nodes"].append(len(data["nodes"]) - 1)
+    path = tmp_path / "no_mesh_ref.gltf"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    _import(clean, path)
+    kept = bpy.data.objects["NoMeshRef"]
+    assert kept.type == "EMPTY" and kept.rigid_body is None
+    assert kept.gltf_physics.collider.has_collider and kept.gltf_physics.node_index == 5
+    assert bpy.data.objects["Slab"].type == "MESH"
+    assert not any(ob.name.endswith(".replaced") for ob in bpy.data.objects)
 
 
 def _node_object(nodes: list, index: int):
@@ -167,3 +184,4 @@ def test_every_stored_value_reaches_the_final_object(clean, path):
             assert pg.trigger.has_trigger
         checked += 1
     assert checked > 0 and report is not None
+    assert not any(ob.name.endswith(".replaced") for ob in bpy.data.objects)
