@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 import pathlib
 import sys
 
@@ -15,8 +16,10 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-CORPUS = ROOT.parent / "shared" / "corpus"
-SCHEMAS = ROOT.parent / "shared" / "schemas"
+# ../shared beside the checkout; GLTF_PHYSICS_SHARED overrides it (`make test-no-shared` points it nowhere).
+SHARED = pathlib.Path(os.environ.get("GLTF_PHYSICS_SHARED", ROOT.parent / "shared"))
+CORPUS = SHARED / "corpus"
+SCHEMAS = SHARED / "schemas"
 PACKAGE = "gltf_physics"
 
 

@@ -22,6 +22,8 @@ from referencing.jsonschema import DRAFT202012
 
 from testkit import SCHEMAS, corpus_files, corpus_id, read_json, submodule
 
+pytestmark = pytest.mark.schemas  # every test here reads ../shared/schemas
+
 migrate = submodule("io.migrate")
 gltf_file = submodule("io.gltf_file")
 
