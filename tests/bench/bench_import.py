@@ -5,7 +5,8 @@ Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000] [--runs 5
 Builds the extension zip with Blender's CLI, installs it into a temporary user folder (as the test tier does),
 writes one generated file (a shared box mesh on every body node; physics listed in ``extensionsUsed`` only, so the
 plain importer reads it too) and imports it alternately with ``scene.gltf_physics.import_physics`` off (plain
-Blender glTF import; our hooks return at once) and on. Reports the best of ``--runs`` of each and the ratio.
+Blender glTF import; our hooks return at once) and on, each after an untimed ``gc.collect()`` (so no import pays for
+the previous one's garbage). Reports the best of ``--runs`` of each and the ratio.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import base64
 import cProfile
+import gc
 import importlib
 import json
 import pathlib
@@ -189,6 +191,7 @@ def import_once(
     if world_first:  # what the import costs when the rigid-body world is created while the scene is still empty
         bpy.ops.rigidbody.world_add()
     bpy.context.scene.gltf_physics.import_physics = physics
+    gc.collect()  # every import starts without the previous one's garbage (not timed)
     start = time.perf_counter()
     if profile is not None:
         profile.enable()
