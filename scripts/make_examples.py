@@ -64,14 +64,14 @@ def _mesh_document() -> dict:
 
 
 def demo_scene() -> dict:
-    """A ground, a stack of crates, a ball on a hinge and a trigger volume (KHR 2024-10 form)."""
+    """A ground, a stack of crates, a capsule, a ball on a hinge and a trigger volume (KHR 2024-10 form)."""
     doc = _mesh_document()
     rb = "KHR_physics_rigid_bodies"
     doc["extensionsUsed"] = [rb, "KHR_implicit_shapes"]
     doc["extensions"] = {
         "KHR_implicit_shapes": {
             "shapes": [
-                {"type": "box", "box": {"size": [10.0, 0.5, 10.0]}},
+                {"type": "capsule", "capsule": {"height": 0.6, "radiusTop": 0.2, "radiusBottom": 0.2}},
                 {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}},
                 {"type": "sphere", "sphere": {"radius": 0.5}},
                 {"type": "box", "box": {"size": [2.0, 2.0, 2.0]}},
@@ -99,7 +99,7 @@ def demo_scene() -> dict:
             "mesh": 0,
             "scale": [10.0, 0.5, 10.0],
             "translation": [0.0, -0.25, 0.0],
-            "extensions": {rb: {"collider": {"geometry": {"shape": 3}, "physicsMaterial": 0}}},
+            "extensions": {rb: {"collider": {"geometry": {"shape": 1}, "physicsMaterial": 0}}},
         },
         {
             "name": "CrateA",
@@ -147,10 +147,21 @@ def demo_scene() -> dict:
             "translation": [-3.0, 1.0, 0.0],
             "extensions": {rb: {"trigger": {"geometry": {"shape": 3}}}},
         },
+        {
+            "name": "Pill",
+            "translation": [-1.5, 3.0, 0.0],
+            "rotation": [0.0, 0.0, 0.3826834, 0.9238795],
+            "extensions": {
+                rb: {
+                    "motion": {"mass": 0.8, "linearVelocity": [1.0, 0.0, 0.0]},
+                    "collider": {"geometry": {"shape": 0}, "physicsMaterial": 1},
+                }
+            },
+        },
     ]
     nodes[4]["children"] = [6]
     doc["nodes"] = nodes
-    doc["scenes"] = [{"name": "Scene", "nodes": [0, 1, 2, 3, 4, 5, 7]}]
+    doc["scenes"] = [{"name": "Scene", "nodes": [0, 1, 2, 3, 4, 5, 7, 8]}]
     doc["scene"] = 0
     return doc
 

@@ -36,11 +36,16 @@ def test_demo_scene_imports(clean):
     print([str(d) for d in report.diagnostics])
     bodies = _bodies()
     print(sorted(bodies))
-    assert report.counts["rigid_bodies"] == 5  # Ground, CrateA, CrateB, Post, Ball
+    assert report.counts["rigid_bodies"] == 6  # Ground, CrateA, CrateB, Post, Ball, Pill
     assert report.counts["triggers"] == 1
     ball = bpy.data.objects["Ball"]
     assert ball.type == "MESH" and ball.rigid_body.collision_shape == "SPHERE"
     assert ball.gltf_physics.generated_mesh
+    pill = bpy.data.objects["Pill"]
+    assert pill.rigid_body.collision_shape == "CAPSULE" and pill.rigid_body.mass == pytest.approx(0.8)
+    assert tuple(pill.dimensions) == pytest.approx((0.4, 0.4, 1.0), abs=1e-5)  # height 0.6 + 2 r, along Z
+    ground = bpy.data.objects["Ground"]
+    assert ground.rigid_body.type == "PASSIVE" and ground.rigid_body.collision_shape == "BOX"
 
 
 def test_operator_summary_lists_counts_and_warnings(clean):
