@@ -91,9 +91,8 @@ def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types
         inverse = child.matrix_parent_inverse.copy()
         child.parent = new
         child.matrix_parent_inverse = inverse
-    registered = old.bl_rna.properties
-    for key in list(old.keys()):
-        if key in registered:  # add-on properties (4.x keeps them in the same storage): copied through RNA below
+    for key in list(old.keys()):  # custom properties (glTF extras; on 4.x also other add-ons' properties)
+        if key == "gltf_physics":  # 4.x keeps it in the same storage: copied through RNA below
             continue
         with contextlib.suppress(TypeError, KeyError):  # unsupported id properties
             new[key] = old[key]

@@ -83,18 +83,20 @@ def test_replaced_empties_keep_stored_values(clean):
 
 def test_empty_named_ahead_but_not_replaced_keeps_its_name(clean, tmp_path):
     """A static collider on an Empty is named ahead for its replacement; when no collider can be built (its geometry
-    node has no mesh) it stays an Empty and gets its own name back."""
+    node has no mesh) it stays an Empty and gets its own name back. Extras of a replaced Empty stay on the node."""
     data = json.loads((IMPORT / "replaced.gltf").read_text(encoding="utf-8"))
     collider = {"collider": {"geometry": {"node": 4}}}
     data["nodes"].append({"name": "NoMeshRef", "extensions": {"KHR_physics_rigid_bodies": collider}})
     data["scenes"][0]["nodes"].append(len(data["nodes"]) - 1)
+    data["nodes"][1]["extras"] = {"note": "kept"}  # Slab: custom properties move to the replacing mesh object
     path = tmp_path / "no_mesh_ref.gltf"
     path.write_text(json.dumps(data), encoding="utf-8")
     _import(clean, path)
     kept = bpy.data.objects["NoMeshRef"]
     assert kept.type == "EMPTY" and kept.rigid_body is None
     assert kept.gltf_physics.collider.has_collider and kept.gltf_physics.node_index == 5
-    assert bpy.data.objects["Slab"].type == "MESH"
+    slab = bpy.data.objects["Slab"]
+    assert slab.type == "MESH" and slab["note"] == "kept"
     assert not any(ob.name.endswith(".replaced") for ob in bpy.data.objects)
 
 
