@@ -127,6 +127,30 @@ def _mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh) -> float | None:
     return _memo(ctx, ("volume", mesh.as_pointer()), lambda: mesh_volume(mesh))
 
 
+def _hull_shape(ctx: ImportContext, mesh: bpy.types.Mesh) -> str:
+    """BOX when the convex hull of ``mesh`` is exactly the box Blender derives from its bounds (all 8 corners of the
+    bounds present, no other points, centred on the origin), else CONVEX_HULL (built by Bullet, with a margin)."""
+    return _memo(ctx, ("hull", mesh.as_pointer()), lambda: "BOX" if is_centred_box(mesh) else "CONVEX_HULL")
+
+
+def is_centred_box(mesh: bpy.types.Mesh, tolerance: float = 1e-6) -> bool:
+    """All 8 corners of the mesh bounds are vertices (every other point lies inside them) and the bounds are
+    centred on the origin: the convex hull is exactly Blender's BOX shape of this mesh."""
+    count = len(mesh.vertices)
+    if count < 8:
+        return False
+    co = np.empty(count * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", co)
+    co = co.reshape(-1, 3)
+    low, high = co.min(axis=0), co.max(axis=0)
+    eps = tolerance * max(float(np.max(np.abs(co))), 1.0)
+    if np.any(high - low <= eps) or np.any(np.abs(low + high) > eps):
+        return False
+    at_low, at_high = np.abs(co - low) <= eps, np.abs(co - high) <= eps
+    corner = np.all(at_low | at_high, axis=1)
+    return len({tuple(row) for row in at_high[corner].astype(int)}) == 8
+
+
 def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_scale) -> GeometryData | None:
     """When node ``index``'s own render mesh can carry this collider unchanged: its shape data, else None."""
     if ob is None or ob.type != "MESH" or ob.data is None or ob.modifiers:
@@ -138,7 +162,7 @@ def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_
         return _memo(ctx, key, lambda: _own_implicit(mesh, geo.shape, scale))
     if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
         volume = _mesh_volume(ctx, mesh)
-        shape = "CONVEX_HULL" if geo.convex else "MESH"
+        shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
         return GeometryData(mesh, shape, None if volume is None else volume * float(np.prod(scale)), list(geo.notes))
     return None
 
@@ -168,7 +192,7 @@ def new_shape_data(
         return None
     mesh = _memo(ctx, ("mesh", geo.mesh_index, bake_scale), lambda: _scaled_gltf_mesh(ctx, geo.mesh_index, bake_scale))
     volume = _mesh_volume(ctx, mesh)
-    shape = "CONVEX_HULL" if geo.convex else "MESH"
+    shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
     return GeometryData(mesh, shape, None if volume is None else volume * det, list(geo.notes))
 
 

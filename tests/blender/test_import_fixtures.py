@@ -47,10 +47,27 @@ def test_khr_2026_mesh_colliders(clean):
     assert ground.rigid_body.type == "PASSIVE" and ground.rigid_body.collision_shape == "MESH"
     assert len(ground.data.vertices) == 4  # the tetrahedron, referenced only by the collider
     assert _world_extents(ground) == pytest.approx((10.0, 10.0, 1.0))
-    hull = _rb("Hull")
-    assert hull.collision_shape == "CONVEX_HULL" and hull.mass == pytest.approx(2.0)
+    hull = _rb("Hull")  # convexHull of the unit cube mesh: exactly Blender's BOX (no Bullet hull, no margin)
+    assert hull.collision_shape == "BOX" and hull.mass == pytest.approx(2.0)
+    assert _world_extents(bpy.data.objects["Hull"]) == pytest.approx((1.0, 1.0, 1.0))
     geometry = bpy.data.objects["Hull"].gltf_physics.collider.geometry
     assert (geometry.kind, geometry.mesh, geometry.convex_hull) == ("MESH", 0, True)
+
+
+def test_convex_hull_becomes_box_only_when_exact(clean):
+    geometry = submodule(clean, "io.blender_geometry")
+    corners = [(x, y, z) for x in (-1.0, 1.0) for y in (-2.0, 2.0) for z in (-0.5, 0.5)]
+
+    def mesh(points):
+        m = bpy.data.meshes.new("probe")
+        m.from_pydata(points, [], [])
+        return m
+
+    assert geometry.is_centred_box(mesh(corners))
+    assert geometry.is_centred_box(mesh([*corners, (0.2, 0.1, 0.0)]))  # an inner point: the hull is still the box
+    assert not geometry.is_centred_box(mesh([(x + 0.5, y, z) for x, y, z in corners]))  # off-centre
+    assert not geometry.is_centred_box(mesh([*corners[:7], (0.9, 1.9, 0.4)]))  # a corner cut off
+    assert not geometry.is_centred_box(mesh([(x, y, 0.0) for x, y, _ in corners]))  # flat
 
 
 def test_khr_2024_10_node_geometry_and_plane(clean):
