@@ -7,7 +7,8 @@ range, unresolved index) and returns the usable value or ``None``. None of them 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from .diagnostics import Severity, pointer
 from .validate_codes import (
@@ -55,41 +56,32 @@ def require(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool:
     return False
 
 
-def get_object(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> dict | None:
-    """A member that must be a JSON object."""
+def _member(ctx: Ctx, obj: dict, key: str, ptr: str, accepts: Callable[[Any], bool], label: str, required: bool) -> Any:
+    """A member whose JSON type ``accepts``; reports a missing required member or a type mismatch."""
     if key not in obj:
         if required:
             require(ctx, obj, key, ptr)
         return None
     value = obj[key]
-    if not isinstance(value, dict):
-        mismatch(ctx, pointer_join(ptr, key), value, "object")
+    if not accepts(value):
+        mismatch(ctx, pointer_join(ptr, key), value, label)
         return None
     return value
+
+
+def get_object(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> dict | None:
+    """A member that must be a JSON object."""
+    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, dict), "object", required)
 
 
 def get_bool(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool | None:
     """An optional boolean member."""
-    if key not in obj:
-        return None
-    value = obj[key]
-    if not isinstance(value, bool):
-        mismatch(ctx, pointer_join(ptr, key), value, "boolean")
-        return None
-    return value
+    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, bool), "boolean", False)
 
 
 def get_string(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> str | None:
     """A string member."""
-    if key not in obj:
-        if required:
-            require(ctx, obj, key, ptr)
-        return None
-    value = obj[key]
-    if not isinstance(value, str):
-        mismatch(ctx, pointer_join(ptr, key), value, "string")
-        return None
-    return value
+    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, str), "string", required)
 
 
 def get_enum(
