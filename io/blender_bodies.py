@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from . import blender_physics_props as props
+from . import passthrough_text
 from .blender_geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
 from .blender_import import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 from .blender_proxies import empty_mesh, new_child_object, relative_transform, replace_with_mesh_object
@@ -115,7 +116,12 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     doc, collider = ctx.document, ctx.document.nodes[index].collider
     pg = ob.gltf_physics
     props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
-    props.assign(pg.collider, has_collider=True, disabled=collider.geometry is not None and _zero_scale(ctx, index))
+    props.assign(
+        pg.collider,
+        has_collider=True,
+        disabled=collider.geometry is not None and _zero_scale(ctx, index),
+        passthrough=passthrough_text.dumps(collider),
+    )
     props.store_geometry(pg.collider.geometry, doc, collider.geometry, ctx.cache)
     props.store_material(pg.collider.material, props.lookup(doc.materials, collider.material), collider.material)
     props.store_filter(pg.collider.filter, props.lookup(doc.filters, collider.filter), collider.filter)

@@ -261,6 +261,11 @@ def apply_output(plan, output) -> list[str]:
             else:
                 plan.extensions[name] = value
             used.append(name)
+    from .passthrough_text import extension_names  # extensions nested in kept extras / extensions / unknown keys
+
+    used.extend(
+        sorted(extension_names([list(output.root.values()), [list(e.values()) for e in output.nodes.values()]]))
+    )
     names = list(plan.extensions_used or [])
     for name in used:
         if name not in names:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 
+from . import passthrough_text
 from .model import KINEMATIC, CollisionFilter, Geometry, Motion, PhysicsDocument, PhysicsMaterial
 from .shape_geometry import quat_to_blender, scale_to_blender, shape_to_json, vec_to_blender
 
@@ -49,6 +50,7 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
         angular_velocity=vec_to_blender(motion.angular_velocity),
         gravity_factor=motion.gravity_factor,
         animated=animated,
+        passthrough=passthrough_text.dumps(motion),
     )
     if motion.center_of_mass is not None:
         pg.center_of_mass = vec_to_blender(motion.center_of_mass)
@@ -92,6 +94,7 @@ def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> N
         restitution=material.restitution,
         friction_combine=material.friction_combine or "NONE",
         restitution_combine=material.restitution_combine or "NONE",
+        passthrough=passthrough_text.dumps(material),
     )
 
 
@@ -128,6 +131,7 @@ def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
         collision_systems=_json_list(flt.collision_systems),
         collide_with_systems=_json_list(flt.collide_with_systems),
         not_collide_with_systems=_json_list(flt.not_collide_with_systems),
+        passthrough=passthrough_text.dumps(flt),
     )
 
 
@@ -136,11 +140,13 @@ def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, mem
     if geometry is None:
         assign(pg, kind="NONE")
         return
-    assign(pg, convex_hull=geometry.convex_hull)
+    assign(pg, convex_hull=geometry.convex_hull, passthrough=passthrough_text.dumps(geometry))
     if geometry.shape is not None:
         assign(pg, kind="SHAPE", shape_index=geometry.shape)
         if 0 <= geometry.shape < len(document.shapes):
-            pg.shape_json = _shape_json(document, geometry.shape, {} if memo is None else memo)
+            memo = {} if memo is None else memo
+            pg.shape_json = _shape_json(document, geometry.shape, memo)
+            assign(pg, shape_passthrough=_shape_passthrough(document, geometry.shape, memo))
     elif geometry.mesh is not None:
         assign(pg, kind="MESH", mesh=geometry.mesh)
     elif geometry.node is not None:
@@ -151,6 +157,13 @@ def _shape_json(document: PhysicsDocument, index: int, memo: dict) -> str:
     key = ("shape_json", index)
     if key not in memo:
         memo[key] = json.dumps(shape_to_json(document.shapes[index]))
+    return memo[key]
+
+
+def _shape_passthrough(document: PhysicsDocument, index: int, memo: dict) -> str:
+    key = ("shape_passthrough", index)
+    if key not in memo:
+        memo[key] = passthrough_text.shape_dumps(document.shapes[index])
     return memo[key]
 
 

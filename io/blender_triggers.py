@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from . import blender_physics_props as props
+from . import passthrough_text
 from .blender_geometry import new_shape_data, resolve
 from .blender_import import APPROXIMATED, SKIPPED, ImportContext
 from .blender_proxies import new_child_object, style_as_proxy
@@ -25,6 +26,7 @@ def _store(ctx: ImportContext, ob, index: int) -> None:
         pg.role, pg.node_index = "NODE", index
         pg.source = doc.nodes[index].source or ""
     pg.trigger.has_trigger = True
+    props.assign(pg.trigger, passthrough=passthrough_text.dumps(trigger))
     props.store_geometry(pg.trigger.geometry, doc, trigger.geometry, ctx.cache)
     pg.trigger.nodes = "" if trigger.nodes is None else json.dumps(list(trigger.nodes))
     props.store_filter(pg.trigger.filter, props.lookup(doc.filters, trigger.filter), trigger.filter)

@@ -32,6 +32,7 @@ from .export_mapping import (
     vec_to_gltf,
 )
 from .model import DYNAMIC, KINEMATIC, STATIC, Collider, CollisionFilter, Motion, NodePhysics, PhysicsMaterial, Trigger
+from .passthrough_text import restore, restore_shape
 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")
 PRIMITIVES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE")
@@ -137,7 +138,7 @@ def _stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
         kept = _stored_extras(pm)
         native.center_of_mass, native.inertia_diagonal, native.inertia_orientation = kept[:3]
         native.linear_velocity, native.angular_velocity, native.gravity_factor = kept[3:]
-        return native
+        return restore(native, pm.passthrough)  # extras / extensions / unknown keys: never edited in Blender
     motion = Motion(kind=pm.kind)
     if pm.mass_mode == "INFINITE":
         motion.mass = 0.0
@@ -150,7 +151,7 @@ def _stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
     kept = _stored_extras(pm)
     motion.center_of_mass, motion.inertia_diagonal, motion.inertia_orientation = kept[:3]
     motion.linear_velocity, motion.angular_velocity, motion.gravity_factor = kept[3:]
-    return motion
+    return restore(motion, pm.passthrough)
 
 
 def _stored_extras(pm) -> tuple:
@@ -272,7 +273,8 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
             if derived is not None and not shapes_close(derived, shape):
                 b.note(EXPORT_EDITED, ptr, f"collision shape of {ob.name!r} changed in Blender: written from Blender")
                 shape = derived
-        return Geometry(shape=b.add_shape(shape), convex_hull=pgeo.convex_hull)
+        shape = restore_shape(shape, pgeo.shape_passthrough)
+        return restore(Geometry(shape=b.add_shape(shape), convex_hull=pgeo.convex_hull), pgeo.passthrough)
     if is_mesh_geometry(pgeo):
         if holder is None:
             b.warn(EXPORT_SKIPPED, ptr, f"no object holds the collision mesh of {ob.name!r}: geometry skipped")
@@ -284,7 +286,7 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
             how = "orphan"
         else:
             how = "unrender" if pg_of(ob).generated_mesh else "own"
-        return b.mesh_geometry(holder, convex, how, ptr)
+        return restore(b.mesh_geometry(holder, convex, how, ptr), pgeo.passthrough)
     return None
 
 
@@ -299,7 +301,7 @@ def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:
         and math.isclose(rb.restitution, props.blender_coefficient(restitution, combine_r), rel_tol=1e-5, abs_tol=1e-6)
     ):
         b.note(EXPORT_EDITED, ptr, "friction/restitution changed in Blender: written as a multiply material")
-        return b.add_material(native_material(rb.friction, rb.restitution))
+        return b.add_material(restore(native_material(rb.friction, rb.restitution), pmat.passthrough))
     if not pmat.has_material:
         return None
     material = PhysicsMaterial(
@@ -310,7 +312,7 @@ def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:
         restitution_combine=combine_r,
         name=pmat.name or None,
     )
-    return b.add_material(material)
+    return b.add_material(restore(material, pmat.passthrough))
 
 
 def _stored_filter(b: Builder, pflt) -> int | None:
@@ -326,7 +328,7 @@ def _stored_filter(b: Builder, pflt) -> int | None:
         not_collide_with_systems=lst(pflt.not_collide_with_systems),
         name=pflt.name or None,
     )
-    return b.add_filter(flt)
+    return b.add_filter(restore(flt, pflt.passthrough))
 
 
 def _stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
@@ -347,7 +349,7 @@ def _stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
     rb = holder.rigid_body if holder is not None else None
     collider = Collider(geometry=geometry, material=_stored_material(b, pc.material, rb, ptr + "/physicsMaterial"))
     collider.filter = _stored_filter(b, pc.filter)  # collections of imported colliders came from the filters
-    return collider
+    return restore(collider, pc.passthrough)
 
 
 def _stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
@@ -368,12 +370,12 @@ def _stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
         if missing:
             b.warn(EXPORT_SKIPPED, ptr + "/nodes", f"trigger nodes {missing} are not exported: left out")
         nodes = tuple(found[i] for i in wanted if i in found)
-        return Trigger(nodes=nodes) if nodes else None
+        return restore(Trigger(nodes=nodes), pt.passthrough) if nodes else None
     holder = realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # a volume, never the node's rigid body
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None
-    return Trigger(geometry=geometry, filter=_stored_filter(b, pt.filter))
+    return restore(Trigger(geometry=geometry, filter=_stored_filter(b, pt.filter)), pt.passthrough)
 
 
 # --- native collision filters -------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 ``python scripts/make_import_fixtures.py``. One small scene per import rule: each revision (KHR 2026 / 2024-10 /
 2024-07, OMI current and 2023-08 legacy), bodies on empty nodes, compound and nested bodies, mesh colliders, node
-scale rules, materials, mass rules, triggers, an animated body, and malformed data.
+scale rules, materials, mass rules, triggers, an animated body, malformed data, and extras / extensions / unknown
+keys on every kept object.
 """
 
 from __future__ import annotations
@@ -418,6 +419,47 @@ def replaced() -> dict:
     return _doc(nodes, extensions, [RB, SHAPES])
 
 
+def _kept(tag: str) -> dict:
+    """extras + a custom nested extension + an unknown key, distinct per object (``tag``)."""
+    return {
+        "extras": {"tag": tag, "list": [1, 2.5, {"deep": True}]},
+        "extensions": {"EXT_vendor_data": {"owner": tag, "nested": {"level": [{"x": 1}, None, "s"]}}},
+        "vendorKey": {"kept": tag},
+    }
+
+
+def passthrough() -> dict:
+    """extras / a custom extension / an unknown key on motion, collider, geometry, trigger, shape (and its sub-object),
+    material and filter: import keeps them, export writes them back."""
+    shapes = [
+        {"type": "box", "box": {"size": [1.0, 2.0, 3.0], "extras": {"sub": "box"}}, **_kept("shape-box")},
+        {"type": "sphere", "sphere": {"radius": 0.75}, **_kept("shape-sphere")},
+    ]
+    mats = [{"staticFriction": 0.7, "dynamicFriction": 0.5, "restitution": 0.1, **_kept("material")}]
+    filters = [{"collisionSystems": ["a"], "collideWithSystems": ["b"], **_kept("filter")}]
+    body = {
+        "motion": {"mass": 3.0, **_kept("motion")},
+        "collider": {
+            "geometry": {"shape": 0, "extras": {"of": "geometry"}},
+            "physicsMaterial": 0,
+            "collisionFilter": 0,
+            **_kept("collider"),
+        },
+    }
+    nodes = [
+        _node("Body", translation=[0.0, 2.0, 0.0], physics=body),
+        _node(
+            "Sensor",
+            translation=[4.0, 1.0, 0.0],
+            physics={"trigger": {"geometry": {"shape": 1}, "collisionFilter": 0, **_kept("trigger")}},
+        ),
+        _node("Group", children=[3], physics={"trigger": {"nodes": [3], **_kept("compound-trigger")}}),
+        _node("Part", translation=[8.0, 1.0, 0.0], physics={"trigger": {"geometry": {"shape": 1}}}),
+    ]
+    extensions = {SHAPES: {"shapes": shapes}, RB: {"physicsMaterials": mats, "collisionFilters": filters}}
+    return _doc(nodes, extensions, [RB, SHAPES, "EXT_vendor_data"])
+
+
 FIXTURES = {
     "rev_2026.gltf": rev_2026,
     "rev_2024_10.gltf": rev_2024_10,
@@ -432,6 +474,7 @@ FIXTURES = {
     "animated.gltf": animated,
     "malformed.gltf": malformed,
     "replaced.gltf": replaced,
+    "passthrough.gltf": passthrough,
 }
 
 

@@ -4,7 +4,8 @@
 factor, both frictions, combine modes, absent-vs-explicit mass, filters, the original shape, triggers) so export can
 write the file's values back. Vectors are stored in **Blender's frame** (exact swizzles of the glTF values, specs.md
 §6.1): vector (x, y, z)glTF → (x, −z, y); inertia diagonal (x, y, z)glTF → (x, z, y); quaternions as Blender
-(w, x, y, z) of the converted rotation. Shapes and filters are kept verbatim as JSON text (glTF frame).
+(w, x, y, z) of the converted rotation. Shapes and filters are kept verbatim as JSON text (glTF frame), and so are the
+``extras`` / ``extensions`` / unknown keys of every kept object (``passthrough``, ``shape_passthrough``).
 """
 
 from __future__ import annotations
@@ -95,6 +96,9 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     restitution: FloatProperty(name="Restitution", default=0.0, min=0.0)
     friction_combine: EnumProperty(name="Friction Combine", items=COMBINE_MODES, default="NONE")
     restitution_combine: EnumProperty(name="Restitution Combine", items=COMBINE_MODES, default="NONE")
+    passthrough: StringProperty(
+        name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
+    )
 
 
 class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
@@ -106,6 +110,9 @@ class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
     collision_systems: StringProperty(name="Collision Systems", description="JSON list, '' = absent")
     collide_with_systems: StringProperty(name="Collide With", description="JSON list, '' = absent (= all)")
     not_collide_with_systems: StringProperty(name="Not Collide With", description="JSON list, '' = absent")
+    passthrough: StringProperty(
+        name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
+    )
 
 
 class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
@@ -127,6 +134,9 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     angular_velocity: FloatVectorProperty(name="Angular Velocity", size=3, description="rad/s, Blender frame")
     gravity_factor: FloatProperty(name="Gravity Factor", default=1.0)
     animated: BoolProperty(name="Animated", default=False, description="Follows the file's animation")
+    passthrough: StringProperty(
+        name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
+    )
 
 
 class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
@@ -138,6 +148,13 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
     mesh: IntProperty(name="Mesh", default=-1)
     node: IntProperty(name="Node", default=-1)
     convex_hull: BoolProperty(name="Convex Hull", default=False)
+    passthrough: StringProperty(
+        name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
+    )
+    shape_passthrough: StringProperty(
+        name="Shape Passthrough",
+        description="extras / extensions / unknown keys of the shape and its sub-object (JSON)",
+    )
 
 
 class GLTF_PHYSICS_PG_collider(bpy.types.PropertyGroup):
@@ -147,6 +164,9 @@ class GLTF_PHYSICS_PG_collider(bpy.types.PropertyGroup):
     filter: PointerProperty(type=GLTF_PHYSICS_PG_filter)
     disabled: BoolProperty(name="Disabled", default=False, description="Node scale is zero: the collider is off")
     approximated: StringProperty(name="Approximation", description="How Blender's shape differs from the file")
+    passthrough: StringProperty(
+        name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
+    )
 
 
 class GLTF_PHYSICS_PG_trigger(bpy.types.PropertyGroup):
@@ -154,6 +174,9 @@ class GLTF_PHYSICS_PG_trigger(bpy.types.PropertyGroup):
     geometry: PointerProperty(type=GLTF_PHYSICS_PG_geometry)
     nodes: StringProperty(name="Nodes", description="Compound trigger: JSON list of node indices ('' = simple)")
     filter: PointerProperty(type=GLTF_PHYSICS_PG_filter)
+    passthrough: StringProperty(
+        name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
+    )
 
 
 class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):

@@ -18,10 +18,9 @@ REL = 1e-5  # Blender stores the file's values in 32-bit float properties
 # Each entry names one normalisation `canonical()` applies to both sides before comparing.
 ALLOWED_LOSSES = {
     "precision": "numbers compare with a relative tolerance of 1e-5 (Blender keeps them as 32-bit floats)",
-    "passthrough": "extras / extensions / unknown keys of motion, collider, trigger, shape, material and filter "
-    "objects are not kept by the import (joint descriptions, limits and drives keep theirs)",
     "indices": "shapes, materials, filters and joint descriptions are compared by value (re-ordered, de-duplicated)",
-    "mesh_identity": "a mesh geometry compares as 'a mesh' + convexHull (Blender re-encodes the mesh data)",
+    "mesh_identity": "a mesh geometry compares as 'a mesh' + convexHull + the geometry object's extras / extensions "
+    "/ unknown keys (Blender re-encodes the mesh data; a 2024-07 mesh shape's own ones are not kept)",
     "unreachable_nodes": "physics on nodes that have no Blender object (bones, nodes outside every scene) is lost",
     "axis_order": "a limit's linearAxes / angularAxes compare as sets (Blender keeps them as three flags)",
     "joint_frames": "a joint whose frame nodes are not both exported as they were (legacy OMI pivot joints, joints "
@@ -67,8 +66,8 @@ def node_names(gltf: dict) -> list[str]:
     return out
 
 
-def _plain(obj, drop=("extras", "extensions", "unknown", "source")) -> object:
-    """A dataclass as a dict without passthrough fields (allowed loss "passthrough")."""
+def _plain(obj, drop=("source",)) -> object:
+    """A dataclass as a dict (extras / extensions / unknown keys included)."""
     if obj is None:
         return None
     if isinstance(obj, list | tuple):
@@ -82,16 +81,21 @@ def _plain(obj, drop=("extras", "extensions", "unknown", "source")) -> object:
     return out
 
 
+def _passthrough(obj) -> dict:
+    return {"extras": obj.extras, "extensions": obj.extensions, "unknown": obj.unknown}
+
+
 def _geometry(doc, geometry, gltf) -> object:
     if geometry is None:
         return None
+    own = _passthrough(geometry)
     if geometry.shape is not None:
         shape = doc.shapes[geometry.shape]
         params = shape.params
         if params is not None and type(params).__name__ == "MeshShape":
-            return {"mesh": True, "convex": params.convex_hull}
-        return {"shape": shape.type, "params": _plain(params), "name": shape.name}
-    return {"mesh": True, "convex": geometry.convex_hull}  # allowed loss "mesh_identity"
+            return {"mesh": True, "convex": params.convex_hull}  # allowed loss "mesh_identity"
+        return {"shape": shape.type, "params": _plain(params), "name": shape.name, **_passthrough(shape), "own": own}
+    return {"mesh": True, "convex": geometry.convex_hull, "own": own}  # allowed loss "mesh_identity"
 
 
 def canonical(doc, gltf: dict, keep_joint_nodes: bool = True) -> dict:
@@ -106,6 +110,7 @@ def canonical(doc, gltf: dict, keep_joint_nodes: bool = True) -> dict:
         if physics.collider is not None:
             c = physics.collider
             entry["collider"] = {
+                **_passthrough(c),
                 "geometry": _geometry(doc, c.geometry, gltf),
                 "material": _plain(doc.materials[c.material]) if c.material is not None else None,
                 "filter": _plain(doc.filters[c.filter]) if c.filter is not None else None,
@@ -113,6 +118,7 @@ def canonical(doc, gltf: dict, keep_joint_nodes: bool = True) -> dict:
         if physics.trigger is not None:
             t = physics.trigger
             entry["trigger"] = {
+                **_passthrough(t),
                 "geometry": _geometry(doc, t.geometry, gltf),
                 "nodes": sorted(names[n] for n in t.nodes) if t.nodes else None,
                 "filter": _plain(doc.filters[t.filter]) if t.filter is not None else None,
