@@ -1,7 +1,7 @@
 # glTF Physics — one-command setup. `make test` and `make demo` bootstrap everything from nothing.
 # Python 3.11 is required (the bpy wheels are cp311).
 
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 BPY_5_0 := 5.0.1
 BPY_4_5 := 4.5.15
 BPY_4_2 := 4.2.23
