@@ -76,6 +76,25 @@ class DiagnosticList:
         return len(self.items)
 
 
+#: Escaped ``"/" + key`` of the string parts seen so far (keys repeat in every node of large files); bounded.
+_SEGMENTS: dict[str, str] = {}
+
+
+def _segment(part: object) -> str:
+    text = part if type(part) is str else str(part)
+    segment = "/" + text.replace("~", "~0").replace("/", "~1")
+    if type(part) is str and len(_SEGMENTS) < 4096:
+        _SEGMENTS[part] = segment
+    return segment
+
+
 def pointer(*parts: object) -> str:
     """Build a JSON pointer from path parts, escaping ``~`` and ``/`` (RFC 6901)."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    out = ""
+    for part in parts:  # the validator and readers call this ~30 times per physics node: kept cheap
+        if type(part) is int:
+            out += "/" + str(part)
+        else:
+            segment = _SEGMENTS.get(part) if type(part) is str else None
+            out += segment if segment is not None else _segment(part)
+    return out

@@ -200,8 +200,7 @@ class ReadContext:
                 self.report(
                     Severity.WARNING, INVALID_TYPE, pointer_join(ptr, "extensions"), "expected a JSON object; ignored"
                 )
-        skip = set(known) | {"extras", "extensions"}
-        target.unknown = {k: v for k, v in d.items() if k not in skip}
+        target.unknown = {k: v for k, v in d.items() if k not in known and k != "extras" and k != "extensions"}
         return target
 
     def check_node(self, value: int | None, ptr: str) -> None:

@@ -37,10 +37,24 @@ def mismatch(ctx: Ctx, ptr: str, value: object, expected: str) -> None:
 
 def check_members(ctx: Ctx, obj: dict, allowed: Iterable[str], ptr: str, named: bool = False) -> None:
     """Warn about members the schema does not define (glTF allows them, the validator warns)."""
-    known = set(allowed) | (NAMED_MEMBERS if named else BASE_MEMBERS)
+    known = _known_members(allowed, named)
     for key in obj:
         if key not in known:
             ctx.warning(UNEXPECTED_PROPERTY, pointer_join(ptr, key), "Unexpected property.")
+
+
+#: Allowed-member sets per (tuple | frozenset of members, named): built once, not once per checked object.
+_KNOWN: dict[tuple, frozenset] = {}
+
+
+def _known_members(allowed: Iterable[str], named: bool) -> frozenset:
+    cacheable = type(allowed) in (tuple, frozenset)
+    known = _KNOWN.get((allowed, named)) if cacheable else None
+    if known is None:
+        known = frozenset(allowed) | (NAMED_MEMBERS if named else BASE_MEMBERS)
+        if cacheable and len(_KNOWN) < 1024:
+            _KNOWN[(allowed, named)] = known
+    return known
 
 
 def pointer_join(ptr: str, *parts: object) -> str:
