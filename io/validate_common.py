@@ -98,6 +98,11 @@ def get_string(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) 
     return _member(ctx, obj, key, ptr, lambda v: isinstance(v, str), "string", required)
 
 
+def _array(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> list | None:
+    """A member that must be a JSON array."""
+    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, list), "array", required)
+
+
 def get_enum(
     ctx: Ctx,
     obj: dict,
@@ -174,13 +179,10 @@ def get_number_array(
     min_items: int = 0,
 ) -> list[float | None] | None:
     """An array of numbers (fixed ``length`` when given); invalid items come back as None."""
-    if key not in obj:
+    value = _array(ctx, obj, key, ptr)
+    if value is None:
         return None
-    value = obj[key]
     here = pointer_join(ptr, key)
-    if not isinstance(value, list):
-        mismatch(ctx, here, value, "array")
-        return None
     if length is not None and len(value) != length:
         ctx.error(ARRAY_LENGTH_NOT_IN_LIST, here, f"Invalid array length {len(value)}. Valid lengths are: ({length}).")
         return None
@@ -231,15 +233,10 @@ def get_index_list(
 
     An empty array is reported (``EMPTY_ENTITY``) and returned as None, as the reference validator does.
     """
-    if key not in obj:
-        if required:
-            require(ctx, obj, key, ptr)
+    value = _array(ctx, obj, key, ptr, required)
+    if value is None:
         return None
-    value = obj[key]
     here = pointer_join(ptr, key)
-    if not isinstance(value, list):
-        mismatch(ctx, here, value, "array")
-        return None
     if not value:
         ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
         return None
@@ -262,15 +259,10 @@ def get_object_list(
     ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False, min_items: int = 1
 ) -> Iterator[tuple[int, dict, str]] | None:
     """An array of objects; yields (position, object, pointer) for each item that is an object."""
-    if key not in obj:
-        if required:
-            require(ctx, obj, key, ptr)
+    value = _array(ctx, obj, key, ptr, required)
+    if value is None:
         return None
-    value = obj[key]
     here = pointer_join(ptr, key)
-    if not isinstance(value, list):
-        mismatch(ctx, here, value, "array")
-        return None
     if len(value) < min_items:
         ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
     return _objects(ctx, value, here)
@@ -287,13 +279,10 @@ def _objects(ctx: Ctx, items: list, here: str) -> Iterator[tuple[int, dict, str]
 
 def get_string_list(ctx: Ctx, obj: dict, key: str, ptr: str) -> list[str] | None:
     """An array of strings (may be empty)."""
-    if key not in obj:
+    value = _array(ctx, obj, key, ptr)
+    if value is None:
         return None
-    value = obj[key]
     here = pointer_join(ptr, key)
-    if not isinstance(value, list):
-        mismatch(ctx, here, value, "array")
-        return None
     result = []
     for i, item in enumerate(value):
         if isinstance(item, str):
