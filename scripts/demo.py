@@ -9,7 +9,6 @@ import argparse
 import json
 import pathlib
 import sys
-import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import devkit
@@ -59,12 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     source, out = pathlib.Path(args.source), pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
 
-    user = pathlib.Path(tempfile.mkdtemp(prefix="gltf_physics_demo_"))
-    devkit.isolate_user_resources(user)
-    import bpy
-
-    addon = devkit.install_and_enable(devkit.build(user / "dist"))
+    addon, _ = devkit.start_installed("gltf_physics_demo_")
     from importlib import import_module
+
+    import bpy
 
     hooks = import_module(addon.__name__ + ".io.hooks")
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)

@@ -87,6 +87,18 @@ def enable():
     return sys.modules[ADDON]
 
 
+def start_installed(prefix: str = "gltf_physics_") -> tuple[object, pathlib.Path]:
+    """Fresh temporary user folder, then ``import bpy``, build, install and enable; returns (addon, user folder).
+
+    For scripts (demo, benchmarks) that run the extension as users install it; must run before ``import bpy``.
+    """
+    import tempfile
+
+    user = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+    isolate_user_resources(user)
+    return install_and_enable(build(user / "dist")), user
+
+
 if __name__ == "__main__":  # `python scripts/devkit.py build|validate`
     command = sys.argv[1] if len(sys.argv) > 1 else "build"
     if command == "validate":

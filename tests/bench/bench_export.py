@@ -16,7 +16,6 @@ import json
 import pathlib
 import pstats
 import sys
-import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -70,11 +69,9 @@ def main() -> None:
     parser.add_argument("--native", action="store_true", help="edit every joint so it is written from Blender")
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
     args = parser.parse_args()
-    user = pathlib.Path(tempfile.mkdtemp(prefix="gltf_physics_bench_"))
-    devkit.isolate_user_resources(user)
+    addon, user = devkit.start_installed("gltf_physics_bench_")
     import bpy
 
-    addon = devkit.install_and_enable(devkit.build(user / "dist"))
     source = user / "scene.gltf"
     source.write_text(json.dumps(bench_import.make_scene(args.bodies)))
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)

@@ -21,7 +21,6 @@ import pathlib
 import pstats
 import struct
 import sys
-import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -209,11 +208,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics import")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
     args = parser.parse_args()
-    user = pathlib.Path(tempfile.mkdtemp(prefix="gltf_physics_bench_"))
-    devkit.isolate_user_resources(user)
+    addon, user = devkit.start_installed("gltf_physics_bench_")
     import bpy
 
-    addon = devkit.install_and_enable(devkit.build(user / "dist"))
     path = user / "bench.gltf"
     path.write_text(json.dumps(make_scene(args.bodies, args.empties)), encoding="utf-8")
     spent = time_steps(addon.__name__)
