@@ -2,26 +2,24 @@
 
 Adding a subcommand: write ``add_subcommand(subparsers)`` in your module; it must create its parser with
 ``subparsers.add_parser(name, help=...)`` and ``set_defaults(func=run)`` where ``run(args) -> int`` is the exit code.
-Then list the module (relative to the package) in ``OPTIONAL_SUBCOMMANDS`` (imported lazily, skipped when the
-import fails, e.g. because it needs Blender) or call ``register`` with the function.
+Then add it to ``SUBCOMMANDS`` below (bpy-free modules only, imported at module level: a broken import fails
+loudly) or call ``register`` with the function.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Callable
 
+from ..sim import joint_report
 from .diagnostics import Diagnostic, PhysicsDataError, Severity
-from .gltf_file import load, save
-from .migrate import TARGETS, migrate
-from .parse import parse_gltf
+from .gltf.files import load, save
+from .gltf.migrate import TARGETS, migrate
+from .gltf.parse import parse_gltf
 
-PACKAGE = __name__.rsplit(".", 2)[0]
-OPTIONAL_SUBCOMMANDS = ["sim.joint_report"]
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [joint_report.add_subcommand]
 
 
 def register(add_subcommand: Callable[[argparse._SubParsersAction], None]) -> None:
@@ -122,14 +120,6 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for adder in (add_validate, add_migrate, *SUBCOMMANDS):
         adder(subparsers)
-    for module_name in OPTIONAL_SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f"{PACKAGE}.{module_name}")
-        except ImportError:
-            continue
-        adder = getattr(module, "add_subcommand", None)
-        if callable(adder):
-            adder(subparsers)
     return parser
 
 

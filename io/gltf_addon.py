@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import PHYSICS_EXTENSIONS
+from .gltf.model import PHYSICS_EXTENSIONS
 
 
 def extension_classes() -> tuple[type, type]:
@@ -28,6 +28,33 @@ def blender_version() -> tuple[int, int, int]:
     import bpy
 
     return tuple(bpy.app.version)
+
+
+def new_node(name: str, translation: list, rotation: list, scale) -> Any:
+    """A ``gltf2_io.Node`` with only a name and a TRS (``scale`` None when it is (1, 1, 1))."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    return gltf2_io.Node(
+        camera=None,
+        children=None,
+        extensions={},
+        extras=None,
+        matrix=None,
+        mesh=None,
+        name=name,
+        rotation=rotation,
+        scale=None if tuple(scale) == (1.0, 1.0, 1.0) else list(scale),
+        skin=None,
+        translation=translation,
+        weights=None,
+    )
+
+
+def node_from_dict(data: dict) -> Any:
+    """A ``gltf2_io.Node`` from a plain glTF node dict (written by the project's writers)."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    return gltf2_io.Node.from_dict(dict(data))
 
 
 # --- import side -------------------------------------------------------------------------------------------------

@@ -7,40 +7,21 @@ export hook would be swallowed silently. Problems become messages in the run's :
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic, Severity
+from . import gltf_addon
+from .diagnostics import Severity
+from .exporter import pipeline as export_pipeline
+from .exporter.context import EXPORT_APPROXIMATED, ExportSession
+from .exporter.selection import export_decision
+from .gltf.parse import parse_gltf
+from .importer import pipeline as import_pipeline
+from .importer.bodies import replacement_candidates
+from .importer.context import ImportContext, gc_paused
+from .importer.proxies import EmptyNames
+from .importer.world import create_world_early
+from .report import RunReport, operator_lines
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class RunReport:
-    """What one import or export run did; the last one of each kind is kept for scripts and tests."""
-
-    kind: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    hooks_called: list[str] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-
-    def add(self, severity: Severity, code: str, pointer: str, message: str) -> None:
-        diag = Diagnostic(severity, code, pointer, message)
-        self.diagnostics.append(diag)
-        log.log(
-            logging.ERROR
-            if severity >= Severity.ERROR
-            else logging.WARNING
-            if severity == Severity.WARNING
-            else logging.INFO,
-            "%s",
-            diag,
-        )
-
-    def count(self, key: str, amount: int = 1) -> None:
-        self.counts[key] = self.counts.get(key, 0) + amount
-
-    def worst(self) -> Severity | None:
-        return max((d.severity for d in self.diagnostics), default=None)
 
 
 LAST_REPORTS: dict[str, RunReport] = {}
@@ -84,9 +65,7 @@ class GltfPhysicsImport:
     """
 
     def __init__(self):
-        from .gltf_addon import handled_extensions
-
-        self.extensions = handled_extensions()
+        self.extensions = gltf_addon.handled_extensions()
         self.report = RunReport("import")
         self.document = None
         self.json = None
@@ -96,14 +75,9 @@ class GltfPhysicsImport:
     @_guarded("import")
     def gather_import_gltf_before_hook(self, gltf):
         """JSON parsed, no Blender objects yet: read our data into the model."""
-        from . import gltf_addon
-        from .parse import parse_gltf
-
         if not _import_enabled():
             self.report.counts["disabled"] = 1
             return
-        from .blender_import import create_world_early, gc_paused
-
         with gc_paused():  # many short-lived objects: no full collector passes in between
             self.json = gltf_addon.raw_json(gltf)
             result = parse_gltf(self.json)
@@ -113,9 +87,6 @@ class GltfPhysicsImport:
         self.document = result.document
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
         if not self.document.is_empty():
-            from .blender_bodies import replacement_candidates
-            from .blender_proxies import EmptyNames
-
             self.empty_names = EmptyNames(replacement_candidates(self.document, self.json.get("nodes") or []), gltf)
 
     def gather_import_node_before_hook(self, vnode, gltf_node, gltf):
@@ -130,11 +101,9 @@ class GltfPhysicsImport:
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):
         """All objects exist: build the physics."""
-        from . import blender_import
-
         if self.document is None or self.document.is_empty():
             return
-        ctx = blender_import.ImportContext(
+        ctx = ImportContext(
             document=self.document,
             gltf=gltf,
             scene=blender_scene,
@@ -143,15 +112,13 @@ class GltfPhysicsImport:
             density=_import_density(blender_scene),
             empty_names=dict(self.empty_names.original) if self.empty_names is not None else {},
         )
-        blender_import.build(ctx)
+        import_pipeline.build(ctx)
 
     @_guarded("import")
     def gather_import_scene_after_animation_hook(self, gltf_scene, blender_scene, gltf):
         """Last hook of an import: summary for the operator's report."""
-        from .gltf_addon import report_to_operator
-
         for level, message in summary_lines(self.report):
-            report_to_operator(gltf, level, message)
+            gltf_addon.report_to_operator(gltf, level, message)
 
 
 def _import_enabled() -> bool:
@@ -166,25 +133,14 @@ def _import_density(scene) -> float:
     return float(settings.import_density) if settings is not None else 1000.0
 
 
-MAX_REPORTED = 8
-
-
 def summary_lines(report: RunReport) -> list[tuple[str, str]]:
-    """("INFO"|"WARNING", text) lines for the operator: one summary plus the first warnings."""
-    if not report.diagnostics and not report.counts.get("rigid_bodies") and not report.counts.get("triggers"):
-        return []
-    warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
-    notes = len(report.diagnostics) - len(warnings)
+    """("INFO"|"WARNING", text) lines for the import operator: one summary plus the first warnings."""
     counts = report.counts
-    text = (
+    headline = (
         f"glTF Physics: {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('constraints', 0)} constraints, "
-        f"{counts.get('triggers', 0)} triggers; {len(warnings)} warnings, {notes} notes (details in the console)"
+        f"{counts.get('triggers', 0)} triggers"
     )
-    lines = [("WARNING" if warnings else "INFO", text)]
-    lines += [("WARNING", f"glTF Physics: {d}") for d in warnings[:MAX_REPORTED]]
-    if len(warnings) > MAX_REPORTED:
-        lines.append(("WARNING", f"glTF Physics: {len(warnings) - MAX_REPORTED} more warnings in the console"))
-    return lines
+    return operator_lines(report, headline, bool(counts.get("rigid_bodies") or counts.get("triggers")))
 
 
 class GltfPhysicsExport:
@@ -193,9 +149,7 @@ class GltfPhysicsExport:
     ``blender_export`` / ``export_bodies`` / ``export_joints``. Results stay in ``last_report("export")``."""
 
     def __init__(self):
-        from .gltf_addon import extension_classes
-
-        self.Extension, self.ChildOfRootExtension = extension_classes()
+        self.Extension, self.ChildOfRootExtension = gltf_addon.extension_classes()
         self.report = RunReport("export")
         self.session = None
         LAST_REPORTS["export"] = self.report
@@ -204,8 +158,6 @@ class GltfPhysicsExport:
         """The run's ExportSession, or None when physics export is off."""
         if self.session is None:
             import bpy
-
-            from .blender_export import ExportSession
 
             settings = getattr(bpy.context.scene, "gltf_physics", None)
             if settings is not None and not settings.export_physics:
@@ -221,8 +173,6 @@ class GltfPhysicsExport:
         """Import helpers (constraint Empties, world anchor, implicit-shape proxies) are not glTF nodes."""
         import bpy
 
-        from .export_selection import export_decision
-
         if self._session(export_settings) is None:
             return
         for vnode in vtree.nodes.values():
@@ -237,8 +187,6 @@ class GltfPhysicsExport:
     def gather_node_mesh_hook(self, gltf_hook_node_mesh, blender_object, export_settings):
         """Generated collision geometry is not exported as a render mesh."""
         import bpy
-
-        from .export_selection import export_decision
 
         if self._session(export_settings) is None or not isinstance(blender_object, bpy.types.Object):
             return
@@ -258,20 +206,18 @@ class GltfPhysicsExport:
     @_guarded("export")
     def gather_gltf_extensions_hook(self, gltf2_plan, export_settings):
         """Everything gathered and flattened: final node indices are known; build and write the physics."""
-        from . import blender_export
-
         session = self._session(export_settings)
         if session is None:
             return
         if not session.yup:
             self.report.add(
                 Severity.WARNING,
-                blender_export.EXPORT_APPROXIMATED,
+                EXPORT_APPROXIMATED,
                 "",
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )
         try:
-            blender_export.build(session, gltf2_plan)
+            export_pipeline.build(session, gltf2_plan)
         finally:
             _report_export(self.report, session.revision, export_settings)
 
@@ -279,27 +225,17 @@ class GltfPhysicsExport:
 def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, str]]:
     """("INFO"|"WARNING", text) lines for the export operator: one summary plus the first warnings."""
     counts = report.counts
-    if not report.diagnostics and not any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")):
-        return []
-    warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
-    text = (
+    headline = (
         f"glTF Physics ({revision}): {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('colliders', 0)} "
-        f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers; {len(warnings)} warnings, "
-        f"{len(report.diagnostics) - len(warnings)} notes (details in the console)"
+        f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers"
     )
-    lines = [("WARNING" if warnings else "INFO", text)]
-    lines += [("WARNING", f"glTF Physics: {d}") for d in warnings[:MAX_REPORTED]]
-    if len(warnings) > MAX_REPORTED:
-        lines.append(("WARNING", f"glTF Physics: {len(warnings) - MAX_REPORTED} more warnings in the console"))
-    return lines
+    return operator_lines(report, headline, any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")))
 
 
 def _report_export(report: RunReport, revision: str, export_settings) -> None:
     """Queue the summary for the export operator (io_scene_gltf2's ``export_settings['log']`` popup buffer)."""
     from types import SimpleNamespace
 
-    from .gltf_addon import report_to_operator
-
     log = export_settings.get("log") if isinstance(export_settings, dict) else None
     for level, message in export_summary_lines(report, revision):
-        report_to_operator(SimpleNamespace(log=log), level, message)
+        gltf_addon.report_to_operator(SimpleNamespace(log=log), level, message)

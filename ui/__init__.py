@@ -7,23 +7,13 @@ module hooks: ``register_properties``/``unregister_properties`` (pointer propert
 
 from __future__ import annotations
 
-import importlib
 
-# Registration order matters: property groups before the panels and pointers that use them.
-_MODULES = (
-    "joint_properties",
-    "properties",
-    "lists",
-    "operators",
-    "panels",  # the parent panel before its sub-panels
-    "panels_body",
-    "panels_joint",
-    "translations",
-)
+def _modules() -> list:
+    """The UI modules in registration order: property groups before the panels and pointers that use them, the
+    parent panel before its sub-panels (imported here, not at module level: they import bpy)."""
+    from . import joint_properties, lists, operators, panels, panels_body, panels_joint, properties, translations
 
-
-def _modules():
-    return [importlib.import_module(f"{__name__}.{name}") for name in _MODULES]
+    return [joint_properties, properties, lists, operators, panels, panels_body, panels_joint, translations]
 
 
 def register() -> None:

@@ -1,7 +1,7 @@
 """Property groups holding a glTF joint exactly as the file said (limits, drives, frames) for export.
 
 Registration: ``CLASSES`` must be registered before the group that nests :class:`GLTF_PHYSICS_PG_joint`
-(``Object.gltf_physics.joint``), i.e. list ``"joint_properties"`` before ``"properties"`` in ``ui._MODULES``.
+(``Object.gltf_physics.joint``), i.e. register ``joint_properties`` before ``properties`` (``ui._modules``).
 
 Axes are glTF axes of the joint's frame A (0 = X, 1 = Y, 2 = Z), values are the file's (Y-up) values; the Blender
 constraint built from them is an approximation when ``approximated`` is set.

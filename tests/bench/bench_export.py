@@ -32,11 +32,11 @@ def time_steps(package: str) -> dict[str, float]:
 
     totals: dict[str, float] = {}
     targets = {
-        "bodies": ("io.export_bodies", "add_object"),
-        "filters": ("io.export_bodies", "assign_native_filters"),
-        "joints": ("io.export_joints", "add_joints"),
-        "write": ("io.migrate", "write_target"),
-        "apply": ("io.blender_export", "apply_output"),
+        "bodies": ("io.exporter.bodies", "add_object"),
+        "filters": ("io.exporter.bodies", "assign_native_filters"),
+        "joints": ("io.exporter.joints", "add_joints"),
+        "write": ("io.exporter.pipeline", "write_target"),
+        "apply": ("io.exporter.pipeline", "apply_output"),
     }
     for key, (module_name, name) in targets.items():
         module = importlib.import_module(f"{package}.{module_name}")

@@ -123,11 +123,11 @@ def make_scene(bodies: int, empties: bool = False) -> dict:
 
 
 STEPS = {  # module → function of the installed extension timed separately in the physics runs
-    "io.parse": "parse_gltf",
-    "io.blender_import": "ensure_world",  # runs in gather_import_gltf_before_hook (create_world_early)
-    "io.blender_bodies": "build",
-    "io.blender_filters": "apply",
-    "io.blender_joints": "build",
+    "io.hooks": "parse_gltf",
+    "io.importer.world": "ensure_world",  # runs in gather_import_gltf_before_hook (create_world_early)
+    "io.importer.bodies": "build",
+    "io.importer.filters": "apply",
+    "io.importer.joints": "build",
 }
 
 

@@ -17,7 +17,7 @@ HEADING = "## Codes"
 
 
 def table() -> str:
-    codes = submodule("io.validate_codes")
+    codes = submodule("io.gltf.validate.codes")
     rows = ["| Code | Severity | Origin | Meaning | Example pointer |", "|---|---|---|---|---|"]
     for code, info in codes.CODES.items():
         if code.startswith(codes.OWN_PREFIX):

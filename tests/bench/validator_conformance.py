@@ -24,7 +24,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # tests/ (
 
 from testkit import CORPUS, ROOT, corpus_files, submodule
 
-PHYSICS_EXTENSIONS = submodule("io.model").PHYSICS_EXTENSIONS
+PHYSICS_EXTENSIONS = submodule("io.gltf.model").PHYSICS_EXTENSIONS
 EXCLUDED_CODES = {"UNUSED_OBJECT"}
 PATTERN = "glTF-Validator_*/**/*.gltf"
 
@@ -46,7 +46,7 @@ def expected_pairs(report: dict) -> set[tuple[str, str]]:
 
 
 def our_pairs(diagnostics) -> set[tuple[str, str]]:
-    own = submodule("io.validate_codes").OWN_PREFIX
+    own = submodule("io.gltf.validate.codes").OWN_PREFIX
     return {(d.code, d.pointer) for d in diagnostics if not d.code.startswith(own)}
 
 
@@ -85,7 +85,7 @@ def lenient_match(doc: object, expected: set, ours: set) -> bool:
 
 
 def run() -> dict:
-    validate = submodule("io.validate").validate_gltf
+    validate = submodule("io.gltf.validate.document").validate_gltf
     rows = []
     for path in corpus_files(PATTERN):
         doc = json.loads(path.read_text(encoding="utf-8"))

@@ -28,7 +28,7 @@ def test_corpus_asset_exports_valid_physics(clean, gltf_errors, tmp_path, path):
     except RuntimeError as exc:  # not ours: io_scene_gltf2 refuses some third-party files (test_import_corpus)
         pytest.skip(f"io_scene_gltf2 cannot import it: {exc}")
     gltf_errors.clear()  # missing textures etc. of third-party assets are io_scene_gltf2's business
-    parse = submodule(clean, "io.parse")
+    parse = submodule(clean, "io.gltf.parse")
     for revision in ("2026", "omi"):
         out = export(tmp_path / f"{revision}.gltf", revision)
         report = last_export(clean)

@@ -73,10 +73,10 @@ def _shape(gltf, node):
 
 
 def _valid(addon, gltf):
-    validate = submodule(addon, "io.validate")
+    validate = submodule(addon, "io.gltf.validate.document")
     errors = [str(d) for d in validate.validate_gltf(gltf) if d.severity.name == "ERROR"]
     assert not errors, errors
-    parsed = submodule(addon, "io.parse").parse_gltf(gltf)
+    parsed = submodule(addon, "io.gltf.parse").parse_gltf(gltf)
     assert not [d for d in parsed.diagnostics if d.severity.name == "ERROR"]
     return parsed.document
 
@@ -279,7 +279,7 @@ def test_collision_collections_become_filters(clean, tmp_path):
 
     assert flt("Ghost").collision_systems == ("collection_1",)
     assert flt("Crate").collision_systems == ("collection_0",)
-    mapping = submodule(clean, "io.export_mapping")
+    mapping = submodule(clean, "io.mapping.values_to_gltf")
     assert mapping.filter_collides(flt("Ground"), flt("Crate"))
     assert not mapping.filter_collides(flt("Ground"), flt("Ghost"))
     assert ground and crate
@@ -289,7 +289,7 @@ def test_every_revision_writes_the_same_native_scene(clean, tmp_path):
     rbw = _world(bpy.context.scene)
     a, b = _pair(rbw)
     _constraint(rbw, "Hinge", a, b, "HINGE", location=(0, 0, -1), rotation=(math.pi / 2, 0, 0))
-    parse = submodule(clean, "io.parse")
+    parse = submodule(clean, "io.gltf.parse")
     documents = {}
     for revision in REVISIONS:
         out = export(tmp_path / f"{revision}.gltf", revision)
@@ -313,7 +313,7 @@ def test_export_physics_off_writes_no_physics(clean, tmp_path):
 def test_hook_failure_becomes_a_diagnostic(clean, tmp_path, monkeypatch, gltf_errors):
     rbw = _world(bpy.context.scene)
     _pair(rbw)
-    bodies = submodule(clean, "io.export_bodies")
+    bodies = submodule(clean, "io.exporter.bodies")
 
     def broken(*args):
         raise RuntimeError("boom")
@@ -324,7 +324,7 @@ def test_hook_failure_becomes_a_diagnostic(clean, tmp_path, monkeypatch, gltf_er
     failures = [d for d in report.diagnostics if d.code == "GLTF_PHYSICS_EXPORT_FAILED"]
     assert failures and "boom" in failures[0].message
     assert "motion" in _ext(_nodes_by_name(out)["BodyB"][1])  # the rest is still written
-    blender_export = submodule(clean, "io.blender_export")
+    blender_export = submodule(clean, "io.exporter.pipeline")
     monkeypatch.setattr(blender_export, "build", broken)
     export(tmp_path / "failed.gltf", "2026")
     report = last_export(clean)
@@ -373,7 +373,7 @@ def test_native_export_is_stable_through_import_and_export(clean, tmp_path, revi
         c = _constraint(rbw, f"J{kind}", a, b, kind, location=(0.1 * n, 0.0, -1.0), rotation=(0.2 * n, 0.1, 0.0))
         for key, value in JOINT_CASES[kind][0].items():
             setattr(c, key, value)
-    parse = submodule(clean, "io.parse")
+    parse = submodule(clean, "io.gltf.parse")
     first = export(tmp_path / "first.gltf", revision)
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     assert bpy.ops.import_scene.gltf(filepath=str(tmp_path / "first.gltf")) == {"FINISHED"}

@@ -83,7 +83,7 @@ def test_import_keeps_the_fields_on_the_objects(clean):
 
 @pytest.mark.parametrize("revision", REVISIONS)
 def test_export_writes_them_back_unchanged(clean, tmp_path, revision):
-    migrate, parse = submodule(clean, "io.migrate"), submodule(clean, "io.parse")
+    migrate, parse = submodule(clean, "io.gltf.migrate"), submodule(clean, "io.gltf.parse")
     source = json.loads(SOURCE.read_text())
     assert bpy.ops.import_scene.gltf(filepath=str(SOURCE)) == {"FINISHED"}
     out = export(tmp_path / f"out_{revision}.gltf", revision)

@@ -27,7 +27,7 @@ def _own_id(path):
 def _named_copy(addon, path, tmp_path):
     """A copy of ``path`` whose nodes all have unique names (Blender names unnamed nodes after their meshes), so
     that exported nodes can be matched with the source by name. Renaming nodes is not physics."""
-    gltf_file = submodule(addon, "io.gltf_file")
+    gltf_file = submodule(addon, "io.gltf.files")
     loaded = gltf_file.load(path)
     for i, node in enumerate(loaded.json.get("nodes", [])):
         name = node.get("name") if isinstance(node.get("name"), str) else "node"
@@ -38,8 +38,8 @@ def _named_copy(addon, path, tmp_path):
 
 
 def _roundtrip(addon, path, tmp_path, revision, gltf_errors):
-    migrate = submodule(addon, "io.migrate")
-    parse = submodule(addon, "io.parse")
+    migrate = submodule(addon, "io.gltf.migrate")
+    parse = submodule(addon, "io.gltf.parse")
     path, source = _named_copy(addon, path, tmp_path)
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     gltf_errors.clear()  # missing textures of third-party assets are io_scene_gltf2's business

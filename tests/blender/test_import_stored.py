@@ -164,7 +164,7 @@ def _check_joint(nodes: list, index: int, node_joint, doc) -> None:
 @pytest.mark.parametrize("path", ALL_FIXTURES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_stored_value_reaches_the_final_object(clean, path):
     data = json.loads(path.read_text(encoding="utf-8"))
-    doc = submodule(clean, "io.parse").parse_gltf(data).document
+    doc = submodule(clean, "io.gltf.parse").parse_gltf(data).document
     report = _import(clean, path)
     nodes = data["nodes"]
     checked = 0

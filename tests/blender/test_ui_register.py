@@ -48,7 +48,7 @@ def _operator_exists(name: str) -> bool:
 
 
 def test_ui_modules_are_registered_in_order(addon):
-    names = submodule(addon, "ui")._MODULES
+    names = tuple(module.__name__.rsplit(".", 1)[1] for module in submodule(addon, "ui")._modules())
     assert names[:2] == ("joint_properties", "properties")
     assert set(UI_MODULES) <= set(names)
     assert names.index("panels") < names.index("panels_body") < names.index("panels_joint")

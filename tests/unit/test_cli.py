@@ -8,8 +8,8 @@ import pytest
 
 from testkit import ROOT, corpus_files, read_json, submodule
 
-gltf_file = submodule("io.gltf_file")
-migrate = submodule("io.migrate")
+gltf_file = submodule("io.gltf.files")
+migrate = submodule("io.gltf.migrate")
 cli = submodule("io.cli")
 
 LAUNCHER = ROOT / "bin" / "gltf-physics"

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from testkit import submodule
 
-mapping = submodule("io.export_mapping")
-joints = submodule("io.export_joint_mapping")
-shape_geometry = submodule("io.shape_geometry")
-model = submodule("io.model")
-joint_mapping = submodule("io.joint_mapping")
+mapping = submodule("io.mapping.values_to_gltf")
+joints = submodule("io.mapping.joints_to_gltf")
+shape_geometry = submodule("io.mapping.shapes_to_blender")
+model = submodule("io.gltf.model")
+joint_mapping = submodule("io.mapping.joints_to_blender")
 
 
 def test_vector_swizzles_invert_the_import():
@@ -83,7 +83,7 @@ def test_import_empty_pose_inverts_to_frame_a():
     q = rng.normal(size=4)
     q /= np.linalg.norm(q)
     frame_a = np.eye(4)
-    frame_a[:3, :3] = submodule("io.gltf_nodes").quat_to_matrix(tuple(q))
+    frame_a[:3, :3] = submodule("io.gltf.nodes").quat_to_matrix(tuple(q))
     frame_a[:3, 3] = (0.3, -1.0, 2.0)
     for axis in range(3):
         perm = joint_mapping.hinge_perm(axis)

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from testkit import corpus_files, corpus_id, read_json, submodule
 
-solver = submodule("io.filter_solver")
-model = submodule("io.model")
+solver = submodule("io.mapping.filters_to_blender")
+model = submodule("io.gltf.model")
 pairs = submodule("sim.pairs")
-parse = submodule("io.parse")
+parse = submodule("io.gltf.parse")
 
 SYSTEMS = ("a", "b", "c", "d")
 

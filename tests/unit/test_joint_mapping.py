@@ -9,9 +9,9 @@ import pytest
 
 from testkit import corpus_files, corpus_id, read_json, submodule
 
-jm = submodule("io.joint_mapping")
-model = submodule("io.model")
-parse = submodule("io.parse")
+jm = submodule("io.mapping.joints_to_blender")
+model = submodule("io.gltf.model")
+parse = submodule("io.gltf.parse")
 
 
 def lim(lin=None, ang=None, lo=None, hi=None, stiffness=None):

@@ -10,10 +10,10 @@ import pytest
 
 from testkit import corpus_files, corpus_id, read_json, submodule
 
-migrate = submodule("io.migrate")
-parse = submodule("io.parse")
-model = submodule("io.model")
-nodes_mod = submodule("io.gltf_nodes")
+migrate = submodule("io.gltf.migrate")
+parse = submodule("io.gltf.parse")
+model = submodule("io.gltf.model")
+nodes_mod = submodule("io.gltf.nodes")
 
 FILES = corpus_files("**/*.gltf")
 KHR_ONLY_LOSSES = {"plane_shape"}

@@ -12,9 +12,9 @@ import pytest
 
 from testkit import corpus_files, corpus_id, submodule
 
-gltf_file = submodule("io.gltf_file")
-parse = submodule("io.parse")
-model = submodule("io.model")
+gltf_file = submodule("io.gltf.files")
+parse = submodule("io.gltf.parse")
+model = submodule("io.gltf.model")
 
 SNAPSHOT = pathlib.Path(__file__).parent / "snapshots" / "diagnostic_counts.json"
 UPDATE = os.environ.get("GLTF_PHYSICS_UPDATE_SNAPSHOTS") == "1"

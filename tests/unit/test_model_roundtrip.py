@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from testkit import submodule
 
-m = submodule("io.model")
-parse = submodule("io.parse")
-migrate = submodule("io.migrate")
+m = submodule("io.gltf.model")
+parse = submodule("io.gltf.parse")
+migrate = submodule("io.gltf.migrate")
 
 NODE_COUNT = 6
 MESH_NODES = {4: 0, 5: 1}  # node -> mesh it holds in the base document

@@ -24,8 +24,8 @@ from testkit import SCHEMAS, corpus_files, corpus_id, read_json, submodule
 
 pytestmark = pytest.mark.schemas  # every test here reads ../shared/schemas
 
-migrate = submodule("io.migrate")
-gltf_file = submodule("io.gltf_file")
+migrate = submodule("io.gltf.migrate")
+gltf_file = submodule("io.gltf.files")
 
 FOLDERS = {
     "2026": ["glTF-2.0", "KHR_implicit_shapes", "KHR_physics_rigid_bodies"],

@@ -1,4 +1,4 @@
-"""io.node_frames.WorldFrames (vectorised world matrices) equals the node-by-node reference in io.gltf_nodes."""
+"""io.gltf.node_frames.WorldFrames (vectorised world matrices) equals the node-by-node reference in io.gltf_nodes."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from testkit import corpus_files, corpus_id, read_json, submodule
 
-frames_mod = submodule("io.node_frames")
-gltf_nodes = submodule("io.gltf_nodes")
-joint_mapping = submodule("io.joint_mapping")
+frames_mod = submodule("io.gltf.node_frames")
+gltf_nodes = submodule("io.gltf.nodes")
+joint_mapping = submodule("io.mapping.joints_to_blender")
 
 finite = st.floats(-10.0, 10.0, allow_nan=False)
 scale = st.floats(0.1, 3.0) | st.floats(-3.0, -0.1)

@@ -6,7 +6,7 @@ import pytest
 
 from testkit import submodule
 
-parse = submodule("io.parse")
+parse = submodule("io.gltf.parse")
 
 
 @pytest.mark.parametrize("bad", [None, 3, "x", []])

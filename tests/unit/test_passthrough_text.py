@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from testkit import fixture, read_json, submodule
 
-text = submodule("io.passthrough_text")
-model = submodule("io.model")
-parse = submodule("io.parse")
+text = submodule("io.mapping.passthrough")
+model = submodule("io.gltf.model")
+parse = submodule("io.gltf.parse")
 
 
 def test_every_object_of_the_fixture_round_trips_through_its_text():

@@ -9,8 +9,8 @@ import pytest
 
 from testkit import submodule
 
-geo = submodule("io.shape_geometry")
-model = submodule("io.model")
+geo = submodule("io.mapping.shapes_to_blender")
+model = submodule("io.gltf.model")
 
 
 def _shape(kind, **params):

@@ -8,9 +8,9 @@ import pytest
 
 from testkit import ROOT, submodule
 
-validate = submodule("io.validate")
-codes = submodule("io.validate_codes")
-shapes_module = submodule("io.validate_shapes")
+validate = submodule("io.gltf.validate.document")
+codes = submodule("io.gltf.validate.codes")
+shapes_module = submodule("io.gltf.validate.shapes")
 Severity = submodule("io.diagnostics").Severity
 
 RB = "KHR_physics_rigid_bodies"

@@ -9,7 +9,7 @@ import pytest
 from testkit import corpus_files, corpus_id, read_json, submodule
 
 conformance = importlib.import_module("bench.validator_conformance")
-validate = submodule("io.validate")
+validate = submodule("io.gltf.validate.document")
 diagnostics = submodule("io.diagnostics")
 
 FIXTURES = corpus_files(conformance.PATTERN)

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from testkit import submodule
 
-validate = submodule("io.validate")
-codes = submodule("io.validate_codes")
+validate = submodule("io.gltf.validate.document")
+codes = submodule("io.gltf.validate.codes")
 Diagnostic = submodule("io.diagnostics").Diagnostic
 
 RB = "KHR_physics_rigid_bodies"

@@ -1,0 +1,61 @@
+"""Blender rigid bodies → model ``motion`` / ``collider`` / ``trigger``, one exported object at a time, from the
+values the import stored (``stored``) or from Blender's own settings (``native``); collision collections of native
+colliders → filters.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import pointer
+from ..gltf.model import NodePhysics
+from ..mapping.values_to_gltf import filters_from_collections
+from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, PROXY_ROLES, Builder, has_stored, pg_of
+from .native import native_collider, native_motion
+from .stored import stored_collider, stored_motion, stored_trigger
+
+
+def add_object(b: Builder, ob) -> None:
+    """Motion, collider and trigger of one exported object (written on each of its nodes)."""
+    indices = b.node_indices(ob)
+    if not indices or ob.type not in ("MESH", "EMPTY"):
+        return
+    pg = pg_of(ob)
+    if pg is not None and (
+        pg.joint.role in ("JOINT", "MOTOR", "ANCHOR") or (pg.role in PROXY_ROLES and not has_stored(pg))
+    ):
+        return
+    ptr = pointer("nodes", indices[0], "extensions", "KHR_physics_rigid_bodies")
+    stored = has_stored(pg)
+    motion = b.guarded(ptr + "/motion", "motion", stored_motion if stored else native_motion, b, ob, ptr)
+    collider = b.guarded(ptr + "/collider", "collider", stored_collider if stored else native_collider, b, ob, ptr)
+    trigger = b.guarded(ptr + "/trigger", "trigger", stored_trigger, b, ob, ptr) if stored else None
+    if motion is None and collider is None and trigger is None:
+        return
+    for index in indices:
+        b.doc.nodes[index] = NodePhysics(node=index, motion=motion, collider=collider, trigger=trigger)
+    if pg is not None and pg.gltf_parent is not None and motion is not None:
+        b.reparent.append((ob, pg.gltf_parent))
+    if len(indices) > 1:
+        b.note(EXPORT_SKIPPED, ptr, f"{ob.name!r} is exported {len(indices)} times (instancing): physics on each")
+
+
+def assign_native_filters(b: Builder) -> None:
+    """Filters from the collision collections of every collider without a stored filter (see
+    ``mapping.values_to_gltf.filters_from_collections``)."""
+    sets = {}
+    for index, unit in b.native_colliders.items():
+        rb = getattr(unit, "rigid_body", None)
+        if rb is not None:
+            sets[index] = frozenset(i for i, on in enumerate(rb.collision_collections) if on)
+    if not sets:
+        return
+    filters, wrong = filters_from_collections(sets)
+    for index, flt in filters.items():
+        physics = b.doc.nodes.get(index)
+        if flt is not None and physics is not None and physics.collider is not None:
+            physics.collider.filter = b.add_filter(flt)
+    if wrong:
+        b.note(
+            EXPORT_APPROXIMATED,
+            pointer("extensions", "KHR_physics_rigid_bodies", "collisionFilters"),
+            f"collision collections approximated by KHR filters: {wrong} body pair(s) differ",
+        )

@@ -1,0 +1,221 @@
+"""What every export step shares: ``ExportSession`` (one export: which glTF ``Node`` each Blender object became,
+world matrices snapshotted before animations are sampled), the ``Builder`` of the physics document (node indices,
+de-duplicated lists, added nodes), and the export's diagnostic codes. The order of the steps is in ``pipeline``;
+a step imports this module, never the pipeline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import gltf_addon
+from ..diagnostics import pointer
+from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
+from ..mapping.values_to_gltf import gltf_local
+from ..report import Reporting
+
+EXPORT_SKIPPED = "GLTF_PHYSICS_EXPORT_SKIPPED"  # something that could not be written (WARNING)
+EXPORT_EDITED = "GLTF_PHYSICS_EXPORT_EDITED"  # stored file values overridden by edited Blender settings (INFO)
+EXPORT_APPROXIMATED = "GLTF_PHYSICS_EXPORT_APPROXIMATED"  # Blender value written in an approximate form (INFO)
+EXPORT_FAILED = "GLTF_PHYSICS_EXPORT_FAILED"  # one object or step raised (WARNING)
+
+PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape
+
+
+def pg_of(ob):
+    return getattr(ob, "gltf_physics", None)
+
+
+def has_stored(pg) -> bool:
+    return pg is not None and (pg.motion.has_motion or pg.collider.has_collider or pg.trigger.has_trigger)
+
+
+def is_helper(ob) -> bool:
+    """Objects the import made that are not glTF nodes of their own (never exported as physics nodes)."""
+    pg = pg_of(ob)
+    return pg is not None and (pg.joint.role in ("JOINT", "MOTOR", "ANCHOR") or pg.role in PROXY_ROLES)
+
+
+@dataclass
+class ExportSession:
+    """Per-export state gathered by the early hooks."""
+
+    report: Any
+    revision: str = "2026"
+    yup: bool = True
+    nodes_of: dict[str, list] = field(default_factory=dict)  # object name → gltf2_io.Node objects
+    objects: dict[str, Any] = field(default_factory=dict)  # object name → bpy Object
+    worlds: dict[str, np.ndarray] = field(default_factory=dict)  # object name → Blender world matrix snapshot
+
+    def record_node(self, node, ob) -> None:
+        self.nodes_of.setdefault(ob.name, []).append(node)
+        self.objects[ob.name] = ob
+        self.snapshot(ob)
+
+    def snapshot(self, ob) -> None:
+        if ob is not None and ob.name not in self.worlds:
+            self.worlds[ob.name] = np.array([list(row) for row in ob.matrix_world], dtype=float)
+
+    def world(self, ob) -> np.ndarray:
+        if ob.name not in self.worlds:
+            self.snapshot(ob)
+        return self.worlds[ob.name]
+
+
+def _key(obj) -> str:
+    """Value identity of a model object (dataclass repr is deterministic; ``source`` excluded)."""
+    data = {k: v for k, v in vars(obj).items() if k != "source"}
+    return repr(sorted(data.items()))
+
+
+class Builder(Reporting):
+    """Builds the ``PhysicsDocument`` for one export against the final glTF ``plan`` (``warn`` / ``note`` /
+    ``guarded`` from ``report.Reporting``)."""
+
+    FAILED = EXPORT_FAILED
+
+    def __init__(self, session: ExportSession, plan):
+        self.session = session
+        self.plan = plan
+        self.report = session.report
+        self.doc = PhysicsDocument()
+        self.index_of = {id(node): i for i, node in enumerate(plan.nodes or [])}
+        self._keys: dict[tuple[str, str], int] = {}
+        self.orphans: set[int] = set()  # proxy nodes taken out of the scene graph (they hold collider meshes)
+        self.unrendered: set[int] = set()  # nodes whose mesh only serves as collider geometry
+        self.new_nodes: list[tuple[Any, int | None]] = []  # (gltf2_io.Node, parent index or None = scene root)
+        self.native_colliders: dict[int, Any] = {}  # collider node → filter unit object (collision collections)
+        self.reparent: list[tuple[Any, Any]] = []  # (nested body, its parent in the file) unparented by the import
+
+    # -- nodes -------------------------------------------------------------------------------------------------------
+    def node_indices(self, ob) -> list[int]:
+        if ob is None:
+            return []
+        found = (self.index_of.get(id(n)) for n in self.session.nodes_of.get(ob.name, ()))
+        return sorted({i for i in found if i is not None})
+
+    def node_index(self, ob) -> int | None:
+        indices = self.node_indices(ob)
+        return indices[0] if indices else None
+
+    def gltf_node(self, index: int):
+        return self.plan.nodes[index]
+
+    def add_node(self, name: str, frame, parent: int | None) -> int:
+        """Append a new node (``frame``: model ``Frame``) under ``parent`` (None = every scene's root)."""
+        node = gltf_addon.new_node(name, list(frame.translation), list(frame.rotation), frame.scale)
+        self.plan.nodes.append(node)
+        index = len(self.plan.nodes) - 1
+        if parent is not None:
+            parent_node = self.plan.nodes[parent]
+            parent_node.children = [*(parent_node.children or []), index]
+        else:
+            for scene in self.plan.scenes or []:
+                if scene.nodes is None:
+                    scene.nodes = []
+                scene.nodes.append(index)
+        self.new_nodes.append((node, parent))
+        return index
+
+    # -- document lists (de-duplicated by value) -------------------------------------------------------------
+    def _add(self, kind: str, items: list, obj) -> int:
+        key = (kind, _key(obj))
+        if key not in self._keys:
+            self._keys[key] = len(items)
+            items.append(obj)
+        return self._keys[key]
+
+    def add_shape(self, shape: Shape) -> int:
+        return self._add("shape", self.doc.shapes, shape)
+
+    def add_material(self, material: PhysicsMaterial) -> int:
+        return self._add("material", self.doc.materials, material)
+
+    def add_filter(self, flt: CollisionFilter) -> int:
+        return self._add("filter", self.doc.filters, flt)
+
+    def add_joint(self, description: JointDescription) -> int:
+        return self._add("joint", self.doc.joints, description)
+
+    # -- mesh geometry ----------------------------------------------------------------------------------------------
+    def mesh_geometry(self, holder, convex: bool, how: str, ptr: str) -> Geometry | None:
+        """Geometry referencing the glTF mesh exported for ``holder``'s node.
+
+        ``how``: "own" (the collider's node renders it), "unrender" (the collider's own node must not render it:
+        its mesh is moved off the node), "orphan" (a proxy object: its node leaves the scene graph and holds it).
+        """
+        index = self.node_index(holder)
+        mesh = None if index is None else self.gltf_node(index).mesh
+        if mesh is None:
+            self.warn(EXPORT_SKIPPED, ptr, f"the mesh of {holder.name!r} was not exported: mesh collider skipped")
+            return None
+        if how == "orphan":
+            self.orphans.add(index)
+            return Geometry(node=index, convex_hull=convex)
+        if how == "unrender":
+            self.unrendered.add(index)
+        return Geometry(mesh=mesh, convex_hull=convex)
+
+    def restore_parents(self) -> None:
+        """Nested bodies the import unparented from a compound body go back under their file parent's node
+        (world transform kept; skipped when animated or when the local transform would need shear)."""
+        for ob, parent in self.reparent:
+            child, target = self.node_index(ob), self.node_index(parent)
+            roots = [set(scene.nodes or []) for scene in self.plan.scenes or []]
+            if child is None or target is None or not any(child in r for r in roots):
+                continue
+            ptr = pointer("nodes", child)
+            if ob.animation_data is not None and ob.animation_data.action is not None:
+                self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} is animated: left at the scene root")
+                continue
+            trs = gltf_local(self.session.world(parent), self.session.world(ob), self.session.yup)
+            if trs is None:
+                self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} cannot go back under {parent.name!r} (shear)")
+                continue
+            node = self.gltf_node(child)
+            t, q, s = trs
+            node.translation = list(t) if any(abs(v) > 1e-9 for v in t) else None
+            node.rotation = list(q) if abs(abs(q[3]) - 1.0) > 1e-9 else None
+            node.scale = list(s) if any(abs(v - 1.0) > 1e-9 for v in s) else None
+            node.matrix = None
+            for scene in self.plan.scenes or []:
+                scene.nodes = [n for n in scene.nodes or [] if n != child]
+            parent_node = self.gltf_node(target)
+            parent_node.children = [*(parent_node.children or []), child]
+            self.report.count("restored_parents")
+
+    def finish_nodes(self) -> None:
+        """Take collider-only meshes off their nodes and proxy nodes out of the scene graph."""
+        for index in self.unrendered:
+            node = self.gltf_node(index)
+            node.mesh, node.weights, node.skin = None, None, None
+        if not self.orphans:
+            return
+        for node in self.plan.nodes:
+            if node.children:
+                node.children = [c for c in node.children if c not in self.orphans] or None
+        for scene in self.plan.scenes or []:
+            scene.nodes = [n for n in scene.nodes or [] if n not in self.orphans]
+        for index in self.orphans:  # the holder's transform is not part of the geometry
+            node = self.gltf_node(index)
+            node.translation = node.rotation = node.scale = node.matrix = None
+            node.children = None
+
+    def context_json(self) -> dict:
+        """The (read-only) glTF context the writers need: node meshes, children, skins, names."""
+        nodes = []
+        for node in self.plan.nodes:
+            entry: dict = {}
+            if node.mesh is not None:
+                entry["mesh"] = node.mesh
+            if node.children:
+                entry["children"] = list(node.children)
+            if node.skin is not None:
+                entry["skin"] = node.skin
+            if node.name:
+                entry["name"] = node.name
+            nodes.append(entry)
+        return {"nodes": nodes}

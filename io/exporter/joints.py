@@ -1,0 +1,266 @@
+"""Blender rigid-body constraints → glTF joints (``KHR_physics_rigid_bodies.joint`` / ``OMI_physics_joint``).
+
+* **Imported joints** (constraint Empty with ``gltf_physics.joint.role == "JOINT"``): while the constraint still is
+  what the import built from the stored description (type, limits, springs, collision flag, pose of the Empty at
+  frame A), the stored description is written back exactly, on the original frame nodes when both are exported
+  (``node_a`` / ``node_b``), else on new attachment nodes at the stored frames. Helper MOTOR Empties and the world
+  anchor are never exported on their own.
+* **Edited or native constraints**: the description comes from the Blender settings in the Empty's own axes
+  (``export_joint_mapping.constraint_description``) and the joint goes on two new attachment nodes (specs §6.6), one
+  child of each body's node at the Empty's world pose (a body that is the world anchor → a scene root node).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..diagnostics import pointer
+from ..gltf.model import JointDescription, JointDrive, JointLimit, NodeJoint, Passthrough
+from ..gltf.nodes import quat_to_matrix
+from ..mapping.joints_to_blender import GLTF_TO_BLENDER, permutation_matrix, plan_joint
+from ..mapping.joints_to_gltf import constraint_description, limits_close
+from ..mapping.values_to_gltf import attachment_frame, rigid
+from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder
+
+AXES = "xyz"
+POSE_TOL = 1e-4
+
+
+def add_joints(b: Builder) -> None:
+    import bpy
+
+    scenes = {id(s): s for s in [bpy.context.scene]}
+    for scene in scenes.values():
+        world = scene.rigidbody_world
+        if world is None or world.constraints is None:
+            continue
+        for empty in sorted(world.constraints.objects, key=lambda ob: ob.name):
+            ptr = pointer("objects", empty.name)
+            b.guarded(ptr, f"constraint {empty.name!r}", _one, b, empty)
+
+
+def _pg_joint(ob):
+    pg = getattr(ob, "gltf_physics", None)
+    return None if pg is None else pg.joint
+
+
+def _is_anchor(ob) -> bool:
+    pj = _pg_joint(ob)
+    return pj is not None and pj.role == "ANCHOR"
+
+
+def _one(b: Builder, empty) -> None:
+    c = empty.rigid_body_constraint
+    if c is None:
+        return
+    pj = _pg_joint(empty)
+    role = pj.role if pj is not None else "NONE"
+    where = f"constraint {empty.name!r}"
+    if role == "MOTOR":
+        return
+    if c.object1 is None or c.object2 is None:
+        b.warn(EXPORT_SKIPPED, "", f"{where}: needs two objects, not exported")
+        return
+    if c.object1 is c.object2 or c.object1.rigid_body is None or c.object2.rigid_body is None:
+        b.warn(EXPORT_SKIPPED, "", f"{where}: needs two different rigid bodies, not exported")
+        return
+    if not c.enabled:
+        b.note(EXPORT_SKIPPED, "", f"{where}: disabled, not exported")
+        return
+    if role == "JOINT":
+        description = stored_description(pj)
+        plan = plan_joint(description, tuple(pj.offset_translation), tuple(pj.offset_rotation))
+        reason = _edited(b, empty, c, pj, plan)
+        if reason is None:
+            _write_stored(b, empty, c, pj, description, plan)
+            return
+        b.note(EXPORT_EDITED, "", f"{where}: {reason} since import: written from the Blender constraint")
+    _write_native(b, empty, c)
+
+
+# --- stored joints -----------------------------------------------------------------------------------------------
+
+
+def _passthrough(obj: Passthrough, text: str) -> None:
+    if not text:
+        return
+    data = json.loads(text)
+    obj.extras = data.get("extras")
+    obj.extensions = dict(data.get("extensions") or {})
+    obj.unknown = dict(data.get("unknown") or {})
+
+
+def stored_description(pj) -> JointDescription:
+    """The joint description exactly as the file gave it (``ui/joint_properties.py``)."""
+    limits = []
+    for item in pj.limits:
+        axes = tuple(i for i in range(3) if item.axes[i])
+        limit = JointLimit(
+            linear_axes=axes if item.kind == "LINEAR" else None,
+            angular_axes=axes if item.kind == "ANGULAR" else None,
+            min=_r(item.min) if item.has_min else None,
+            max=_r(item.max) if item.has_max else None,
+            stiffness=_r(item.stiffness) if item.has_stiffness else None,
+            damping=_r(item.damping),
+        )
+        _passthrough(limit, item.extras_json)
+        limits.append(limit)
+    drives = []
+    for item in pj.drives:
+        drive = JointDrive(
+            type=item.type,
+            mode=item.mode,
+            axis=item.axis,
+            max_force=_r(item.max_force) if item.has_max_force else None,
+            position_target=_r(item.position_target) if item.has_position_target else None,
+            velocity_target=_r(item.velocity_target) if item.has_velocity_target else None,
+            stiffness=_r(item.stiffness),
+            damping=_r(item.damping),
+        )
+        _passthrough(drive, item.extras_json)
+        drives.append(drive)
+    description = JointDescription(limits=limits, drives=drives, name=pj.joint_name or None)
+    _passthrough(description, pj.extras_json)
+    return description
+
+
+def _r(value: float) -> float:
+    return float(f"{float(value):.7g}")
+
+
+def _edited(b: Builder, empty, c, pj, plan) -> str | None:
+    """Why the constraint no longer is what the import built from the stored description (None = unchanged)."""
+    if c.type != plan.type:
+        return f"type changed to {c.type}"
+    if bool(c.disable_collisions) == bool(pj.enable_collision):
+        return "collision flag changed"
+    current = blender_intervals(c)
+    for kind in ("lin", "ang"):
+        for i in range(3):
+            if _relevant(c.type, kind, i) and not limits_close(current[kind][i], getattr(plan, kind)[i]):
+                return f"{kind} limit on {AXES[i]} changed"
+    if c.type == "GENERIC_SPRING":
+        springs = blender_springs(c)
+        for kind in ("lin", "ang"):
+            for i in range(3):
+                if not limits_close(springs[kind][i], getattr(plan, f"{kind}_springs")[i]):
+                    return f"{kind} spring on {AXES[i]} changed"
+    if pj.node_a is not None:
+        expected = rigid(b.session.world(pj.node_a)) @ GLTF_TO_BLENDER @ permutation_matrix(plan.perm)
+        if np.max(np.abs(expected - rigid(b.session.world(empty)))) > POSE_TOL:
+            return "moved"
+    return None
+
+
+def _relevant(kind_type: str, kind: str, axis: int) -> bool:
+    if kind_type == "HINGE":
+        return kind == "ang" and axis == 2
+    if kind_type == "SLIDER":
+        return kind == "lin" and axis == 0
+    if kind_type == "PISTON":
+        return axis == 0
+    return kind_type in ("GENERIC", "GENERIC_SPRING")
+
+
+def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan) -> None:
+    joint = b.add_joint(description)
+    node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=bool(pj.enable_collision))
+    _passthrough(node_joint, pj.node_extras_json)
+    a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
+    if a is not None and bb is not None and a != bb and _free_for_joint(b, a):
+        node_joint.connected_node = bb
+        b.doc.node(a).joint = node_joint
+        return
+    pivot_a = rigid(b.session.world(empty)) @ permutation_matrix(plan.perm).T
+    offset = np.eye(4)
+    offset[:3, :3] = quat_to_matrix(tuple(pj.offset_rotation))
+    offset[:3, 3] = tuple(pj.offset_translation)
+    _attach(b, empty, c, node_joint, pivot_a, pivot_a @ offset)
+
+
+def _free_for_joint(b: Builder, index: int) -> bool:
+    physics = b.doc.nodes.get(index)
+    return physics is None or physics.joint is None
+
+
+# --- native constraints ------------------------------------------------------------------------------------------
+
+
+def blender_intervals(c) -> dict[str, list]:
+    out: dict[str, list] = {"lin": [None] * 3, "ang": [None] * 3}
+    for kind in ("lin", "ang"):
+        for i, axis in enumerate(AXES):
+            if getattr(c, f"use_limit_{kind}_{axis}"):
+                lower = getattr(c, f"limit_{kind}_{axis}_lower")
+                upper = getattr(c, f"limit_{kind}_{axis}_upper")
+                out[kind][i] = (float(lower), float(upper))
+    return out
+
+
+def blender_springs(c) -> dict[str, list]:
+    out: dict[str, list] = {"lin": [None] * 3, "ang": [None] * 3}
+    for kind, infix in (("lin", ""), ("ang", "_ang")):
+        for i, axis in enumerate(AXES):
+            if getattr(c, f"use_spring{infix}_{axis}"):
+                stiffness = getattr(c, f"spring_stiffness{infix}_{axis}")
+                damping = getattr(c, f"spring_damping{infix}_{axis}")
+                out[kind][i] = (float(stiffness), float(damping))
+    return out
+
+
+def constraint_settings(c) -> dict:
+    """The settings ``export_joint_mapping.constraint_description`` reads, as plain values."""
+    intervals = blender_intervals(c)
+    springs = blender_springs(c)
+    return {
+        "type": c.type,
+        "lin": intervals["lin"],
+        "ang": intervals["ang"],
+        "lin_springs": springs["lin"],
+        "ang_springs": springs["ang"],
+        "motor_lin": (c.motor_lin_target_velocity, c.motor_lin_max_impulse) if c.use_motor_lin else None,
+        "motor_ang": (c.motor_ang_target_velocity, c.motor_ang_max_impulse) if c.use_motor_ang else None,
+    }
+
+
+def _write_native(b: Builder, empty, c) -> None:
+    description, notes = constraint_description(constraint_settings(c))
+    where = f"constraint {empty.name!r}"
+    if description is None:
+        b.warn(EXPORT_SKIPPED, "", f"{where}: " + "; ".join(notes))
+        return
+    for note in notes:
+        b.note(EXPORT_APPROXIMATED, "", f"{where}: {note}")
+    if c.use_breaking:
+        b.note(EXPORT_APPROXIMATED, "", f"{where}: breaking threshold has no glTF equivalent (not written)")
+    node_joint = NodeJoint(connected_node=-1, joint=b.add_joint(description), enable_collision=not c.disable_collisions)
+    pivot = rigid(b.session.world(empty))
+    _attach(b, empty, c, node_joint, pivot, pivot)
+
+
+def _attach(b: Builder, empty, c, node_joint: NodeJoint, pivot_a, pivot_b) -> None:
+    """Two new attachment nodes (frame A under object1, frame B under object2) carrying the joint."""
+    where = f"constraint {empty.name!r}"
+    made = []
+    for side, body, pivot in (("A", c.object1, pivot_a), ("B", c.object2, pivot_b)):
+        parent = None
+        if not _is_anchor(body):
+            parent = b.node_index(body)
+            if parent is None:
+                b.warn(EXPORT_SKIPPED, "", f"{where}: body {body.name!r} is not exported: joint skipped")
+                return
+        world = None if parent is None else b.session.world(body)
+        frame = attachment_frame(world, pivot, b.session.yup)
+        if frame is None:
+            b.warn(EXPORT_SKIPPED, "", f"{where}: frame {side} cannot be expressed in {body.name!r}: joint skipped")
+            return
+        made.append((f"{empty.name}.frame{side}", frame, parent))
+    if all(parent is None for _, _, parent in made):
+        b.warn(EXPORT_SKIPPED, "", f"{where}: both sides are the world: joint skipped")
+        return
+    index_a = b.add_node(*made[0])
+    index_b = b.add_node(*made[1])
+    node_joint.connected_node = index_b
+    b.doc.node(index_a).joint = node_joint

@@ -1,0 +1,52 @@
+"""Which objects become glTF nodes, and with which mesh (the tree-filter and node-mesh hooks ask this).
+
+Import helpers are not glTF nodes: constraint Empties (``joint.role`` JOINT/MOTOR), the world anchor, and
+implicit-shape proxies whose data lives on their node's object. Generated collision geometry is not exported as a
+render mesh. Proxies holding a glTF collision mesh are exported (then taken out of the scene graph by
+``context.Builder.finish_nodes``).
+"""
+
+from __future__ import annotations
+
+from .context import PROXY_ROLES, has_stored, pg_of
+from .stored import is_mesh_geometry
+
+
+def _node_object_of_proxy(ob):
+    pg = pg_of(ob)
+    parent = ob.parent
+    if parent is None:
+        return None
+    for candidate in (parent, *parent.children_recursive):
+        cpg = pg_of(candidate)
+        if cpg is not None and cpg.role == "NODE" and cpg.node_index == pg.proxy_node:
+            return candidate
+    return None
+
+
+def _mesh_kind(geometry) -> bool:
+    return is_mesh_geometry(geometry)
+
+
+def export_decision(ob) -> str:
+    """ "drop" (import helper, never a node), "no_mesh" (node without its generated mesh) or "keep"."""
+    pg = pg_of(ob)
+    if pg is None:
+        return "keep"
+    if pg.joint.role in ("JOINT", "MOTOR", "ANCHOR"):
+        return "drop"
+    if pg.role in PROXY_ROLES:
+        if has_stored(pg):  # the collider's node had no object: the proxy stands for it
+            geometry = pg.trigger.geometry if pg.role == "TRIGGER_PROXY" else pg.collider.geometry
+            return "keep" if _mesh_kind(geometry) else "no_mesh"
+        owner = _node_object_of_proxy(ob)
+        if owner is not None:
+            geometry = owner.gltf_physics.trigger.geometry if pg.role == "TRIGGER_PROXY" else None
+            geometry = geometry or owner.gltf_physics.collider.geometry
+            if _mesh_kind(geometry):
+                return "keep"  # holds the collision mesh: exported, then taken out of the scene graph
+        return "drop"
+    if pg.generated_mesh:
+        mesh_geometry = _mesh_kind(pg.collider.geometry) and pg.collider.has_collider
+        return "keep" if mesh_geometry else "no_mesh"
+    return "keep"

@@ -1,0 +1,256 @@
+"""Bodies that came from a glTF import (``Object.gltf_physics`` holds the file's values): the stored values are
+written back exactly as long as the Blender settings still are what the import made of them (body type, mass,
+friction/restitution, primitive size); a setting the user changed wins and is reported (``GLTF_PHYSICS_EXPORT_EDITED``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from ..gltf.model import KINEMATIC, STATIC, Collider, CollisionFilter, Geometry, Motion, PhysicsMaterial, Trigger
+from ..gltf.nodes import decompose
+from ..mapping import stored as props
+from ..mapping.passthrough import restore, restore_shape
+from ..mapping.values_to_gltf import (
+    affine_inverse,
+    native_material,
+    quat_to_gltf,
+    r7,
+    scale_to_gltf,
+    shape_from_json,
+    shapes_close,
+    vec_to_gltf,
+)
+from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, pg_of
+from .native import compound_child, derive_shape, local_bounds, native_motion
+
+
+def _vec(values, convert) -> tuple:
+    return tuple(r7(v) for v in convert(values))
+
+
+def _expected_state(pm) -> tuple[str, bool | None]:
+    """(rigid body type, kinematic) the import gave this stored motion; None = either."""
+    if pm.kind == STATIC:
+        return "PASSIVE", pm.animated
+    if pm.mass_mode == "INFINITE":
+        return "PASSIVE", True
+    return "ACTIVE", pm.kind == KINEMATIC or pm.animated
+
+
+def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
+    pg, rb = pg_of(ob), ob.rigid_body
+    pm = pg.motion
+    if not pm.has_motion:
+        if rb is not None and rb.type == "ACTIVE" and not compound_child(ob):
+            b.note(EXPORT_EDITED, ptr + "/motion", f"{ob.name!r} was made an active body in Blender: motion added")
+            return native_motion(b, ob, ptr)
+        return None
+    if rb is None:
+        b.note(EXPORT_EDITED, ptr + "/motion", f"{ob.name!r} has no rigid body any more: motion not written")
+        return None
+    if (rb.type, bool(rb.kinematic)) != _expected_state(pm):
+        b.note(EXPORT_EDITED, ptr + "/motion", f"body type of {ob.name!r} changed in Blender: written from Blender")
+        native = native_motion(b, ob, ptr)
+        if native is None:
+            return None
+        kept = _stored_extras(pm)
+        native.center_of_mass, native.inertia_diagonal, native.inertia_orientation = kept[:3]
+        native.linear_velocity, native.angular_velocity, native.gravity_factor = kept[3:]
+        return restore(native, pm.passthrough)  # extras / extensions / unknown keys: never edited in Blender
+    motion = Motion(kind=pm.kind)
+    if pm.mass_mode == "INFINITE":
+        motion.mass = 0.0
+    elif pm.mass_mode == "EXPLICIT":
+        if math.isclose(rb.mass, pm.mass, rel_tol=1e-6):
+            motion.mass = r7(pm.mass)
+        else:
+            motion.mass = r7(rb.mass)
+            b.note(EXPORT_EDITED, ptr + "/motion/mass", f"mass of {ob.name!r} changed in Blender: {rb.mass:g} kg")
+    kept = _stored_extras(pm)
+    motion.center_of_mass, motion.inertia_diagonal, motion.inertia_orientation = kept[:3]
+    motion.linear_velocity, motion.angular_velocity, motion.gravity_factor = kept[3:]
+    return restore(motion, pm.passthrough)
+
+
+def _stored_extras(pm) -> tuple:
+    """Centre of mass, inertia, velocities, gravity factor from the stored (Blender-frame) values."""
+    com = _vec(pm.center_of_mass, vec_to_gltf) if pm.has_center_of_mass else None
+    inertia = _vec(pm.inertia_diagonal, scale_to_gltf) if pm.has_inertia_diagonal else None
+    orientation = None
+    if pm.has_inertia_orientation:
+        q = np.array(quat_to_gltf(pm.inertia_orientation), dtype=float)
+        q = q / (np.linalg.norm(q) or 1.0)
+        orientation = tuple(r7(v) for v in q)
+    return (
+        com,
+        inertia,
+        orientation,
+        _vec(pm.linear_velocity, vec_to_gltf),
+        _vec(pm.angular_velocity, vec_to_gltf),
+        r7(pm.gravity_factor),
+    )
+
+
+def realizer(b: Builder, ob, node_index: int, role: str = "PROXY"):
+    """The object whose rigid body realises a stored collider (the object itself or an import proxy)."""
+    if role == "PROXY" and ob.rigid_body is not None and ob.rigid_body.collision_shape != "COMPOUND":
+        return ob
+    owners = [ob]
+    parent = ob.parent
+    while parent is not None:
+        owners.append(parent)
+        parent = parent.parent
+    for owner in owners:
+        for child in owner.children:
+            pg = pg_of(child)
+            usable = role == "TRIGGER_PROXY" or child.rigid_body is not None
+            if pg is not None and pg.role == role and pg.proxy_node == node_index and child is not ob and usable:
+                return child
+    return None
+
+
+def _holder_shape(b: Builder, ob, holder):
+    """The primitive Blender simulates for ``holder`` expressed in ``ob``'s node frame; None when it is not a
+    primitive or the holder (an import proxy) is not at the node's origin with the node's axes."""
+    bounds = local_bounds(holder)
+    if bounds is None:
+        return None
+    lo, hi = np.asarray(bounds[0], dtype=float), np.asarray(bounds[1], dtype=float)
+    if holder is not ob:
+        inverse = affine_inverse(b.session.world(ob))
+        parts = None if inverse is None else decompose(inverse @ b.session.world(holder))
+        if parts is None:
+            return None
+        t, q, scale = parts
+        if max(abs(v) for v in t) > 1e-4 or abs(abs(q[3]) - 1.0) > 1e-6:
+            return None
+        lo, hi = lo * np.abs(scale), hi * np.abs(scale)
+    return derive_shape(holder.rigid_body.collision_shape, lo, hi)
+
+
+def is_mesh_geometry(pgeo) -> bool:
+    """Stored geometry made of a glTF mesh (2026 mesh, 2024-10 node, 2024-07 ``mesh`` shape, OMI convex/trimesh)."""
+    if pgeo.kind in ("MESH", "NODE"):
+        return True
+    return pgeo.kind == "SHAPE" and '"type": "mesh"' in pgeo.shape_json
+
+
+def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
+    """The stored geometry, unless the object's own primitive was resized / retyped in Blender."""
+    if pgeo.kind == "SHAPE" and not is_mesh_geometry(pgeo):
+        shape = shape_from_json(json.loads(pgeo.shape_json)) if pgeo.shape_json else None
+        if shape is None:
+            b.warn(EXPORT_SKIPPED, ptr, "stored shape unreadable: geometry skipped")
+            return None
+        if holder is not None and holder.rigid_body is not None:
+            derived = _holder_shape(b, ob, holder)
+            if derived is not None and not shapes_close(derived, shape):
+                b.note(EXPORT_EDITED, ptr, f"collision shape of {ob.name!r} changed in Blender: written from Blender")
+                shape = derived
+        shape = restore_shape(shape, pgeo.shape_passthrough)
+        return restore(Geometry(shape=b.add_shape(shape), convex_hull=pgeo.convex_hull), pgeo.passthrough)
+    if is_mesh_geometry(pgeo):
+        if holder is None:
+            b.warn(EXPORT_SKIPPED, ptr, f"no object holds the collision mesh of {ob.name!r}: geometry skipped")
+            return None
+        convex = pgeo.convex_hull
+        if holder.rigid_body is not None and holder.rigid_body.collision_shape in ("CONVEX_HULL", "MESH"):
+            convex = holder.rigid_body.collision_shape == "CONVEX_HULL"
+        if holder is not ob:
+            how = "orphan"
+        else:
+            how = "unrender" if pg_of(ob).generated_mesh else "own"
+        return restore(b.mesh_geometry(holder, convex, how, ptr), pgeo.passthrough)
+    return None
+
+
+def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:
+    """The file's material while Blender's friction/restitution still are what the import derived from it."""
+    combine_f = None if pmat.friction_combine == "NONE" else pmat.friction_combine
+    combine_r = None if pmat.restitution_combine == "NONE" else pmat.restitution_combine
+    friction = pmat.dynamic_friction if pmat.has_material else props.SPEC_FRICTION
+    restitution = pmat.restitution if pmat.has_material else props.SPEC_RESTITUTION
+    if rb is not None and not (
+        math.isclose(rb.friction, props.blender_coefficient(friction, combine_f), rel_tol=1e-5, abs_tol=1e-6)
+        and math.isclose(rb.restitution, props.blender_coefficient(restitution, combine_r), rel_tol=1e-5, abs_tol=1e-6)
+    ):
+        b.note(EXPORT_EDITED, ptr, "friction/restitution changed in Blender: written as a multiply material")
+        return b.add_material(restore(native_material(rb.friction, rb.restitution), pmat.passthrough))
+    if not pmat.has_material:
+        return None
+    material = PhysicsMaterial(
+        static_friction=r7(pmat.static_friction),
+        dynamic_friction=r7(pmat.dynamic_friction),
+        restitution=r7(pmat.restitution),
+        friction_combine=combine_f,
+        restitution_combine=combine_r,
+        name=pmat.name or None,
+    )
+    return b.add_material(restore(material, pmat.passthrough))
+
+
+def _stored_filter(b: Builder, pflt) -> int | None:
+    if not pflt.has_filter:
+        return None
+
+    def lst(text: str):
+        return None if not text else tuple(str(v) for v in json.loads(text))
+
+    flt = CollisionFilter(
+        collision_systems=lst(pflt.collision_systems),
+        collide_with_systems=lst(pflt.collide_with_systems),
+        not_collide_with_systems=lst(pflt.not_collide_with_systems),
+        name=pflt.name or None,
+    )
+    return b.add_filter(restore(flt, pflt.passthrough))
+
+
+def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
+    pc = pg_of(ob).collider
+    if not pc.has_collider:
+        return None
+    ptr += "/collider"
+    holder = realizer(b, ob, pg_of(ob).node_index) if pg_of(ob).role != "PROXY" else ob
+    if holder is None and not pc.disabled:
+        b.note(EXPORT_EDITED, ptr, f"the rigid body realising the collider of {ob.name!r} was removed: not written")
+        return None
+    if pc.geometry.kind == "NONE":
+        geometry = None
+    else:
+        geometry = _stored_geometry(b, ob, holder, pc.geometry, ptr + "/geometry")
+        if geometry is None:
+            return None
+    rb = holder.rigid_body if holder is not None else None
+    collider = Collider(geometry=geometry, material=_stored_material(b, pc.material, rb, ptr + "/physicsMaterial"))
+    collider.filter = _stored_filter(b, pc.filter)  # collections of imported colliders came from the filters
+    return restore(collider, pc.passthrough)
+
+
+def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
+    pt = pg_of(ob).trigger
+    if not pt.has_trigger:
+        return None
+    ptr += "/trigger"
+    if pt.nodes:
+        wanted = [int(i) for i in json.loads(pt.nodes)]
+        found = {}
+        for child in ob.children_recursive:
+            pg = pg_of(child)
+            if pg is not None and pg.node_index in wanted and pg.role == "NODE":
+                index = b.node_index(child)
+                if index is not None:
+                    found[pg.node_index] = index
+        missing = [i for i in wanted if i not in found]
+        if missing:
+            b.warn(EXPORT_SKIPPED, ptr + "/nodes", f"trigger nodes {missing} are not exported: left out")
+        nodes = tuple(found[i] for i in wanted if i in found)
+        return restore(Trigger(nodes=nodes), pt.passthrough) if nodes else None
+    holder = realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # a volume, never the node's rigid body
+    geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
+    if geometry is None and pt.geometry.kind != "NONE":
+        return None
+    return restore(Trigger(geometry=geometry, filter=_stored_filter(b, pt.filter)), pt.passthrough)

@@ -1,0 +1,177 @@
+"""World transforms of every glTF node at once (bpy-free, numpy; import speed).
+
+``WorldFrames`` computes all local matrices in one vectorised pass and composes them level by level down the
+hierarchy, instead of walking each node's ancestors with small numpy products. Values equal
+``gltf_nodes.world_matrix`` (same TRS rules: malformed data reads as identity); nodes on a parent cycle fall back to
+it, node by node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .nodes import parent_map, world_matrix
+from .read.common import is_number
+
+
+def _numbers(value, size: int) -> list | None:
+    if isinstance(value, list) and len(value) == size and all(is_number(v) for v in value):
+        return value
+    return None
+
+
+def _quat_matrices(q: np.ndarray) -> np.ndarray:
+    """(n, 4) quaternions (x, y, z, w; normalised here, zero → identity) → (n, 3, 3) rotation matrices."""
+    norm = np.linalg.norm(q, axis=1)
+    q = np.where(norm[:, None] > 0.0, q / np.where(norm > 0.0, norm, 1.0)[:, None], (0.0, 0.0, 0.0, 1.0))
+    x, y, z, w = q.T
+    out = np.empty((len(q), 3, 3))
+    out[:, 0, 0] = 1 - 2 * (y * y + z * z)
+    out[:, 0, 1] = 2 * (x * y - z * w)
+    out[:, 0, 2] = 2 * (x * z + y * w)
+    out[:, 1, 0] = 2 * (x * y + z * w)
+    out[:, 1, 1] = 1 - 2 * (x * x + z * z)
+    out[:, 1, 2] = 2 * (y * z - x * w)
+    out[:, 2, 0] = 2 * (x * z - y * w)
+    out[:, 2, 1] = 2 * (y * z + x * w)
+    out[:, 2, 2] = 1 - 2 * (x * x + y * y)
+    return out
+
+
+def local_matrices(nodes: list) -> np.ndarray:
+    """(n, 4, 4) local matrices (``matrix`` or TRS) of ``nodes``."""
+    n = len(nodes)
+    t, s = np.zeros((n, 3)), np.ones((n, 3))
+    q = np.tile((0.0, 0.0, 0.0, 1.0), (n, 1))
+    explicit: dict[int, list | None] = {}
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            continue
+        if "matrix" in node:
+            explicit[i] = _numbers(node["matrix"], 16)
+            continue
+        for key, size, target in (("translation", 3, t), ("rotation", 4, q), ("scale", 3, s)):
+            value = _numbers(node.get(key), size) if key in node else None
+            if value is not None:
+                target[i] = value
+    out = np.zeros((n, 4, 4))
+    out[:, :3, :3] = _quat_matrices(q) * s[:, None, :]
+    out[:, :3, 3] = t
+    out[:, 3, 3] = 1.0
+    for i, values in explicit.items():
+        out[i] = np.eye(4) if values is None else np.array(values, dtype=float).reshape(4, 4).T
+    return out
+
+
+def _rigid(world: np.ndarray) -> np.ndarray:
+    """World matrices without scale or shear (Gram-Schmidt on X then Y; Z = X × Y, so a reflection flips Z)."""
+    x, y = world[:, :3, 0], world[:, :3, 1]
+    nx = np.linalg.norm(x, axis=1)
+    x = x / np.where(nx > 0.0, nx, 1.0)[:, None]
+    y = y - np.sum(x * y, axis=1)[:, None] * x
+    ny = np.linalg.norm(y, axis=1)
+    y = y / np.where(ny > 0.0, ny, 1.0)[:, None]
+    out = world.copy()
+    out[:, :3, 0], out[:, :3, 1], out[:, :3, 2] = x, y, np.cross(x, y)
+    return out
+
+
+def matrices_to_quats(m: np.ndarray) -> np.ndarray:
+    """(n, 3, 3) proper rotations → (n, 4) quaternions (x, y, z, w), w ≥ 0; ``gltf_nodes.matrix_to_quat`` per row."""
+    m00, m11, m22 = m[:, 0, 0], m[:, 1, 1], m[:, 2, 2]
+    trace = m00 + m11 + m22
+    cases = [trace > 0, (m00 > m11) & (m00 > m22), m11 > m22]
+    with np.errstate(invalid="ignore", divide="ignore"):  # every branch is evaluated; the chosen one is valid
+        s0 = np.sqrt(trace + 1.0) * 2
+        s1 = np.sqrt(1.0 + m00 - m11 - m22) * 2
+        s2 = np.sqrt(1.0 + m11 - m00 - m22) * 2
+        s3 = np.sqrt(1.0 + m22 - m00 - m11) * 2
+        d10, d01 = m[:, 1, 0] - m[:, 0, 1], m[:, 0, 1] + m[:, 1, 0]
+        d21, d12 = m[:, 2, 1] - m[:, 1, 2], m[:, 1, 2] + m[:, 2, 1]
+        d02, d20 = m[:, 0, 2] - m[:, 2, 0], m[:, 0, 2] + m[:, 2, 0]
+        branches = [
+            (d21 / s0, d02 / s0, d10 / s0, 0.25 * s0),
+            (0.25 * s1, d01 / s1, d20 / s1, d21 / s1),
+            (d01 / s2, 0.25 * s2, d12 / s2, d02 / s2),
+            (d20 / s3, d12 / s3, 0.25 * s3, d10 / s3),
+        ]
+    out = np.stack([np.select(cases, [b[k] for b in branches[:3]], branches[3][k]) for k in range(4)], axis=1)
+    return np.where(out[:, 3:4] < 0, -out, out)
+
+
+class WorldFrames:
+    """World 4×4 matrices (glTF space) of all nodes: ``world(i)``, ``rigid(i)`` (scale removed), ``scale(i)``."""
+
+    def __init__(self, nodes: list, parents: dict[int, int] | None = None):
+        self.nodes = nodes if isinstance(nodes, list) else []
+        self.parent = parents if parents is not None else parent_map(self.nodes)
+        local = local_matrices(self.nodes)
+        world = local.copy()
+        for level in self._levels():
+            if level:
+                idx = np.array(level)
+                world[idx] = world[[self.parent[i] for i in level]] @ local[idx]
+        for i in self._cyclic:
+            world[i] = world_matrix(i, self.nodes, self.parent)
+        self._world = world
+        self._rigid_all: np.ndarray | None = None
+        self._scales = np.linalg.norm(world[:, :3, :3], axis=1)
+
+    def _levels(self) -> list[list[int]]:
+        """Non-root nodes grouped by depth (parents first); nodes whose ancestry loops go to ``_cyclic``."""
+        depth: dict[int, int] = {}
+        self._cyclic: list[int] = []
+        for start in range(len(self.nodes)):
+            chain, i = [], start
+            while i in self.parent and i not in depth and i not in chain:
+                chain.append(i)
+                i = self.parent[i]
+            if i in chain:  # a cycle: these nodes are computed one by one
+                self._cyclic += [c for c in chain if c not in depth]
+                for c in chain:
+                    depth.setdefault(c, -1)
+                continue
+            base = depth.get(i, 0)
+            for offset, c in enumerate(reversed(chain), start=1):
+                depth[c] = base + offset if base >= 0 else -1
+                if base < 0:
+                    self._cyclic.append(c)
+        levels: list[list[int]] = [[] for _ in range(max(depth.values(), default=0) + 1)]
+        for i, d in depth.items():
+            if d > 0:
+                levels[d].append(i)
+        return levels
+
+    def world(self, index: int) -> np.ndarray:
+        return self._world[index]
+
+    def rigid(self, index: int) -> np.ndarray:
+        if self._rigid_all is None:
+            self._rigid_all = _rigid(self._world)
+        return self._rigid_all[index]
+
+    def relative_many(self, pairs: list[tuple[int | None, int]]) -> dict:
+        """Rigid frame ``b`` in rigid frame ``a`` (``a`` None = the world) for many pairs at once.
+
+        ``{(a, b): (translation, quaternion xyzw)}`` as ``joint_mapping.relative_offset`` gives them one by one.
+        """
+        pairs = list(dict.fromkeys(pairs))
+        if not pairs:
+            return {}
+        if self._rigid_all is None:
+            self._rigid_all = _rigid(self._world)
+        table = np.concatenate([self._rigid_all, np.eye(4)[None]])  # index -1: the world
+        a = table[[len(self._world) if i is None else i for i, _ in pairs]]
+        b = table[[j for _, j in pairs]]
+        inverse = np.zeros_like(a)  # joint_mapping.rigid_inverse, stacked
+        inverse[:, :3, :3] = np.transpose(a[:, :3, :3], (0, 2, 1))
+        inverse[:, :3, 3] = -np.einsum("nij,nj->ni", inverse[:, :3, :3], a[:, :3, 3])
+        inverse[:, 3, 3] = 1.0
+        rel = inverse @ b
+        t = rel[:, :3, 3]
+        q = matrices_to_quats(rel[:, :3, :3])
+        return {pair: (tuple(float(v) for v in t[k]), tuple(float(v) for v in q[k])) for k, pair in enumerate(pairs)}
+
+    def scale(self, index: int) -> tuple[float, float, float]:
+        """Absolute per-axis world scale (glTF axes)."""
+        return tuple(float(v) for v in self._scales[index])

@@ -1,0 +1,231 @@
+"""Type-defensive JSON reading shared by the KHR and OMI readers (bpy-free).
+
+Readers see raw JSON.  Every accessor here either returns a well-typed value or raises ``DropUnitError`` after
+recording a diagnostic; the reader catches ``DropUnitError`` at the enclosing droppable unit (node-level motion /
+collider / trigger / joint, a document-level shape / material / filter / joint description, a limit or a drive) so
+that one bad object never loses the others.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from ...diagnostics import Diagnostic, DiagnosticList, Severity, pointer
+from ..model import Passthrough
+
+# Parser diagnostic codes (the validator owns the spec codes; these only describe what the parser could not read).
+INVALID_TYPE = "PHYSICS_PARSE_INVALID_TYPE"
+MISSING_PROPERTY = "PHYSICS_PARSE_MISSING_PROPERTY"
+UNRESOLVED = "PHYSICS_PARSE_UNRESOLVED_REFERENCE"
+DROPPED = "PHYSICS_PARSE_DROPPED"
+DROPPED_REFERENCE = "PHYSICS_PARSE_REFERENCE_TO_DROPPED"
+CONVERTED = "PHYSICS_PARSE_CONVERTED"
+INTERNAL = "PHYSICS_PARSE_INTERNAL_ERROR"
+
+_NODE_UNIT = re.compile(
+    r"^/nodes/\d+/extensions/(?:(?:KHR_physics_rigid_bodies|OMI_physics_body)/(?:motion|collider|trigger|joint)"
+    r"|OMI_physics_joint|OMI_collider|OMI_physics_shape)(?=/|$)"
+)
+_SUB_UNIT = re.compile(r"^/extensions/[^/]+/physicsJoints/\d+/(?:limits|drives)/\d+(?=/|$)")
+_ROOT_UNIT = re.compile(
+    r"^/extensions/[^/]+/(?:shapes|physicsMaterials|collisionFilters|physicsJoints|colliders|constraints)/\d+(?=/|$)"
+)
+
+
+def droppable_unit(ptr: str) -> str | None:
+    """The pointer of the deepest droppable unit containing ``ptr`` (None when there is none)."""
+    for pattern in (_NODE_UNIT, _SUB_UNIT, _ROOT_UNIT):
+        match = pattern.match(ptr)
+        if match:
+            return match.group(0)
+    return None
+
+
+class DropUnitError(Exception):
+    """Internal: the unit being read cannot be kept (a diagnostic was already recorded)."""
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def is_index(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+class ReadContext:
+    """Per-parse state: the glTF JSON, validator diagnostics, the set of dropped units and our own diagnostics."""
+
+    def __init__(self, gltf: dict, validator_diags: list[Diagnostic]):
+        self.gltf = gltf
+        self.diags = DiagnosticList()
+        self.validator_diags = validator_diags
+        self._seen = [d.pointer for d in validator_diags]
+        self.dropped: set[str] = set()
+        for diag in validator_diags:
+            if diag.severity >= Severity.ERROR:
+                unit = droppable_unit(diag.pointer)
+                if unit is not None:
+                    self.dropped.add(unit)
+        nodes = gltf.get("nodes")
+        meshes = gltf.get("meshes")
+        self.nodes: list = nodes if isinstance(nodes, list) else []
+        self.node_count = len(self.nodes)
+        self.mesh_count = len(meshes) if isinstance(meshes, list) else 0
+
+    # -- diagnostics ---------------------------------------------------------------------------------------------
+    def report(self, severity: Severity, code: str, ptr: str, message: str) -> None:
+        """Record a parser diagnostic unless the validator already reported something at or around ``ptr``."""
+        if severity >= Severity.ERROR or code in (INVALID_TYPE, MISSING_PROPERTY, UNRESOLVED):
+            for seen in self._seen:
+                if seen == ptr or seen.startswith(ptr + "/") or ptr.startswith(seen + "/"):
+                    return
+        self.diags.add(severity, code, ptr, message)
+
+    def fail(self, code: str, ptr: str, message: str):
+        self.report(Severity.ERROR, code, ptr, message)
+        raise DropUnitError(ptr)
+
+    def is_dropped(self, ptr: str) -> bool:
+        if ptr in self.dropped:
+            self.diags.info(DROPPED, ptr, "dropped from the model because of the error(s) reported inside it")
+            return True
+        return False
+
+    # -- typed accessors -------------------------------------------------------------------------------------------
+    def obj(self, value: Any, ptr: str) -> dict:
+        if not isinstance(value, dict):
+            self.fail(INVALID_TYPE, ptr, f"expected a JSON object, got {type(value).__name__}")
+        return value
+
+    def optional_obj(self, d: dict, key: str, ptr: str) -> dict | None:
+        if key not in d:
+            return None
+        return self.obj(d[key], pointer_join(ptr, key))
+
+    def array(self, value: Any, ptr: str) -> list:
+        if not isinstance(value, list):
+            self.fail(INVALID_TYPE, ptr, f"expected an array, got {type(value).__name__}")
+        return value
+
+    def number(self, d: dict, key: str, ptr: str, default: float | None = None) -> float | None:
+        if key not in d:
+            return default
+        value = d[key]
+        if not is_number(value):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), f"expected a finite number, got {value!r:.40}")
+        return float(value)
+
+    def required_number(self, d: dict, key: str, ptr: str) -> float:
+        if key not in d:
+            self.fail(MISSING_PROPERTY, ptr, f"required property '{key}' is missing")
+        return self.number(d, key, ptr)
+
+    def boolean(self, d: dict, key: str, ptr: str, default: bool = False) -> bool:
+        if key not in d:
+            return default
+        if not isinstance(d[key], bool):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), f"expected a boolean, got {d[key]!r:.40}")
+        return d[key]
+
+    def string(self, d: dict, key: str, ptr: str, default: str | None = None) -> str | None:
+        if key not in d:
+            return default
+        if not isinstance(d[key], str):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), f"expected a string, got {d[key]!r:.40}")
+        return d[key]
+
+    def index(self, d: dict, key: str, ptr: str, *, none_value: int | None = None) -> int | None:
+        """An optional glTF id; ``none_value`` (OMI's -1) reads as absent."""
+        if key not in d:
+            return None
+        value = d[key]
+        if none_value is not None and value == none_value and not isinstance(value, bool):
+            return None
+        if not is_index(value):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), f"expected an index (integer >= 0), got {value!r:.40}")
+        return value
+
+    def required_index(self, d: dict, key: str, ptr: str) -> int:
+        if key not in d:
+            self.fail(MISSING_PROPERTY, ptr, f"required property '{key}' is missing")
+        return self.index(d, key, ptr)
+
+    def vector(self, d: dict, key: str, ptr: str, size: int, default: tuple | None = None) -> tuple | None:
+        if key not in d:
+            return default
+        value = d[key]
+        if not isinstance(value, list) or len(value) != size or not all(is_number(v) for v in value):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), f"expected an array of {size} numbers")
+        return tuple(float(v) for v in value)
+
+    def numbers(self, d: dict, key: str, ptr: str) -> tuple[float, ...] | None:
+        if key not in d:
+            return None
+        value = d[key]
+        if not isinstance(value, list) or not all(is_number(v) for v in value):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), "expected an array of numbers")
+        return tuple(float(v) for v in value)
+
+    def indices(self, d: dict, key: str, ptr: str) -> tuple[int, ...] | None:
+        if key not in d:
+            return None
+        value = d[key]
+        if not isinstance(value, list) or not all(is_index(v) for v in value):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), "expected an array of indices")
+        return tuple(value)
+
+    def strings(self, d: dict, key: str, ptr: str) -> tuple[str, ...] | None:
+        if key not in d:
+            return None
+        value = d[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            self.fail(INVALID_TYPE, pointer_join(ptr, key), "expected an array of strings")
+        return tuple(value)
+
+    def name(self, d: dict, ptr: str) -> str | None:
+        return self.string(d, "name", ptr)
+
+    def passthrough(self, d: dict, ptr: str, known: set[str] | dict, target: Passthrough | None = None) -> Passthrough:
+        """Fill ``extras``/``extensions``/``unknown`` of ``target`` from ``d``; keys in ``known`` are consumed."""
+        target = target if target is not None else Passthrough()
+        if "extras" in d:
+            target.extras = d["extras"]
+        if "extensions" in d:
+            if isinstance(d["extensions"], dict):
+                target.extensions = dict(d["extensions"])
+            else:  # not worth dropping the whole object (or, at the root, the document) for
+                self.report(
+                    Severity.WARNING, INVALID_TYPE, pointer_join(ptr, "extensions"), "expected a JSON object; ignored"
+                )
+        target.unknown = {k: v for k, v in d.items() if k not in known and k != "extras" and k != "extensions"}
+        return target
+
+    def check_node(self, value: int | None, ptr: str) -> None:
+        if value is not None and value >= self.node_count:
+            self.fail(UNRESOLVED, ptr, f"node {value} does not exist ({self.node_count} nodes)")
+
+    def check_mesh(self, value: int | None, ptr: str) -> None:
+        if value is not None and value >= self.mesh_count:
+            self.fail(UNRESOLVED, ptr, f"mesh {value} does not exist ({self.mesh_count} meshes)")
+
+
+def pointer_join(base: str, *parts: object) -> str:
+    return base + pointer(*parts)
+
+
+def remap(
+    ctx: ReadContext, value: int | None, mapping: dict[int, int], dropped: set[int], ptr: str, what: str
+) -> int | None:
+    """Translate a source index into the model's index; a reference to a dropped or missing item drops the unit."""
+    if value is None:
+        return None
+    if value in mapping:
+        return mapping[value]
+    if value in dropped:
+        ctx.report(Severity.WARNING, DROPPED_REFERENCE, ptr, f"refers to {what} {value}, which was dropped")
+        raise DropUnitError(ptr)
+    ctx.fail(UNRESOLVED, ptr, f"{what} {value} does not exist")
+    return None

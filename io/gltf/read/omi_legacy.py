@@ -1,0 +1,151 @@
+"""Legacy OMI pieces: body ``type`` enum, ``inertiaTensor``, and ``{constraints, nodeA, nodeB}`` joints (bpy-free).
+
+Legacy joint semantics (seed 003): the joint node's transform is the pivot for both bodies; each constraint limits
+its listed axes to ``[lowerLimit, upperLimit]`` (default 0/0 = locked), ``stiffness`` absent = infinitely stiff,
+``damping`` default 1.  Listed axes are limited one by one, so a multi-axis constraint with a non-zero range is split
+into one 1-D limit per axis (KHR multi-axis limits measure a distance to a line/point instead); a locked range is the
+same either way and stays grouped.  Bodies connected by a legacy joint do not collide.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...diagnostics import Severity
+from ..model import (
+    DYNAMIC,
+    KINEMATIC,
+    REV_OMI_2024_11,
+    STATIC,
+    Frame,
+    JointDescription,
+    JointLimit,
+    LegacyPivot,
+    Motion,
+    NodeJoint,
+    PhysicsDocument,
+)
+from ..nodes import matrix_to_quat, parent_map, relative_frame
+from .common import CONVERTED, DropUnitError, ReadContext, pointer_join
+
+LEGACY_BODY_KINDS = {
+    "rigid": DYNAMIC,
+    "dynamic": DYNAMIC,
+    "vehicle": DYNAMIC,
+    "character": KINEMATIC,
+    "kinematic": KINEMATIC,
+    "static": STATIC,
+    "trigger": STATIC,
+}
+JOINT = "OMI_physics_joint"
+
+
+def read_legacy_inertia(ctx: ReadContext, d: dict, ptr: str, motion: Motion) -> None:
+    """Legacy ``inertiaTensor`` float[9] -> principal moments + orientation (all-zero = automatic)."""
+    values = ctx.numbers(d, "inertiaTensor", ptr)
+    if values is None or len(values) != 9 or not any(values):
+        return
+    tensor = np.array(values).reshape(3, 3)
+    moments, axes = np.linalg.eigh((tensor + tensor.T) / 2)
+    if np.linalg.det(axes) < 0:
+        axes[:, 0] = -axes[:, 0]
+    if np.any(moments <= 0):
+        return
+    motion.inertia_diagonal = tuple(float(v) for v in moments)
+    motion.inertia_orientation = matrix_to_quat(axes)
+    ctx.report(
+        Severity.INFO,
+        CONVERTED,
+        pointer_join(ptr, "inertiaTensor"),
+        "legacy inertiaTensor diagonalized into inertiaDiagonal + inertiaOrientation",
+    )
+
+
+def _legacy_limits(ctx: ReadContext, c: dict, ptr: str) -> list[JointLimit]:
+    lower = ctx.number(c, "lowerLimit", ptr, 0.0)
+    upper = ctx.number(c, "upperLimit", ptr, 0.0)
+    stiffness = ctx.number(c, "stiffness", ptr)
+    damping = ctx.number(c, "damping", ptr, 1.0)
+    out: list[JointLimit] = []
+    for key, attr in (("linearAxes", "linear_axes"), ("angularAxes", "angular_axes")):
+        axes = ctx.indices(c, key, ptr)
+        if not axes:
+            continue
+        groups = [axes] if lower == upper == 0.0 or len(axes) == 1 else [(a,) for a in axes]
+        if len(groups) > 1:
+            ctx.report(
+                Severity.INFO, CONVERTED, pointer_join(ptr, key), "legacy per-axis range split into one limit per axis"
+            )
+        for group in groups:
+            out.append(JointLimit(**{attr: tuple(group)}, min=lower, max=upper, stiffness=stiffness, damping=damping))
+    return out
+
+
+def _description(ctx: ReadContext, refs: list, ptr: str, root: list | None) -> JointDescription:
+    desc = JointDescription(source=REV_OMI_2024_11)
+    for i, ref in enumerate(refs):
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            item_ptr = pointer_join("", "extensions", JOINT, "constraints", ref)
+            if root is None or not 0 <= ref < len(root):
+                ctx.fail(
+                    "PHYSICS_PARSE_UNRESOLVED_REFERENCE",
+                    pointer_join(ptr, "constraints", i),
+                    f"legacy constraint {ref} does not exist",
+                )
+            if ctx.is_dropped(item_ptr):
+                raise DropUnitError(item_ptr)
+            desc.limits.extend(_legacy_limits(ctx, ctx.obj(root[ref], item_ptr), item_ptr))
+        else:
+            item_ptr = pointer_join(ptr, "constraints", i)
+            desc.limits.extend(_legacy_limits(ctx, ctx.obj(ref, item_ptr), item_ptr))
+    return desc
+
+
+def _frame(found) -> Frame | None:
+    if found is None:
+        return None
+    translation, rotation, scale = found
+    return Frame(translation=translation, rotation=rotation, scale=scale)
+
+
+def read_legacy_joints(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
+    """Every node-level legacy ``OMI_physics_joint`` -> a NodeJoint with a ``LegacyPivot``."""
+    root_ext = exts.get(JOINT)
+    root = root_ext.get("constraints") if isinstance(root_ext, dict) else None
+    root = root if isinstance(root, list) else None
+    parents = None
+    descriptions: dict[str, int] = {}
+    for index, gnode in enumerate(ctx.nodes):
+        node_exts = gnode.get("extensions") if isinstance(gnode, dict) else None
+        ext = node_exts.get(JOINT) if isinstance(node_exts, dict) else None
+        if not isinstance(ext, dict) or "connectedNode" in ext or "nodeA" not in ext:
+            continue
+        ptr = pointer_join("", "nodes", index, "extensions", JOINT)
+        if ctx.is_dropped(ptr):
+            continue
+        try:
+            body_a = ctx.required_index(ext, "nodeA", ptr)
+            body_b = ctx.required_index(ext, "nodeB", ptr)
+            ctx.check_node(body_a, pointer_join(ptr, "nodeA"))
+            ctx.check_node(body_b, pointer_join(ptr, "nodeB"))
+            refs = ctx.array(ext.get("constraints", []), pointer_join(ptr, "constraints"))
+            desc = _description(ctx, refs, ptr, root)
+        except DropUnitError:
+            continue
+        key = repr(desc)
+        if key not in descriptions:
+            descriptions[key] = len(doc.joints)
+            doc.joints.append(desc)
+        parents = parents if parents is not None else parent_map(ctx.nodes)
+        pivot = LegacyPivot(
+            body_a=body_a,
+            body_b=body_b,
+            frame_a=_frame(relative_frame(index, body_a, ctx.nodes, parents)),
+            frame_b=_frame(relative_frame(index, body_b, ctx.nodes, parents)),
+        )
+        joint = NodeJoint(connected_node=body_b, joint=descriptions[key], legacy_pivot=pivot)
+        ctx.passthrough(ext, ptr, {"constraints", "nodeA", "nodeB"}, joint)
+        node = doc.node(index)
+        node.joint = joint
+        node.source = node.source or REV_OMI_2024_11
+        doc.revisions.add(REV_OMI_2024_11)

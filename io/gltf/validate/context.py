@@ -1,0 +1,161 @@
+"""Validation context: the raw document, its core arrays, node-graph queries and the diagnostics found so far."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...diagnostics import Diagnostic, DiagnosticList, Severity
+from .codes import INTERNAL_ERROR
+
+
+class Ctx:
+    """Validation state: the raw document, its core arrays and the diagnostics found so far."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.out = DiagnosticList()
+        self.nodes = _list_or_empty(doc.get("nodes"))
+        self.meshes = _list_or_empty(doc.get("meshes"))
+        self.skins = _list_or_empty(doc.get("skins"))
+        root_ext = doc.get("extensions")
+        self.root_ext = root_ext if isinstance(root_ext, dict) else {}
+        self._parents: dict[int, int] | None = None
+        self._skin_joints: set[int] | None = None
+        self._seen: set[str] = set()
+
+    def error(self, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.error(code, ptr, message)
+
+    def error_count(self) -> int:
+        """How many ERROR diagnostics have been found so far."""
+        return sum(d.severity >= Severity.ERROR for d in self.out)
+
+    def warning(self, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.warning(code, ptr, message)
+
+    def info(self, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.info(code, ptr, message)
+
+    def add(self, severity: Severity, code: str, ptr: str, message: str) -> Diagnostic:
+        return self.out.add(severity, code, ptr, message)
+
+    def guard(self, ptr: str, check: Callable[..., object], *args: object) -> None:
+        """Run one check; a bug in it becomes an ``INTERNAL_ERROR`` diagnostic on ``ptr`` instead of an exception."""
+        try:
+            check(*args)
+        except Exception as exc:  # last resort: validation must never raise
+            self.error(INTERNAL_ERROR, ptr, f"Validator failure ({type(exc).__name__}: {exc}); object not checked.")
+
+    def once(self, key: str) -> bool:
+        """True the first time ``key`` is seen (for once-per-document notes)."""
+        if key in self._seen:
+            return False
+        self._seen.add(key)
+        return True
+
+    def root(self, name: str) -> dict | None:
+        """The document-level extension object ``name`` when it is a JSON object."""
+        value = self.root_ext.get(name)
+        return value if isinstance(value, dict) else None
+
+    def parents(self) -> dict[int, int]:
+        """Child → parent over valid ``children`` entries (first parent wins for malformed graphs)."""
+        if self._parents is None:
+            self._parents = {}
+            for i, node in enumerate(self.nodes):
+                children = node.get("children") if isinstance(node, dict) else None
+                for child in children if isinstance(children, list) else ():
+                    if is_int(child) and 0 <= child < len(self.nodes) and child != i:
+                        self._parents.setdefault(child, i)
+        return self._parents
+
+    def self_and_ancestors(self, index: int) -> list[int]:
+        """``index`` followed by its ancestors (cycle-safe) — only nodes that are JSON objects."""
+        chain: list[int] = []
+        parents = self.parents()
+        current: int | None = index
+        while current is not None and current not in chain:
+            chain.append(current)
+            current = parents.get(current)
+        return [i for i in chain if self.node(i) is not None]
+
+    def is_descendant(self, index: int, ancestor: int) -> bool:
+        """True when ``ancestor`` is a proper ancestor of ``index``."""
+        return ancestor in _chain(self.parents(), index)
+
+    def subtree_has_mesh(self, index: int) -> bool:
+        """True when the node or one of its descendants has a ``mesh``."""
+        stack, seen = [index], set()
+        while stack:
+            current = stack.pop()
+            node = self.node(current)
+            if current in seen or node is None:
+                continue
+            seen.add(current)
+            if "mesh" in node:
+                return True
+            stack.extend(c for c in _list_or_empty(node.get("children")) if is_int(c))
+        return False
+
+    def skin_joints(self) -> set[int]:
+        """Every node listed in some ``skins[].joints``."""
+        if self._skin_joints is None:
+            self._skin_joints = set()
+            for skin in self.skins:
+                joints = _list_or_empty(skin.get("joints")) if isinstance(skin, dict) else []
+                self._skin_joints.update(j for j in joints if is_int(j))
+        return self._skin_joints
+
+    def node(self, index: object) -> dict | None:
+        """Node ``index`` when it exists and is a JSON object."""
+        if is_int(index) and 0 <= index < len(self.nodes) and isinstance(self.nodes[index], dict):
+            return self.nodes[index]
+        return None
+
+
+def _chain(parents: dict[int, int], index: int) -> list[int]:
+    chain: list[int] = []
+    current: int | None = parents.get(index)
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = parents.get(current)
+    return chain
+
+
+def _list_or_empty(value: object) -> list:
+    return value if isinstance(value, list) else []
+
+
+def is_int(value: object) -> bool:
+    """True for JSON integers (``bool`` is not an integer here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """True for JSON numbers (``bool`` is not a number here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def type_name(value: object) -> str:
+    """The JSON type name of a Python value parsed from JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def show(value: object) -> str:
+    """A short, never-failing text for a value in a message (huge integers cannot always be printed)."""
+    if is_int(value) and not -(10**30) < value < 10**30:
+        return "<very large integer>"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,20 @@
+"""Writers: ``write_target(document, to, gltf)`` serialises a ``PhysicsDocument`` as one of ``TARGETS`` (KHR 2026,
+2024-10, 2024-07 in ``khr``; current OMI in ``omi``; shared node/list helpers in ``common``).
+"""
+
+from __future__ import annotations
+
+from .common import WriteOutput
+from .khr import KHR_TARGETS, write_khr
+from .omi import write_omi
+
+TARGETS = (*KHR_TARGETS, "omi")
+
+
+def write_target(document, to: str, gltf: dict | None) -> WriteOutput:
+    """Dispatch to the writer of target ``to`` (one of ``TARGETS``)."""
+    if to == "omi":
+        return write_omi(document, gltf)
+    if to in KHR_TARGETS:
+        return write_khr(document, to, gltf)
+    raise ValueError(f"unknown target {to!r}; expected one of {TARGETS}")

@@ -1,0 +1,277 @@
+"""Pieces shared by the KHR and OMI writers: output container, passthrough, resources, shape parameters, mesh /
+node geometry conversion and legacy-joint attachment nodes (bpy-free)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...diagnostics import Diagnostic, DiagnosticList, pointer
+from ..model import (
+    BOX,
+    CAPSULE,
+    COMBINE_MODES,
+    CYLINDER,
+    PLANE,
+    SPHERE,
+    CollisionFilter,
+    Geometry,
+    JointDescription,
+    JointDrive,
+    JointLimit,
+    LegacyPivot,
+    MeshShape,
+    Passthrough,
+    PhysicsDocument,
+    PhysicsMaterial,
+)
+from ..nodes import parent_map
+
+LOSSY = "PHYSICS_WRITE_LOSSY"  # a value the target cannot hold (WARNING)
+CONVERTED = "PHYSICS_WRITE_CONVERTED"  # same meaning, different form (INFO)
+SEMANTICS = "PHYSICS_WRITE_SEMANTICS"  # value kept, but the target may interpret it differently (WARNING)
+INVALID_VALUE = "PHYSICS_WRITE_INVALID_VALUE"  # written as read, but the target schema forbids it (WARNING)
+
+
+@dataclass
+class WriteOutput:
+    """What a writer produces; ``migrate.apply_output`` puts it into a glTF JSON document.
+
+    ``new_nodes`` are appended to the glTF ``nodes`` array starting at ``node_base``; ``new_children`` are
+    (parent, child) links to add; ``nodes`` maps node index -> {extension name: node-level object}.
+    """
+
+    node_base: int
+    root: dict[str, dict] = field(default_factory=dict)
+    nodes: dict[int, dict[str, dict]] = field(default_factory=dict)
+    new_nodes: list[dict] = field(default_factory=list)
+    new_children: list[tuple[int, int]] = field(default_factory=list)
+    diags: DiagnosticList = field(default_factory=DiagnosticList)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.diags.items
+
+    def add_node(self, node: dict, parent: int | None) -> int:
+        index = self.node_base + len(self.new_nodes)
+        self.new_nodes.append(node)
+        if parent is not None:
+            self.new_children.append((parent, index))
+        return index
+
+
+class WriteContext:
+    """The document being written plus the (read-only) glTF JSON it belongs to."""
+
+    def __init__(self, document: PhysicsDocument, gltf: dict | None):
+        self.doc = document
+        self.gltf = gltf if isinstance(gltf, dict) else {}
+        nodes = self.gltf.get("nodes")
+        self.nodes: list = nodes if isinstance(nodes, list) else []
+        self.out = WriteOutput(node_base=len(self.nodes))
+        self._mesh_nodes: dict[int, int] = {}
+        self._parents: dict[int, int] | None = None
+
+    def lossy(self, ptr: str, message: str) -> None:
+        self.out.diags.warning(LOSSY, ptr, message)
+
+    def semantics(self, ptr: str, message: str) -> None:
+        self.out.diags.warning(SEMANTICS, ptr, message)
+
+    def invalid_value(self, ptr: str, message: str) -> None:
+        self.out.diags.warning(INVALID_VALUE, ptr, message)
+
+    def check_params(self, shape_type: str, params, ptr: str) -> None:
+        """Report shape values the schemas forbid (degenerate shapes are kept: validators call them INFO)."""
+        positive = {
+            BOX: list(params.size) if shape_type == BOX else [],
+            SPHERE: [getattr(params, "radius", 1.0)],
+            CAPSULE: [getattr(params, "height", 1.0)],
+            CYLINDER: [getattr(params, "height", 1.0)],
+            PLANE: [v for v in (getattr(params, "size_x", None), getattr(params, "size_z", None)) if v is not None],
+        }
+        non_negative = [getattr(params, "radius_top", 0.0), getattr(params, "radius_bottom", 0.0)]
+        if any(v <= 0 for v in positive.get(shape_type, [])) or any(v < 0 for v in non_negative):
+            self.invalid_value(ptr, f"degenerate {shape_type} written as read; the schema requires sizes > 0")
+
+    def combine(self, value: str | None, ptr: str) -> str | None:
+        if value is None or value in COMBINE_MODES:
+            return value
+        self.lossy(ptr, f"combine mode {value!r} is not one of {COMBINE_MODES}: omitted")
+        return None
+
+    def converted(self, ptr: str, message: str) -> None:
+        self.out.diags.info(CONVERTED, ptr, message)
+
+    def gltf_node(self, index: int) -> dict:
+        node = self.nodes[index] if 0 <= index < len(self.nodes) else None
+        return node if isinstance(node, dict) else {}
+
+    @property
+    def parents(self) -> dict[int, int]:
+        if self._parents is None:
+            self._parents = parent_map(self.nodes)
+        return self._parents
+
+    def descendants(self, index: int) -> list[int]:
+        out, stack, seen = [], [index], {index}
+        while stack:
+            children = self.gltf_node(stack.pop()).get("children")
+            for child in children if isinstance(children, list) else []:
+                if isinstance(child, int) and child not in seen and 0 <= child < len(self.nodes):
+                    seen.add(child)
+                    out.append(child)
+                    stack.append(child)
+        return sorted(out)
+
+    # -- geometry conversions -------------------------------------------------------------------------------------
+    def mesh_of_geometry(self, geometry: Geometry, ptr: str) -> tuple[int, bool, MeshShape | None] | None:
+        """(mesh, convex hull, mesh shape) of a mesh-like geometry (shape->MeshShape, mesh, node); else None."""
+        if geometry.mesh is not None:
+            return geometry.mesh, geometry.convex_hull, None
+        if geometry.node is not None:
+            node = self.gltf_node(geometry.node)
+            mesh = node.get("mesh")
+            if not isinstance(mesh, int) or isinstance(mesh, bool):
+                return None
+            if any("mesh" in self.gltf_node(c) for c in self.descendants(geometry.node)):
+                self.lossy(ptr, f"geometry node {geometry.node} has child meshes: only its own mesh is kept")
+            if "skin" in node or "weights" in node:
+                self.lossy(ptr, f"skin/morph weights of geometry node {geometry.node} are not kept")
+            return mesh, geometry.convex_hull, None
+        if geometry.shape is not None and 0 <= geometry.shape < len(self.doc.shapes):
+            params = self.doc.shapes[geometry.shape].params
+            if isinstance(params, MeshShape):
+                return params.mesh, params.convex_hull, params
+        return None
+
+    def node_for_mesh(self, mesh: int, own_node: int) -> int:
+        """KHR 2024-10 ``geometry.node``: the collider's own node when it holds ``mesh``, else a new node outside
+        every scene holding only that mesh (one per mesh)."""
+        if self.gltf_node(own_node).get("mesh") == mesh and "skin" not in self.gltf_node(own_node):
+            return own_node
+        if mesh not in self._mesh_nodes:
+            self._mesh_nodes[mesh] = self.out.add_node({"mesh": mesh, "name": f"physics_mesh_{mesh}"}, None)
+        return self._mesh_nodes[mesh]
+
+    def pivot_nodes(self, pivot: LegacyPivot, joint_node: int) -> tuple[int, int] | None:
+        """Attachment nodes under both bodies at the legacy pivot; None when a frame is unknown."""
+        if pivot.frame_a is None or pivot.frame_b is None:
+            return None
+        made = []
+        for body, frame, tag in ((pivot.body_a, pivot.frame_a, "A"), (pivot.body_b, pivot.frame_b, "B")):
+            node = {
+                "name": f"joint_{joint_node}_frame_{tag}",
+                "translation": list(frame.translation),
+                "rotation": list(frame.rotation),
+                "scale": list(frame.scale),
+            }
+            made.append(self.out.add_node(node, body))
+        return made[0], made[1]
+
+
+def put_passthrough(out: dict, obj: Passthrough) -> dict:
+    """Write ``unknown`` keys, ``extensions`` and ``extras`` back; never overrides keys the writer set."""
+    for key, value in obj.unknown.items():
+        out.setdefault(key, value)
+    if obj.extensions:
+        out.setdefault("extensions", dict(obj.extensions))
+    if obj.extras is not None:
+        out.setdefault("extras", obj.extras)
+    return out
+
+
+def write_material(ctx: WriteContext, mat: PhysicsMaterial, ptr: str) -> dict:
+    out = {
+        "staticFriction": mat.static_friction,
+        "dynamicFriction": mat.dynamic_friction,
+        "restitution": mat.restitution,
+    }
+    for attr, key in (("friction_combine", "frictionCombine"), ("restitution_combine", "restitutionCombine")):
+        value = ctx.combine(getattr(mat, attr), f"{ptr}/{key}")
+        if value is not None:
+            out[key] = value
+    if mat.name is not None:
+        out["name"] = mat.name
+    return put_passthrough(out, mat)
+
+
+def write_filter(filt: CollisionFilter) -> dict:
+    out: dict = {}
+    for attr, key in (
+        ("collision_systems", "collisionSystems"),
+        ("collide_with_systems", "collideWithSystems"),
+        ("not_collide_with_systems", "notCollideWithSystems"),
+    ):
+        if getattr(filt, attr) is not None:
+            out[key] = list(getattr(filt, attr))
+    if filt.name is not None:
+        out["name"] = filt.name
+    return put_passthrough(out, filt)
+
+
+def write_limit(limit: JointLimit) -> dict:
+    out: dict = {}
+    if limit.linear_axes is not None:
+        out["linearAxes"] = list(limit.linear_axes)
+    if limit.angular_axes is not None:
+        out["angularAxes"] = list(limit.angular_axes)
+    for attr in ("min", "max", "stiffness"):
+        if getattr(limit, attr) is not None:
+            out[attr] = getattr(limit, attr)
+    out["damping"] = limit.damping
+    return put_passthrough(out, limit)
+
+
+def write_drive(ctx: WriteContext, drive: JointDrive, ptr: str, paired: bool) -> dict:
+    """``paired``: the target needs ``positionTarget``<->``stiffness`` and ``velocityTarget``<->``damping``."""
+    out: dict = {"type": drive.type, "mode": drive.mode, "axis": drive.axis}
+    if drive.max_force is not None:
+        out["maxForce"] = drive.max_force
+    for target_attr, target_key, gain_attr in (
+        ("position_target", "positionTarget", "stiffness"),
+        ("velocity_target", "velocityTarget", "damping"),
+    ):
+        target, gain = getattr(drive, target_attr), getattr(drive, gain_attr)
+        if target is not None:
+            out[target_key] = target
+            out[gain_attr] = gain
+        elif gain != 0.0:
+            if paired:
+                ctx.lossy(ptr, f"drive {gain_attr} without {target_key} cannot be written in this revision")
+            else:
+                out[gain_attr] = gain
+    return put_passthrough(out, drive)
+
+
+def write_joint_description(ctx: WriteContext, desc: JointDescription, ptr: str, paired: bool) -> dict:
+    out: dict = {}
+    if desc.limits:
+        out["limits"] = [write_limit(limit) for limit in desc.limits]
+    if desc.drives:
+        out["drives"] = [write_drive(ctx, d, f"{ptr}/drives/{i}", paired) for i, d in enumerate(desc.drives)]
+    if desc.name is not None:
+        out["name"] = desc.name
+    return put_passthrough(out, desc)
+
+
+def write_params(shape_type: str, params) -> dict:
+    """Every parameter explicitly (defaults differ between revisions and families)."""
+    if shape_type == BOX:
+        out = {"size": list(params.size)}
+    elif shape_type == SPHERE:
+        out = {"radius": params.radius}
+    elif shape_type in (CAPSULE, CYLINDER):
+        out = {"height": params.height, "radiusTop": params.radius_top, "radiusBottom": params.radius_bottom}
+    elif shape_type == PLANE:
+        out = {"doubleSided": params.double_sided}
+        if params.size_x is not None:
+            out["sizeX"] = params.size_x
+        if params.size_z is not None:
+            out["sizeZ"] = params.size_z
+    else:
+        raise ValueError(shape_type)
+    return put_passthrough(out, params)
+
+
+def node_ptr(index: int, ext: str, *parts: object) -> str:
+    return pointer("nodes", index, "extensions", ext, *parts)

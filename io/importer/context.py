@@ -1,0 +1,145 @@
+"""What every import step shares: ``ImportContext`` (the document, the Blender objects of the file's nodes, the
+maps the steps fill in), the import's diagnostic codes and ``gc_paused``. The order of the steps is in
+``pipeline``; a step imports this module, never the pipeline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import pointer
+from ..gltf.model import OMI_REVISIONS, PhysicsDocument
+from ..gltf.node_frames import WorldFrames
+from ..gltf.nodes import parent_map
+from ..mapping.shapes_to_blender import matrix_to_blender
+from ..report import Reporting
+
+IMPORT_FAILED = "GLTF_PHYSICS_IMPORT_FAILED"  # a step or an object could not be built (WARNING)
+APPROXIMATED = "GLTF_PHYSICS_IMPORT_APPROXIMATED"  # Blender cannot hold the value exactly (INFO)
+NOT_SIMULATED = "GLTF_PHYSICS_IMPORT_STORED_ONLY"  # kept on the object for export, not simulated (INFO)
+SKIPPED = "GLTF_PHYSICS_IMPORT_SKIPPED"  # data that has nothing to attach to (WARNING)
+
+
+@dataclass
+class ImportContext(Reporting):
+    """Everything the import steps share (``warn`` / ``note`` / ``guarded`` from ``report.Reporting``).
+
+    * ``objects``: glTF node index → Blender object (from the importer's vnodes; replacement mesh objects after
+      ``bodies``); bones and nodes outside the scene have none.
+    * ``body_node_of``: node index → index of its nearest ``motion`` ancestor-or-self (None = static / world).
+    * ``body_object_of``: node index → Blender object carrying the rigid body of that nearest motion node
+      (None = world or the body could not be built).
+    * ``body_objects``: body node index (motion node or static collider node) → object with the ``rigid_body``.
+    * ``collider_objects``: collider node index → the objects whose ``rigid_body`` realises it (its own object, a
+      proxy, or compound children; filters go on the body object of compound bodies).
+    * ``trigger_objects``: trigger node index → its volume object (None for compound triggers).
+    """
+
+    FAILED = IMPORT_FAILED
+
+    document: PhysicsDocument
+    gltf: Any
+    scene: Any
+    json: dict
+    report: Any
+    world: Any = None
+    density: float = 1000.0
+    objects: dict[int, Any] = field(default_factory=dict)
+    body_node_of: dict[int, int | None] = field(default_factory=dict)
+    body_object_of: dict[int, Any] = field(default_factory=dict)
+    body_objects: dict[int, Any] = field(default_factory=dict)
+    collider_objects: dict[int, list] = field(default_factory=dict)
+    trigger_objects: dict[int, Any] = field(default_factory=dict)
+    animated: set[int] = field(default_factory=set)
+    parents: dict[int, int] = field(default_factory=dict)
+    cache: dict = field(default_factory=dict)  # per-import memo of the geometry step (shapes, meshes, volumes)
+    empty_names: dict[int, str] = field(default_factory=dict)  # node → name of an Empty named ahead (EmptyNames)
+
+    def __post_init__(self) -> None:
+        nodes = self.json.get("nodes")
+        self.json_nodes: list = nodes if isinstance(nodes, list) else []
+        self.parents = parent_map(self.json_nodes)
+        self.animated = animated_nodes(self.json)
+        self.frames = WorldFrames(self.json_nodes, self.parents)  # every node's world matrix, computed once
+
+    def node_world_matrix(self, index: int):
+        """World transform of glTF node ``index`` in Blender axes (``mathutils.Matrix``), from the file."""
+        from mathutils import Matrix
+
+        return Matrix(matrix_to_blender(self.frames.world(index)).tolist())
+
+    def node_scale(self, index: int) -> tuple[float, float, float]:
+        """Absolute world scale of node ``index`` along Blender's local axes (glTF (x, y, z) → (x, z, y))."""
+        x, y, z = self.frames.scale(index)
+        return (x, z, y)
+
+    def node_pointer(self, index: int, *parts: object) -> str:
+        """JSON pointer of a node's physics extension object (KHR or OMI by the revision it was read from)."""
+        physics = self.document.nodes.get(index)
+        name = "OMI_physics_body" if physics is not None and physics.source in OMI_REVISIONS else None
+        base = f"/nodes/{index}/extensions/{name or 'KHR_physics_rigid_bodies'}"
+        return base + pointer(*parts) if parts else base  # called per object: the fixed part without escaping
+
+    def collections_of(self, ob) -> list:
+        """Collections that link ``ob`` directly (``Object.users_collection`` without its per-call scan of every
+        collection's objects: one pass over all collections per import, then kept up to date by ``linked``)."""
+        memo = self.cache.get("collections")
+        if memo is None:
+            import bpy
+
+            memo = self.cache["collections"] = {}
+            for collection in [scene.collection for scene in bpy.data.scenes] + list(bpy.data.collections):
+                for member in collection.objects:
+                    memo.setdefault(member.as_pointer(), []).append(collection)
+        return list(memo.get(ob.as_pointer(), ()))
+
+    def linked(self, ob, collections: list | None) -> None:
+        """Record that ``ob`` now lives in ``collections`` (None: ``ob`` was removed)."""
+        memo = self.cache.get("collections")
+        if memo is None:
+            return
+        if collections is None:
+            memo.pop(ob.as_pointer(), None)
+        else:
+            memo[ob.as_pointer()] = list(collections)
+
+
+def animated_nodes(gltf_json: dict) -> set[int]:
+    """Node indices targeted by the file's animations (``target.node`` and KHR_animation_pointer ``/nodes/N/…``)."""
+    out: set[int] = set()
+    animations = gltf_json.get("animations")
+    for animation in animations if isinstance(animations, list) else []:
+        channels = animation.get("channels") if isinstance(animation, dict) else None
+        for channel in channels if isinstance(channels, list) else []:
+            target = channel.get("target") if isinstance(channel, dict) else None
+            if not isinstance(target, dict):
+                continue
+            node = target.get("node")
+            if isinstance(node, int) and not isinstance(node, bool):
+                out.add(node)
+            ext = target.get("extensions")
+            ptr = ext.get("KHR_animation_pointer", {}).get("pointer") if isinstance(ext, dict) else None
+            if isinstance(ptr, str) and ptr.startswith("/nodes/"):
+                head = ptr.split("/")[2]
+                if head.isdigit():
+                    out.add(int(head))
+    return out
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """Python's cyclic garbage collector off for a block that allocates many short-lived objects.
+
+    Without it the collector runs full passes over every Python object of the session (~50 ms each with the glTF
+    add-on loaded) several times during a large import. Restores the previous state.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -1,0 +1,72 @@
+"""Collision filters → Blender's 20 collision collections (issue 4 part 4; solver in ``filter_solver``).
+
+The unit Bullet filters is a *Blender body*: a compound body uses its parent's collections for every child shape
+(engine note), any other collider object is its own unit. Each unit gets the collections of its colliders' filter
+class (the union when the children of one compound use different filters, reported). The original filters stay in
+``Object.gltf_physics.collider.filter`` (written by ``blender_bodies``) for export.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import pointer
+from ..mapping.filters_to_blender import COLLECTIONS, solve
+from .context import APPROXIMATED, ImportContext
+
+
+def _units(ctx: ImportContext) -> dict[int, tuple[object, list[object], set]]:
+    """id(unit object) → (unit object, objects to set, filter keys of its colliders)."""
+    units: dict[int, tuple[object, list[object], set]] = {}
+    for index, objects in sorted(ctx.collider_objects.items()):
+        physics = ctx.document.nodes.get(index)
+        if physics is None or physics.collider is None:
+            continue
+        key = physics.collider.filter
+        if key is not None and not 0 <= key < len(ctx.document.filters):
+            key = None
+        body = ctx.body_objects.get(ctx.body_node_of.get(index)) if ctx.body_node_of.get(index) is not None else None
+        compound = body is not None and body.rigid_body is not None and body.rigid_body.collision_shape == "COMPOUND"
+        for ob in objects:
+            unit = body if compound else ob
+            entry = units.setdefault(id(unit), (unit, [unit], set()))
+            if ob is not unit and ob not in entry[1]:
+                entry[1].append(ob)
+            entry[2].add(key)
+    return units
+
+
+def apply(ctx: ImportContext) -> None:
+    """Assign ``rigid_body.collision_collections`` from the file's collision filters (no filters: untouched)."""
+    units = _units(ctx)
+    if not any(k is not None for _, _, keys in units.values() for k in keys):
+        return
+    counts: dict = {}
+    for _, _, keys in units.values():
+        for key in keys:
+            counts[key] = counts.get(key, 0) + 1
+    filters = {key: (None if key is None else ctx.document.filters[key]) for key in counts}
+    result = solve(filters, counts)
+    root = pointer("extensions", "KHR_physics_rigid_bodies", "collisionFilters")
+    for unit, objects, keys in units.values():
+        chosen = set()
+        for key in keys:
+            chosen.update(result.collections[key])
+        flags = [i in chosen for i in range(COLLECTIONS)]
+        for ob in objects:
+            if getattr(ob, "rigid_body", None) is not None:
+                ob.rigid_body.collision_collections = flags
+        if len(keys) > 1:
+            ctx.note(
+                APPROXIMATED,
+                root,
+                f"compound body {unit.name!r}: its colliders use different filters {sorted(map(str, keys))}; "
+                "Blender filters the whole compound with the union of their collections",
+            )
+    ctx.report.counts["collision_collections"] = len({c for cols in result.collections.values() for c in cols})
+    if not result.exact:
+        names = ", ".join(f"({m.a}, {m.b}) should {'' if m.expected else 'not '}collide" for m in result.mismatches)
+        ctx.note(
+            APPROXIMATED,
+            root,
+            f"collision filters approximated with {COLLECTIONS} collections "
+            f"(needed {result.cliques_needed}): {result.wrong_pairs} collider pair(s) differ: {names}",
+        )

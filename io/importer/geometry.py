@@ -1,0 +1,212 @@
+"""Collider/trigger geometry → Blender mesh data and collision shape (implicit proxies and glTF mesh colliders)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import bmesh
+import bpy
+import numpy as np
+from mathutils import Matrix
+
+from .. import gltf_addon
+from ..gltf.model import MESH, Geometry, MeshShape, Shape
+from ..mapping.shapes_to_blender import derived_primitive_matches, implicit_mesh
+from .context import SKIPPED, ImportContext
+from .proxies import mesh_from_shape
+
+
+@dataclass
+class ResolvedGeometry:
+    """Either an implicit ``shape`` or a glTF ``mesh_index`` (with ``convex`` = convex hull)."""
+
+    shape: Shape | None = None
+    mesh_index: int | None = None
+    convex: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GeometryData:
+    mesh: bpy.types.Mesh
+    collision_shape: str
+    volume: float | None
+    notes: list[str] = field(default_factory=list)
+
+
+def resolve(ctx: ImportContext, geometry: Geometry, ptr: str) -> ResolvedGeometry | None:
+    """The shape or mesh a geometry stands for; None (with a warning) when it points at nothing usable."""
+    doc = ctx.document
+    if geometry.shape is not None:
+        if not 0 <= geometry.shape < len(doc.shapes):
+            ctx.warn(SKIPPED, ptr + "/shape", f"shape {geometry.shape} does not exist")
+            return None
+        shape = doc.shapes[geometry.shape]
+        if shape.type == MESH and isinstance(shape.params, MeshShape):
+            notes = ["skin/morph weights of the mesh shape ignored"] if shape.params.skin is not None else []
+            return ResolvedGeometry(mesh_index=shape.params.mesh, convex=shape.params.convex_hull, notes=notes)
+        if shape.params is None:
+            ctx.warn(SKIPPED, ptr + "/shape", f"shape type {shape.type!r} is not supported: collider skipped")
+            return None
+        return ResolvedGeometry(shape=shape)
+    if geometry.mesh is not None:
+        return ResolvedGeometry(mesh_index=geometry.mesh, convex=geometry.convex_hull)
+    if geometry.node is not None:
+        node = ctx.json_nodes[geometry.node] if 0 <= geometry.node < len(ctx.json_nodes) else None
+        mesh = node.get("mesh") if isinstance(node, dict) else None
+        if not isinstance(mesh, int) or isinstance(mesh, bool):
+            ctx.warn(SKIPPED, ptr + "/node", f"geometry node {geometry.node} has no mesh")
+            return None
+        notes = []
+        if isinstance(node.get("children"), list) and node["children"]:
+            notes.append("child meshes of the geometry node are not included")
+        if node.get("skin") is not None or node.get("weights") is not None:
+            notes.append("skin/morph deformation of the geometry node ignored (rest shape used)")
+        return ResolvedGeometry(mesh_index=mesh, convex=geometry.convex_hull, notes=notes)
+    return None
+
+
+def _mesh_count(ctx: ImportContext) -> int:
+    meshes = ctx.json.get("meshes")
+    return len(meshes) if isinstance(meshes, list) else 0
+
+
+def _primitive_key(ctx: ImportContext, mesh_index: int):
+    mesh = ctx.json["meshes"][mesh_index]
+    prims = mesh.get("primitives") if isinstance(mesh, dict) else None
+    if not isinstance(prims, list):
+        return None
+    return [
+        (p.get("attributes", {}).get("POSITION"), p.get("indices"), p.get("mode", 4))
+        for p in prims
+        if isinstance(p, dict) and isinstance(p.get("attributes"), dict)
+    ]
+
+
+def same_mesh(ctx: ImportContext, node_index: int, mesh_index: int) -> bool:
+    """Does node ``node_index`` render exactly mesh ``mesh_index`` (same index, or same position/index data)?"""
+    node = ctx.json_nodes[node_index] if 0 <= node_index < len(ctx.json_nodes) else None
+    own = node.get("mesh") if isinstance(node, dict) else None
+    if not isinstance(own, int) or not 0 <= own < _mesh_count(ctx) or not 0 <= mesh_index < _mesh_count(ctx):
+        return False
+    if own == mesh_index:
+        return True
+    key = _primitive_key(ctx, own)
+    return bool(key) and key == _primitive_key(ctx, mesh_index)
+
+
+def mesh_bounds(mesh: bpy.types.Mesh) -> tuple[np.ndarray, np.ndarray] | None:
+    count = len(mesh.vertices)
+    if count == 0:
+        return None
+    co = np.empty(count * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", co)
+    co = co.reshape(-1, 3)
+    return co.min(axis=0), co.max(axis=0)
+
+
+def mesh_volume(mesh: bpy.types.Mesh) -> float | None:
+    """Enclosed volume of a mesh (unsigned; open meshes give a rough number, 0 → None)."""
+    bm = bmesh.new()
+    try:
+        bm.from_mesh(mesh)
+        volume = abs(bm.calc_volume(signed=False))
+    finally:
+        bm.free()
+    return volume if volume > 1e-12 else None
+
+
+def _memo(ctx: ImportContext, key: tuple, compute):
+    """``compute()`` once per import for ``key`` (many bodies share one mesh and one shape)."""
+    if key not in ctx.cache:
+        ctx.cache[key] = compute()
+    return ctx.cache[key]
+
+
+def _mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh) -> float | None:
+    return _memo(ctx, ("volume", mesh.as_pointer()), lambda: mesh_volume(mesh))
+
+
+def _hull_shape(ctx: ImportContext, mesh: bpy.types.Mesh) -> str:
+    """BOX when the convex hull of ``mesh`` is exactly the box Blender derives from its bounds (all 8 corners of the
+    bounds present, no other points, centred on the origin), else CONVEX_HULL (built by Bullet, with a margin)."""
+    return _memo(ctx, ("hull", mesh.as_pointer()), lambda: "BOX" if is_centred_box(mesh) else "CONVEX_HULL")
+
+
+def is_centred_box(mesh: bpy.types.Mesh, tolerance: float = 1e-6) -> bool:
+    """All 8 corners of the mesh bounds are vertices (every other point lies inside them) and the bounds are
+    centred on the origin: the convex hull is exactly Blender's BOX shape of this mesh."""
+    count = len(mesh.vertices)
+    if count < 8:
+        return False
+    co = np.empty(count * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", co)
+    co = co.reshape(-1, 3)
+    low, high = co.min(axis=0), co.max(axis=0)
+    eps = tolerance * max(float(np.max(np.abs(co))), 1.0)
+    if np.any(high - low <= eps) or np.any(np.abs(low + high) > eps):
+        return False
+    at_low, at_high = np.abs(co - low) <= eps, np.abs(co - high) <= eps
+    corner = np.all(at_low | at_high, axis=1)
+    return len({tuple(row) for row in at_high[corner].astype(int)}) == 8
+
+
+def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_scale) -> GeometryData | None:
+    """When node ``index``'s own render mesh can carry this collider unchanged: its shape data, else None."""
+    if ob is None or ob.type != "MESH" or ob.data is None or ob.modifiers:
+        return None
+    mesh = ob.data
+    scale = tuple(object_scale)
+    if geo.shape is not None:  # the answer depends only on (mesh, shape, scale): computed once per combination
+        key = ("own", mesh.as_pointer(), id(geo.shape), scale)
+        return _memo(ctx, key, lambda: _own_implicit(mesh, geo.shape, scale))
+    if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
+        volume = _mesh_volume(ctx, mesh)
+        shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
+        return GeometryData(mesh, shape, None if volume is None else volume * float(np.prod(scale)), list(geo.notes))
+    return None
+
+
+def _own_implicit(mesh: bpy.types.Mesh, shape: Shape, scale: tuple) -> GeometryData | None:
+    proxy = implicit_mesh(shape, (1.0, 1.0, 1.0), scale)
+    bounds = mesh_bounds(mesh)
+    if proxy is None or bounds is None or not derived_primitive_matches(proxy, *bounds):
+        return None
+    volume = None if proxy.volume is None else proxy.volume * float(np.prod(scale))
+    return GeometryData(mesh, proxy.collision_shape, volume, proxy.notes)
+
+
+def new_shape_data(
+    ctx: ImportContext, name: str, geo: ResolvedGeometry, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1.0, 1.0)
+) -> GeometryData | None:
+    """Mesh data for a proxy: implicit shape mesh, or the glTF mesh (a scaled copy if ``bake_scale``).
+
+    Proxies of the same shape at the same scales share one mesh datablock (and one volume computation).
+    """
+    det = float(np.prod(object_scale))
+    bake_scale, object_scale = tuple(bake_scale), tuple(object_scale)
+    if geo.shape is not None:
+        key = ("implicit", id(geo.shape), bake_scale, object_scale)
+        return _memo(ctx, key, lambda: _implicit_data(name, geo.shape, bake_scale, object_scale))
+    if geo.mesh_index is None or not 0 <= geo.mesh_index < _mesh_count(ctx):
+        return None
+    mesh = _memo(ctx, ("mesh", geo.mesh_index, bake_scale), lambda: _scaled_gltf_mesh(ctx, geo.mesh_index, bake_scale))
+    volume = _mesh_volume(ctx, mesh)
+    shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
+    return GeometryData(mesh, shape, None if volume is None else volume * det, list(geo.notes))
+
+
+def _implicit_data(name: str, shape: Shape, bake_scale: tuple, object_scale: tuple) -> GeometryData | None:
+    proxy = implicit_mesh(shape, bake_scale, object_scale)
+    if proxy is None:
+        return None
+    volume = None if proxy.volume is None else proxy.volume * float(np.prod(object_scale))
+    return GeometryData(mesh_from_shape(name, proxy), proxy.collision_shape, volume, proxy.notes)
+
+
+def _scaled_gltf_mesh(ctx: ImportContext, mesh_index: int, bake_scale: tuple) -> bpy.types.Mesh:
+    mesh = gltf_addon.blender_mesh(ctx.gltf, mesh_index)
+    if any(abs(s - 1.0) > 1e-9 for s in bake_scale):
+        mesh = mesh.copy()
+        mesh.transform(Matrix.Diagonal((*bake_scale, 1.0)))
+    return mesh

@@ -1,0 +1,316 @@
+"""Joints → Blender rigid-body constraints (issue 4 part 6; mapping rules in ``joint_mapping`` and docs/joints.md).
+
+Per joint: one Empty at glTF frame A (axes permuted so Blender's hinge/slider axis is the glTF one), linked into the
+world's constraint collection (data API, no ``bpy.ops``), plus one MOTOR Empty per velocity drive. The two bodies
+are the nearest motion ancestors of frame A and frame B. The world side is the nearest static collider body above
+the frame (so ``disable_collisions`` acts against it, as in the conformance scenes), else one shared invisible
+PASSIVE anchor that collides with nothing. The exact glTF joint is stored in ``Object.gltf_physics.joint``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import bpy
+import numpy as np
+from mathutils import Matrix
+
+from ..diagnostics import pointer
+from ..gltf.model import OMI_REVISIONS
+from ..mapping.joints_to_blender import ConstraintPlan, empty_matrix, plan_joint, relative_offset
+from ..mapping.stored import assign
+from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
+
+AXES = "xyz"
+ANCHOR_NAME = "glTF Physics World Anchor"
+ANCHOR_SIZE = 0.05
+
+
+def build(ctx: ImportContext) -> None:
+    """Create the constraints of every joint in ``ctx.document``; each joint is isolated."""
+    joints = [(i, n) for i, n in sorted(ctx.document.nodes.items()) if n.joint is not None]
+    if not joints or ctx.world is None:
+        return
+    state = _State(ctx)
+    state.precompute(joints)
+    for index, physics in joints:
+        ptr = _joint_pointer(physics, index)
+        ctx.guarded(ptr, "joint", _build_one, state, index, physics.joint, ptr)
+
+
+class _State:
+    """Per-import caches: node frames and the shared world anchor."""
+
+    def __init__(self, ctx: ImportContext):
+        self.ctx = ctx
+        self.frames = ctx.frames  # world / rigid frames of every node (io.node_frames)
+        self.anchor = None
+        self.collections = None  # where constraint Empties go (those of the first joint node's object)
+        self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
+
+    def precompute(self, joints: list) -> None:
+        """All frame offsets the joints need, in one vectorised pass (``WorldFrames.relative_many``)."""
+        count, body_of, pairs = len(self.ctx.json_nodes), self.ctx.body_node_of, []
+        for index, physics in joints:
+            joint = physics.joint
+            legacy = joint.legacy_pivot
+            frame_a, frame_b = (index, index) if legacy is not None else (index, joint.connected_node)
+            side_a, side_b = (legacy.body_a, legacy.body_b) if legacy is not None else (frame_a, frame_b)
+            if all(0 <= n < count for n in (frame_a, frame_b, side_a, side_b)):
+                pairs += [(frame_a, frame_b), (body_of.get(side_a), frame_a), (body_of.get(side_b), frame_b)]
+        self.offsets = self.frames.relative_many(pairs)
+
+    def relative(self, a: int | None, b: int) -> tuple:
+        """Rigid frame of node ``b`` in that of node ``a`` (None = the world): (translation, rotation xyzw)."""
+        if (a, b) not in self.offsets:
+            world = np.eye(4) if a is None else self.frames.rigid(a)
+            self.offsets[(a, b)] = relative_offset(world, self.frames.rigid(b))
+        return self.offsets[(a, b)]
+
+
+def _joint_pointer(physics, index: int) -> str:
+    if physics.source in OMI_REVISIONS:
+        return pointer("nodes", index, "extensions", "OMI_physics_joint")
+    return pointer("nodes", index, "extensions", "KHR_physics_rigid_bodies", "joint")
+
+
+def _build_one(state: _State, index: int, joint, ptr: str) -> None:
+    ctx = state.ctx
+    if not 0 <= joint.joint < len(ctx.document.joints):
+        ctx.warn(SKIPPED, ptr + "/joint", f"joint description {joint.joint} does not exist")
+        return
+    description = ctx.document.joints[joint.joint]
+    if joint.legacy_pivot is not None:  # legacy OMI: the node is the pivot, nodeA/nodeB are the bodies
+        frame_a = frame_b = index
+        side_a, side_b = joint.legacy_pivot.body_a, joint.legacy_pivot.body_b
+    else:
+        frame_a, frame_b = index, joint.connected_node
+        side_a, side_b = frame_a, frame_b
+    if not all(0 <= n < len(ctx.json_nodes) for n in (frame_a, frame_b, side_a, side_b)):
+        ctx.warn(SKIPPED, ptr, "joint refers to a node that does not exist")
+        return
+    body_a, body_b = _side(state, side_a, ptr), _side(state, side_b, ptr)
+    if body_a is False or body_b is False:
+        return
+    if body_a is None and body_b is None:
+        ctx.warn(SKIPPED, ptr, "both sides of the joint are the world: nothing to constrain")
+        return
+    if body_a is not None and body_a == body_b:
+        ctx.warn(SKIPPED, ptr, "both frames belong to the same body: the joint has no effect")
+        return
+    world_a = state.frames.rigid(frame_a)
+    offset_t, offset_q = state.relative(frame_a, frame_b)
+    plan = plan_joint(description, offset_t, offset_q)
+    obj_a = body_a if body_a is not None else _world_object(state, side_a)
+    obj_b = body_b if body_b is not None else _world_object(state, side_b)
+    name = _node_name(ctx, index)
+    empty = _constraint_empty(state, name + ".joint", Matrix(empty_matrix(world_a, plan.perm).tolist()), index)
+    constraint = empty.rigid_body_constraint
+    _configure(constraint, plan, obj_a, obj_b, joint.enable_collision)
+    for n, motor in enumerate(plan.motors):
+        motor_empty = _constraint_empty(
+            state, f"{name}.motor{n}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
+        )
+        mc = motor_empty.rigid_body_constraint
+        mc.type, mc.object1, mc.object2 = "MOTOR", obj_a, obj_b
+        mc.disable_collisions = not joint.enable_collision
+        kind = "ang" if motor.kind == "ANGULAR" else "lin"
+        setattr(mc, f"use_motor_{kind}", True)
+        setattr(mc, f"motor_{kind}_target_velocity", motor.target_velocity)
+        setattr(mc, f"motor_{kind}_max_impulse", motor.max_impulse)
+        _store(ctx, motor_empty, "MOTOR", description, joint, frame_a, frame_b, side_a, side_b, plan, state)
+    _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state)
+    for note in plan.notes:
+        code = NOT_SIMULATED if "kept for export" in note else APPROXIMATED
+        ctx.note(code, ptr, note)
+    ctx.report.count("joints")
+
+
+def _side(state: _State, node: int, ptr: str):
+    """Blender body object of a joint side; None = the world; False = skip (its body could not be built)."""
+    ctx = state.ctx
+    if ctx.body_node_of.get(node) is None:
+        return None
+    ob = ctx.body_object_of.get(node)
+    if ob is None or getattr(ob, "rigid_body", None) is None:
+        ctx.warn(SKIPPED, ptr, f"node {node}: its body has no Blender rigid body, joint skipped")
+        return False
+    return ob
+
+
+def _world_object(state: _State, node: int):
+    """The nearest static collider body at or above ``node``, else the shared passive anchor."""
+    ctx = state.ctx
+    seen = set()
+    while node is not None and node not in seen:
+        seen.add(node)
+        ob = ctx.body_objects.get(node)
+        if ob is not None and ctx.body_node_of.get(node) is None and getattr(ob, "rigid_body", None) is not None:
+            return ob
+        node = ctx.parents.get(node)
+    if state.anchor is None:
+        state.anchor = _anchor(ctx)
+    return state.anchor
+
+
+def _anchor(ctx: ImportContext):
+    """An invisible, non-colliding PASSIVE body at the origin standing for 'the world'."""
+    half = ANCHOR_SIZE / 2
+    verts = [(x * half, y * half, z * half) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    mesh = bpy.data.meshes.new(ANCHOR_NAME)
+    mesh.from_pydata(verts, [], faces)
+    ob = bpy.data.objects.new(ANCHOR_NAME, mesh)
+    ctx.scene.collection.objects.link(ob)
+    ob.display_type = "WIRE"
+    ob.hide_render = True
+    ctx.world.collection.objects.link(ob)
+    ob.rigid_body.type = "PASSIVE"
+    ob.rigid_body.collision_shape = "BOX"
+    ob.rigid_body.collision_collections = [False] * 20
+    pg = getattr(ob, "gltf_physics", None)
+    if pg is not None:
+        pg.joint.role = "ANCHOR"
+    return ob
+
+
+def _node_name(ctx: ImportContext, index: int) -> str:
+    ob = ctx.objects.get(index)
+    if ob is not None:
+        return ob.name
+    node = ctx.json_nodes[index]
+    name = node.get("name") if isinstance(node, dict) else None
+    return name if isinstance(name, str) and name else f"Node_{index}"
+
+
+def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int):
+    """A new Empty at ``matrix`` in the collections of the first joint node's object, with a constraint."""
+    ctx = state.ctx
+    if state.collections is None:
+        owner = ctx.objects.get(index)
+        state.collections = ctx.collections_of(owner) if owner is not None else []
+        state.collections = state.collections or [ctx.scene.collection]
+    empty = bpy.data.objects.new(name, None)
+    empty.empty_display_type = "ARROWS"
+    empty.empty_display_size = 0.25
+    empty.matrix_world = matrix
+    for collection in state.collections:
+        collection.objects.link(empty)
+    ctx.world.constraints.objects.link(empty)
+    return empty
+
+
+def _configure(c, plan: ConstraintPlan, obj_a, obj_b, enable_collision: bool) -> None:
+    c.type = plan.type
+    c.object1, c.object2 = obj_a, obj_b
+    c.disable_collisions = not enable_collision
+    if plan.type == "HINGE":
+        _set_limit(c, "ang", "z", plan.ang[2])
+    elif plan.type in ("SLIDER", "PISTON"):
+        _set_limit(c, "lin", "x", plan.lin[0])
+        if plan.type == "PISTON":
+            _set_limit(c, "ang", "x", plan.ang[0])
+    elif plan.type in ("GENERIC", "GENERIC_SPRING"):
+        for i, axis in enumerate(AXES):
+            _set_limit(c, "lin", axis, plan.lin[i])
+            _set_limit(c, "ang", axis, plan.ang[i])
+        if plan.type == "GENERIC_SPRING":
+            c.spring_type = "SPRING2"
+            for i, axis in enumerate(AXES):
+                _set_spring(c, "", axis, plan.lin_springs[i])
+                _set_spring(c, "_ang", axis, plan.ang_springs[i])
+
+
+def _set_limit(c, kind: str, axis: str, interval) -> None:
+    setattr(c, f"use_limit_{kind}_{axis}", interval is not None)
+    if interval is not None:
+        setattr(c, f"limit_{kind}_{axis}_lower", interval[0])
+        setattr(c, f"limit_{kind}_{axis}_upper", interval[1])
+
+
+def _set_spring(c, kind: str, axis: str, spring) -> None:
+    setattr(c, f"use_spring{kind}_{axis}", spring is not None)
+    if spring is not None:
+        setattr(c, f"spring_stiffness{kind}_{axis}", spring[0])
+        setattr(c, f"spring_damping{kind}_{axis}", spring[1])
+
+
+def _passthrough_json(item) -> str:
+    data = {}
+    if item.extras is not None:
+        data["extras"] = item.extras
+    if item.extensions:
+        data["extensions"] = item.extensions
+    if item.unknown:
+        data["unknown"] = item.unknown
+    return json.dumps(data, sort_keys=True) if data else ""
+
+
+def _relative(state: _State, frame: int, body_node) -> tuple:
+    """glTF frame relative to its body node (or the world when ``body_node`` is None)."""
+    return state.relative(body_node, frame)
+
+
+def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_b, plan, state) -> None:
+    """Keep the exact glTF joint on the constraint object for export."""
+    pg = getattr(empty, "gltf_physics", None)
+    if pg is None:
+        return
+    pj = pg.joint
+    frame_a_t, frame_a_r = _relative(state, frame_a, ctx.body_node_of.get(side_a))
+    frame_b_t, frame_b_r = _relative(state, frame_b, ctx.body_node_of.get(side_b))
+    assign(  # only values that differ from the defaults become ID properties
+        pj,
+        role=role,
+        joint_name=description.name or "",
+        enable_collision=bool(joint.enable_collision),
+        node_a=ctx.objects.get(frame_a),
+        node_b=ctx.objects.get(frame_b),
+        frame_a_translation=frame_a_t,
+        frame_a_rotation=frame_a_r,
+        frame_b_translation=frame_b_t,
+        frame_b_rotation=frame_b_r,
+        offset_translation=plan.offset[0],
+        offset_rotation=plan.offset[1],
+        approximated=plan.approximated,
+        notes="; ".join(plan.notes),
+        extras_json=_passthrough_json(description),
+        node_extras_json=_passthrough_json(joint),
+        source=description.source or "",
+    )
+    if role != "JOINT":
+        return
+    for limit in description.limits:
+        axes = limit.linear_axes if limit.linear_axes else limit.angular_axes or ()
+        assign(
+            pj.limits.add(),
+            kind="LINEAR" if limit.linear_axes else "ANGULAR",
+            axes=[a in axes for a in range(3)],
+            has_min=limit.min is not None,
+            min=limit.min or 0.0,
+            has_max=limit.max is not None,
+            max=limit.max or 0.0,
+            has_stiffness=limit.stiffness is not None,
+            stiffness=limit.stiffness or 0.0,
+            damping=limit.damping,
+            extras_json=_passthrough_json(limit),
+        )
+    for drive in description.drives:
+        item = pj.drives.add()
+        assign(
+            item,
+            axis=drive.axis if drive.axis in (0, 1, 2) else 0,
+            has_max_force=drive.max_force is not None,
+            max_force=drive.max_force or 0.0,
+            has_position_target=drive.position_target is not None,
+            position_target=drive.position_target or 0.0,
+            has_velocity_target=drive.velocity_target is not None,
+            velocity_target=drive.velocity_target or 0.0,
+            stiffness=drive.stiffness,
+            damping=drive.damping,
+            extras_json=_passthrough_json(drive),
+        )
+        if drive.type in ("linear", "angular"):
+            assign(item, type=drive.type)
+        if drive.mode in ("force", "acceleration"):
+            assign(item, mode=drive.mode)

@@ -1,0 +1,42 @@
+"""The order of an import: rigid-body world → bodies and colliders → replaced Empties removed → triggers →
+collision filters → joints. Every step and every object is isolated (``ImportContext.guarded``): an exception
+becomes a WARNING diagnostic with the JSON pointer of the data, and the import goes on.
+"""
+
+from __future__ import annotations
+
+from .. import gltf_addon
+from . import bodies, filters, joints, triggers
+from .context import ImportContext, gc_paused
+from .proxies import remove_replaced
+from .world import ensure_world, needs_world
+
+
+def build(ctx: ImportContext) -> None:
+    """Build the physics of ``ctx.document`` into ``ctx.scene``."""
+    with gc_paused():
+        try:
+            _build(ctx)
+        finally:  # replaced Empties deleted, Empties named ahead but kept get their names back
+            ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
+
+
+def _build(ctx: ImportContext) -> None:
+    for index, _ in enumerate(ctx.json_nodes):
+        ob = gltf_addon.node_object(ctx.gltf, index)
+        if ob is not None:
+            ctx.objects[index] = ob
+    if needs_world(ctx.document):
+        ctx.world = ctx.guarded("", "creating the rigid-body world", ensure_world, ctx.scene)
+        if ctx.world is None:
+            return
+    ctx.guarded("", "bodies and colliders", bodies.build, ctx)
+    ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
+    ctx.guarded("", "triggers", triggers.build, ctx)
+    ctx.guarded("", "collision filters", filters.apply, ctx)
+    ctx.guarded("", "joints", joints.build, ctx)
+    counts = ctx.report.counts
+    counts["rigid_bodies"] = len(ctx.body_objects)
+    counts["triggers"] = len(ctx.trigger_objects)
+    if ctx.world is not None and ctx.world.constraints is not None:
+        counts["constraints"] = sum(1 for ob in ctx.world.constraints.objects if ob.rigid_body_constraint)

@@ -1,0 +1,206 @@
+"""Collision / trigger proxy objects and Empty → mesh replacement (data API only, no ``bpy.ops``).
+
+Blender rigid bodies live only on MESH objects. A glTF node with physics that imported as an Empty is replaced by a
+mesh object of the same name, transform, parent, children, custom properties and ``Object.gltf_physics`` values
+(the importer's vnode and the import's object maps are updated so animations and later steps target it).
+Geometry that differs from a node's render mesh goes onto a generated proxy object: wire display, excluded from
+rendering, parented so it moves with its body.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import bpy
+import numpy as np
+from mathutils import Matrix, Quaternion, Vector
+
+from .. import gltf_addon
+from ..gltf.nodes import decompose
+from ..mapping.shapes_to_blender import ShapeMesh
+
+TEMPORARY_SUFFIX = ".replaced"  # name of an Empty between the importer creating it and its replacement
+
+
+def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata(shape_mesh.vertices, [], shape_mesh.faces)
+    mesh.update()
+    return mesh
+
+
+def empty_mesh(name: str) -> bpy.types.Mesh:
+    return bpy.data.meshes.new(name)
+
+
+def style_as_proxy(ob: bpy.types.Object) -> None:
+    """Wire display, not rendered (the glTF node's render meshes stay as they were)."""
+    ob.display_type = "WIRE"
+    ob.hide_render = True
+
+
+def _collections_of(ctx, ob: bpy.types.Object | None) -> list:
+    """Where a new object next to ``ob`` goes: ``ob``'s collections, else the scene's master collection."""
+    return (ctx.collections_of(ob) if ob is not None else []) or [ctx.scene.collection]
+
+
+def new_child_object(
+    ctx, name: str, data, parent: bpy.types.Object | None, matrix_local: Matrix | None = None
+) -> bpy.types.Object:
+    """A new object parented to ``parent`` (parent inverse identity) with local transform ``matrix_local``."""
+    ob = bpy.data.objects.new(name, data)
+    collections = _collections_of(ctx, parent)
+    for collection in collections:
+        collection.objects.link(ob)
+    ctx.linked(ob, collections)
+    if parent is not None:
+        ob.parent = parent
+        ob.matrix_parent_inverse = Matrix.Identity(4)
+    if matrix_local is not None:
+        ob.matrix_basis = matrix_local
+    return ob
+
+
+def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types.Object:
+    """Swap the Empty of node ``index`` for a mesh object holding ``mesh``; returns the new object.
+
+    The Empty is renamed and unlinked at once; it is deleted by ``remove_replaced`` at the end of the body step
+    (one ``batch_remove`` instead of a scan of the whole file per ``objects.remove``).
+    """
+    old = ctx.objects[index]
+    name = ctx.empty_names.pop(index, None)  # named ahead by EmptyNames: no rename (a scan of all objects)
+    if name is None:
+        name = old.name
+        old.name = name + TEMPORARY_SUFFIX
+    new = bpy.data.objects.new(name, mesh)
+    collections = ctx.collections_of(old)
+    for collection in collections:
+        collection.objects.link(new)
+        collection.objects.unlink(old)
+    ctx.linked(new, collections)
+    ctx.linked(old, [])
+    if old.parent is not None:
+        new.parent = old.parent
+        new.parent_type = old.parent_type
+        if old.parent_type == "BONE":
+            new.parent_bone = old.parent_bone
+    new.matrix_parent_inverse = old.matrix_parent_inverse.copy()
+    new.rotation_mode = old.rotation_mode
+    new.matrix_basis = old.matrix_basis.copy()
+    for child in _children(ctx, index, old):
+        inverse = child.matrix_parent_inverse.copy()
+        child.parent = new
+        child.matrix_parent_inverse = inverse
+    for key in list(old.keys()):  # custom properties (glTF extras; on 4.x also other add-ons' properties)
+        if key == "gltf_physics":  # 4.x keeps it in the same storage: copied through RNA below
+            continue
+        with contextlib.suppress(TypeError, KeyError):  # unsupported id properties
+            new[key] = old[key]
+    pg = getattr(old, "gltf_physics", None)
+    if pg is not None and len(pg.id_properties_ensure()):  # 5.0 no longer lists add-on properties in keys()
+        copy_property_group(pg, new.gltf_physics)
+    gltf_addon.set_node_object(ctx.gltf, index, new)
+    _remap_context(ctx, index, old, new)
+    ctx.cache.setdefault("replaced", []).append(old)
+    return new
+
+
+def _children(ctx, index: int, old: bpy.types.Object) -> list:
+    """Objects parented to ``old``: those of the importer's child vnodes (``Object.children`` scans every object
+    of the file per call); ``old.children`` when the importer has no vnode for the node."""
+    vnodes = getattr(ctx.gltf, "vnodes", None) or {}
+    vnode = vnodes.get(index)
+    if vnode is None or getattr(vnode, "blender_object", None) != old:
+        return list(old.children)
+    out = []
+    for key in getattr(vnode, "children", ()):
+        child = getattr(vnodes.get(key), "blender_object", None)
+        if child is not None and child.parent == old:
+            out.append(child)
+    return out
+
+
+def remove_replaced(ctx) -> None:
+    """Delete the Empties replaced by mesh objects during this import, all at once; Empties named ahead that were
+    not replaced get their own name back."""
+    replaced = ctx.cache.pop("replaced", [])
+    if replaced:
+        bpy.data.batch_remove(replaced)
+    for index, name in ctx.empty_names.items():
+        ob = ctx.objects.get(index)
+        if ob is not None and ob.name != name:
+            ob.name = name
+    ctx.empty_names.clear()
+
+
+class EmptyNames:
+    """``gather_import_node_before_hook``: an Empty that the body step will replace by a mesh object is created
+    under a temporary name, so the mesh object can take the node's name without renaming (Blender checks every
+    object of the file on each rename). ``original``: node index → the name the importer would have used."""
+
+    def __init__(self, candidates: set[int], gltf):
+        self.candidates = candidates
+        self.index = {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
+        self.original: dict[int, str] = {}
+
+    def before_node(self, vnode, gltf_node) -> None:
+        index = self.index.get(id(gltf_node)) if gltf_node is not None else None
+        if index not in self.candidates or vnode.type != type(vnode).Object or vnode.is_arma:
+            return
+        if any(getattr(vnode, key, None) is not None for key in ("mesh_node_idx", "camera_node_idx", "light_node_idx")):
+            return  # not an Empty
+        name = vnode.name or vnode.default_name
+        self.original[index] = name
+        vnode.name = name + TEMPORARY_SUFFIX
+
+
+def copy_property_group(src, dst) -> None:
+    """Copy every value of an RNA property group (nested groups, collections, object pointers) onto ``dst``."""
+    for prop in src.bl_rna.properties:
+        key = prop.identifier
+        if key == "rna_type":
+            continue
+        value = getattr(src, key)
+        if prop.type == "COLLECTION":
+            target = getattr(dst, key)
+            target.clear()
+            for item in value:
+                copy_property_group(item, target.add())
+        elif prop.type == "POINTER" and isinstance(value, bpy.types.PropertyGroup):
+            copy_property_group(value, getattr(dst, key))
+        elif not prop.is_readonly:
+            setattr(dst, key, value)
+
+
+def _remap_context(ctx, index: int, old: bpy.types.Object, new: bpy.types.Object) -> None:
+    """Point the import context's entries for node ``index`` (the only keys that can hold ``old``) at ``new``."""
+    for mapping in (ctx.objects, ctx.body_objects, ctx.trigger_objects):
+        if mapping.get(index) == old:
+            mapping[index] = new
+    objects = ctx.collider_objects.get(index)
+    if objects:
+        objects[:] = [new if ob == old else ob for ob in objects]
+    if ctx.body_object_of:  # filled at the end of the body step: many nodes share one body object
+        for key, ob in ctx.body_object_of.items():
+            if ob is not None and ob == old:
+                ctx.body_object_of[key] = new
+
+
+def relative_transform(ctx, body_index: int, node_index: int) -> tuple[Matrix, tuple[float, float, float]]:
+    """Node ``node_index`` in body ``body_index``'s local space (Blender axes) as (rotation+translation, |scale|).
+
+    Compound children get no scale of their own: their scale is baked into the proxy mesh (Blender's compound shape
+    uses only the children's location and rotation relative to the parent).
+    """
+    body = ctx.node_world_matrix(body_index)
+    node = ctx.node_world_matrix(node_index)
+    try:
+        relative = body.inverted() @ node
+    except ValueError:  # singular body transform (zero scale)
+        relative = Matrix.Identity(4)
+    parts = decompose(np.array([list(row) for row in relative], dtype=float))
+    if parts is None:
+        return Matrix.Identity(4), (0.0, 0.0, 0.0)
+    (tx, ty, tz), (qx, qy, qz, qw), scale = parts
+    rot = Quaternion((qw, qx, qy, qz)).to_matrix().to_4x4()
+    return Matrix.Translation(Vector((tx, ty, tz))) @ rot, tuple(abs(s) for s in scale)

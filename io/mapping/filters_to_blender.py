@@ -1,0 +1,228 @@
+"""Collision filters → Blender's 20 collision collections (bpy-free).
+
+Blender lets two bodies collide iff they share at least one of 20 collision collections. The KHR rule (specs.md
+§6.5, implemented in ``sim.pairs``) is a subset test evaluated both ways. Colliders using the same filter form a
+*class*; the spec relation between classes is a graph ("collides"), with a self-loop when two colliders of one class
+collide with each other. A collection is a clique of that graph, so an exact assignment is an **edge clique cover**
+with at most 20 cliques: every edge inside some clique, no non-edge inside any clique.
+
+* Classes with identical relations (same row of the collide matrix, self-pair included) are merged first.
+* Randomised greedy clique covers (deterministic seed) find a cover; the smallest one wins.
+* More than 20 cliques: cliques are merged or dropped one at a time, choosing the step that adds the fewest wrong
+  collider pairs (weighted by how many colliders use each class), until 20 remain. Such a result is approximate.
+* :func:`verify` recomputes every pair from the assignment and returns the mismatches.
+
+A self-pair only matters when at least two colliders use the class (``counts``); a class used once may share a
+collection with others even if it would not collide with a copy of itself.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ...sim.pairs import CollisionFilter as PairFilter
+from ...sim.pairs import FilterTable
+
+COLLECTIONS = 20
+Key = Hashable  # a filter index, or None for "collider without a filter"
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A pair of classes whose Blender behaviour differs from the spec (``expected`` = spec says collide)."""
+
+    a: Key
+    b: Key
+    expected: bool
+    weight: int
+
+
+@dataclass
+class FilterAssignment:
+    """Collections (0..19) per class key; ``exact`` when :func:`verify` finds no mismatch."""
+
+    collections: dict[Key, tuple[int, ...]]
+    mismatches: list[Mismatch] = field(default_factory=list)
+    cliques_needed: int = 0
+
+    @property
+    def exact(self) -> bool:
+        return not self.mismatches
+
+    @property
+    def wrong_pairs(self) -> int:
+        """Number of collider pairs that behave differently from the spec."""
+        return sum(m.weight for m in self.mismatches)
+
+
+def to_pair_filter(f) -> PairFilter | None:
+    """A model ``CollisionFilter`` (tuples, None = absent) as the ``sim.pairs`` filter (frozensets)."""
+    if f is None:
+        return None
+
+    def names(values):
+        return None if values is None else frozenset(values)
+
+    return PairFilter(names(f.collision_systems), names(f.collide_with_systems), names(f.not_collide_with_systems))
+
+
+def relation(filters: Mapping[Key, object]) -> dict[tuple[Key, Key], bool]:
+    """The spec's collide relation for every ordered pair of class keys (self-pairs included)."""
+    keys = list(filters)
+    table = FilterTable([to_pair_filter(filters[k]) for k in keys])
+    matrix = table.matrix()
+    return {(a, b): bool(matrix[i, j]) for i, a in enumerate(keys) for j, b in enumerate(keys)}
+
+
+def _pair_weight(counts: Mapping[Key, int], a: Key, b: Key) -> int:
+    if a == b:
+        n = counts.get(a, 1)
+        return n * (n - 1) // 2
+    return counts.get(a, 1) * counts.get(b, 1)
+
+
+def verify(
+    collections: Mapping[Key, Sequence[int]],
+    rel: Mapping[tuple[Key, Key], bool],
+    counts: Mapping[Key, int] | None = None,
+) -> list[Mismatch]:
+    """Every class pair (self-pairs of classes used at least twice) where sharing a collection ≠ the spec."""
+    counts = counts or {}
+    keys = list(collections)
+    sets = {k: set(collections[k]) for k in keys}
+    out = []
+    for i, a in enumerate(keys):
+        for b in keys[i:]:
+            weight = _pair_weight(counts, a, b)
+            if weight == 0:
+                continue
+            expected = rel[(a, b)]
+            if bool(sets[a] & sets[b]) != expected:
+                out.append(Mismatch(a, b, expected, weight))
+    return out
+
+
+class _Graph:
+    """Merged classes (vertices), their edges (incl. relevant self-loops) and pair weights."""
+
+    def __init__(self, rel, counts):
+        keys = list(dict.fromkeys(k for k, _ in rel))
+        self.counts = {k: counts.get(k, 1) for k in keys}
+        groups: dict[tuple, list] = {}
+        for k in keys:
+            signature = (rel[(k, k)], *(rel[(k, o)] for o in keys))
+            groups.setdefault(signature, []).append(k)
+        self.members = list(groups.values())  # vertex -> original keys
+        n = len(self.members)
+        rep = [m[0] for m in self.members]
+        self.size = [sum(self.counts[k] for k in m) for m in self.members]
+        self.adj = [[rel[(rep[i], rep[j])] for j in range(n)] for i in range(n)]
+        self.n = n
+
+    def weight(self, i: int, j: int) -> int:
+        if i == j:
+            return self.size[i] * (self.size[i] - 1) // 2
+        return self.size[i] * self.size[j]
+
+    def self_ok(self, i: int) -> bool:
+        """May vertex i sit in a collection? (It collides with itself, or its self-pair does not matter.)"""
+        return self.adj[i][i] or self.weight(i, i) == 0
+
+    def edges(self) -> set[tuple[int, int]]:
+        out = set()
+        for i in range(self.n):
+            for j in range(i, self.n):
+                if self.adj[i][j] and self.weight(i, j) > 0 and self.self_ok(i) and self.self_ok(j):
+                    out.add((i, j))
+        return out
+
+
+def _greedy_cover(graph: _Graph, order: list[int]) -> list[frozenset[int]]:
+    uncovered = graph.edges()
+    cliques: list[frozenset[int]] = []
+    while uncovered:
+        i, j = min(uncovered, key=lambda e: (order.index(e[0]), order.index(e[1])))
+        clique = {i, j}
+        candidates = [v for v in order if v not in clique and graph.self_ok(v)]
+        while True:
+            best, gain = None, -1
+            for v in candidates:
+                if v in clique or not all(graph.adj[v][u] for u in clique):
+                    continue
+                g = sum(1 for u in clique if (min(u, v), max(u, v)) in uncovered)
+                if g > gain:
+                    best, gain = v, g
+            if best is None:
+                break
+            clique.add(best)
+        cliques.append(frozenset(clique))
+        uncovered -= {(a, b) for a in clique for b in clique if a <= b}
+    return cliques
+
+
+def _wrong_weight(graph: _Graph, cliques: list[frozenset[int]]) -> int:
+    member = [set() for _ in range(graph.n)]
+    for c, clique in enumerate(cliques):
+        for v in clique:
+            member[v].add(c)
+    total = 0
+    for i in range(graph.n):
+        for j in range(i, graph.n):
+            if bool(member[i] & member[j]) != graph.adj[i][j]:
+                total += graph.weight(i, j)
+    return total
+
+
+def _reduce(graph: _Graph, cliques: list[frozenset[int]], limit: int) -> list[frozenset[int]]:
+    """Merge or drop cliques until ``limit`` remain, each step adding the fewest wrong pairs."""
+    cliques = list(cliques)
+    while len(cliques) > limit:
+        options = []
+        for k in range(len(cliques)):
+            options.append(cliques[:k] + cliques[k + 1 :])
+        for a, b in itertools.combinations(range(len(cliques)), 2):
+            merged = cliques[a] | cliques[b]
+            options.append([c for k, c in enumerate(cliques) if k not in (a, b)] + [merged])
+        cliques = min(options, key=lambda opt: _wrong_weight(graph, opt))
+    return cliques
+
+
+def solve(
+    filters: Mapping[Key, object],
+    counts: Mapping[Key, int] | None = None,
+    *,
+    limit: int = COLLECTIONS,
+    tries: int = 24,
+    seed: int = 0,
+) -> FilterAssignment:
+    """Collections for each class key of ``filters`` (key → model ``CollisionFilter`` or None = no filter).
+
+    ``counts`` = how many colliders use each key (default 1 each): it decides which self-pairs matter and weighs
+    the wrong pairs of an approximation.
+    """
+    counts = dict(counts or {})
+    rel = relation(filters)
+    graph = _Graph(rel, counts)
+    rng = random.Random(seed)
+    best: list[frozenset[int]] | None = None
+    base = sorted(range(graph.n), key=lambda v: -sum(graph.adj[v]))
+    for attempt in range(max(1, tries)):
+        order = base if attempt == 0 else rng.sample(base, len(base))
+        cover = _greedy_cover(graph, order)
+        if best is None or len(cover) < len(best):
+            best = cover
+        if len(best) <= 1:
+            break
+    cliques_needed = len(best)
+    if len(best) > limit:
+        best = _reduce(graph, best, limit)
+    collections: dict[Key, tuple[int, ...]] = {}
+    for v, keys in enumerate(graph.members):
+        sets = tuple(c for c, clique in enumerate(best) if v in clique)
+        for k in keys:
+            collections[k] = sets
+    ordered = {k: collections[k] for k in filters}
+    return FilterAssignment(ordered, verify(ordered, rel, counts), cliques_needed)

@@ -1,0 +1,342 @@
+"""glTF joint description → plan for Blender rigid-body constraints (bpy-free; see docs/joints.md).
+
+Axis convention. The constraint Empty is oriented like glTF frame A itself, with its local axes a *cyclic*
+permutation ``perm`` of frame A's axes (Empty local X, Y, Z = frame A axis ``perm[0]``, ``perm[1]``, ``perm[2]``).
+A cyclic permutation of a right-handed basis is a rotation, so no axis ever changes sign: glTF limit values are
+used as they are. Blender's HINGE turns about the Empty's Z, SLIDER/PISTON/MOTOR act along/about its X: the
+permutation puts the glTF axis there.
+
+Engine conventions measured headless on 4.2, 4.5 and 5.0 (tests/blender/test_joints_sim.py):
+
+* linear limits bound the position of object2's frame in object1's frame: glTF ``[min, max]`` unchanged;
+* angular limits (GENERIC Euler angles and HINGE) bound the rotation of object1 relative to object2, i.e. the
+  negated glTF twist: ``[min, max]`` → ``[-max, -min]``;
+* MOTOR targets move object2 along/about −X: velocity targets are negated.
+
+Frames: ``offset`` is frame B relative to frame A at load (translation in frame A, rotation xyzw). Blender's
+constraint has one pivot (the Empty), so its rest pose is "offset zero"; limits on locked rotations stay exact when
+the linear limits are shifted by the offset. Anything else that Blender cannot hold becomes a ``note``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..gltf.nodes import local_matrix, matrix_to_quat, parent_map
+
+EPS = 1e-6
+FAR = 1.0e6  # stands for an unbounded side of a half-bounded linear limit (metres)
+UNLIMITED_IMPULSE = 1.0e5  # MOTOR max impulse for drives without maxForce
+Interval = tuple[float | None, float | None]  # (lower, upper), None = unbounded side
+
+
+@dataclass
+class MotorPlan:
+    """One Blender MOTOR constraint (its own Empty): ``axis`` is the glTF axis put on the Empty's X."""
+
+    kind: str  # "LINEAR" | "ANGULAR"
+    axis: int
+    perm: tuple[int, int, int]
+    target_velocity: float  # Blender value (sign convention applied)
+    max_impulse: float
+
+
+@dataclass
+class ConstraintPlan:
+    """The main constraint: per Empty-local axis, ``lin``/``ang`` Blender (lower, upper), None = free."""
+
+    type: str
+    perm: tuple[int, int, int] = (0, 1, 2)
+    lin: list[tuple[float, float] | None] = field(default_factory=lambda: [None, None, None])
+    ang: list[tuple[float, float] | None] = field(default_factory=lambda: [None, None, None])
+    lin_springs: list[tuple[float, float] | None] = field(default_factory=lambda: [None, None, None])
+    ang_springs: list[tuple[float, float] | None] = field(default_factory=lambda: [None, None, None])
+    motors: list[MotorPlan] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    offset: tuple = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0))  # frame B in frame A at load (translation, xyzw)
+
+    @property
+    def approximated(self) -> bool:
+        return bool(self.notes)
+
+
+def cyclic(first: int) -> tuple[int, int, int]:
+    """The cyclic permutation starting with glTF axis ``first``."""
+    return (first % 3, (first + 1) % 3, (first + 2) % 3)
+
+
+def hinge_perm(axis: int) -> tuple[int, int, int]:
+    """Cyclic permutation with glTF ``axis`` on the Empty's Z."""
+    return cyclic(axis + 1)
+
+
+def _intersect(a: Interval | None, b: Interval) -> Interval:
+    if a is None:
+        return b
+    lo = b[0] if a[0] is None else a[0] if b[0] is None else max(a[0], b[0])
+    hi = b[1] if a[1] is None else a[1] if b[1] is None else min(a[1], b[1])
+    return (lo, hi)
+
+
+def _is_locked(iv: Interval | None, value: float = 0.0) -> bool:
+    if iv is None or iv[0] is None or iv[1] is None:
+        return False
+    return abs(iv[0] - value) < EPS and abs(iv[1] - value) < EPS
+
+
+def _is_free(iv: Interval | None) -> bool:
+    return iv is None or (iv[0] is None and iv[1] is None)
+
+
+def _shift(iv: Interval | None, by: float) -> Interval | None:
+    if iv is None or abs(by) < EPS:
+        return iv
+    return (None if iv[0] is None else iv[0] - by, None if iv[1] is None else iv[1] - by)
+
+
+def _single_axis_angle(q) -> tuple[int | None, float]:
+    """(axis, angle) when unit quaternion xyzw ``q`` rotates about one frame axis; (None, 0) for identity."""
+    x, y, z, w = (float(v) for v in q)
+    if w < 0:
+        x, y, z, w = -x, -y, -z, -w
+    v = (x, y, z)
+    if max(abs(c) for c in v) < EPS:
+        return None, 0.0
+    big = [i for i in range(3) if abs(v[i]) > EPS]
+    if len(big) != 1:
+        return -1, 0.0
+    i = big[0]
+    return i, 2.0 * math.atan2(v[i], w)
+
+
+def _limit_axes(description, notes: list[str]):
+    """Per glTF axis intervals (None = no limit) and soft-limit springs from the description's limits."""
+    lin: list[Interval | None] = [None, None, None]
+    ang: list[Interval | None] = [None, None, None]
+    soft: dict[tuple[str, int], tuple[float, float]] = {}
+    for n, limit in enumerate(description.limits):
+        kind, axes = ("lin", limit.linear_axes) if limit.linear_axes else ("ang", limit.angular_axes or ())
+        target = lin if kind == "lin" else ang
+        lo, hi = limit.min, limit.max
+        if len(axes) == 1:
+            iv: Interval = (lo, hi)
+        elif hi is not None and hi <= EPS:
+            iv = (0.0, 0.0)  # distance / cone / total angle ≤ 0 locks every listed axis: exact
+        elif hi is None:
+            iv = (None, None)
+            if lo is not None and lo > 0:
+                notes.append(f"limit {n}: minimum {lo:g} on {len(axes)} axes cannot be held per axis (ignored)")
+        else:
+            iv = (-hi, hi)
+            what = "distance" if kind == "lin" else "cone" if len(axes) == 2 else "total angle"
+            notes.append(f"limit {n}: {what} limit ≤ {hi:g} on axes {list(axes)} approximated per axis by ±{hi:g}")
+            if lo is not None and lo > 0:
+                notes.append(f"limit {n}: minimum {lo:g} on {len(axes)} axes cannot be held per axis (ignored)")
+        for axis in axes:
+            target[axis] = _intersect(target[axis], iv)
+            if limit.stiffness is not None:
+                soft[(kind, axis)] = (float(limit.stiffness), float(limit.damping))
+    return lin, ang, soft
+
+
+def _apply_offset(lin, ang, offset_t, offset_q, notes):
+    """Shift limits so that Blender's rest pose (offset zero) means the file's load pose."""
+    axis, angle = _single_axis_angle(offset_q)
+    if axis == -1:
+        if any(not _is_free(iv) for iv in ang):
+            notes.append("frame B is rotated about several axes relative to frame A: angular limits kept about A")
+    elif axis is not None:
+        ang[axis] = _shift(ang[axis], angle)
+    t = [float(v) for v in offset_t]
+    if max(abs(v) for v in t) < EPS:
+        return
+    for i in range(3):
+        lin[i] = _shift(lin[i], t[i])
+    turning = [i for i in range(3) if not _is_locked(ang[i], 0.0)]
+    if any(not _is_free(iv) for iv in lin) and turning:
+        invariant = len(turning) == 1 and all(abs(t[i]) < EPS for i in range(3) if i != turning[0])
+        if not invariant:
+            notes.append(
+                "frames A and B are apart and rotation is not locked: linear limits are measured at frame A "
+                f"with the load-time offset {tuple(round(v, 6) for v in t)} subtracted"
+            )
+
+
+def _native(lin, ang) -> tuple[str, int | None] | None:
+    """(type, special glTF axis) when the per-axis limits are one of Blender's native constraint types."""
+    lin_locked = [_is_locked(iv) for iv in lin]
+    ang_locked = [_is_locked(iv) for iv in ang]
+    if all(lin_locked):
+        if all(ang_locked):
+            return "FIXED", None
+        if all(_is_free(iv) for iv in ang):
+            return "POINT", None
+        if sum(ang_locked) == 2:
+            return "HINGE", ang_locked.index(False)
+        return None
+    if sum(lin_locked) == 2:
+        k = lin_locked.index(False)
+        if all(ang_locked):
+            return "SLIDER", k
+        if sum(ang_locked) == 2 and not ang_locked[k]:
+            return "PISTON", k
+    return None
+
+
+def _bl_lin(iv: Interval | None) -> tuple[float, float] | None:
+    if _is_free(iv):
+        return None
+    return (-FAR if iv[0] is None else iv[0], FAR if iv[1] is None else iv[1])
+
+
+def _bl_ang(iv: Interval | None) -> tuple[float, float] | None:
+    """glTF twist interval → Blender's (object1 relative to object2) angle interval, clamped to ±π."""
+    if _is_free(iv):
+        return None
+    lo = -math.pi if iv[1] is None else max(-math.pi, -iv[1])
+    hi = math.pi if iv[0] is None else min(math.pi, -iv[0])
+    return (lo, hi)
+
+
+def _plan_drives(description, plan, lin, ang, offset_t, offset_q, soft):
+    """MOTOR constraints for velocity drives; springs for position drives aiming at the rest pose."""
+    rest_axis, rest_angle = _single_axis_angle(offset_q)
+    for n, drive in enumerate(description.drives):
+        kind = "LINEAR" if drive.type == "linear" else "ANGULAR" if drive.type == "angular" else None
+        if kind is None or drive.axis not in (0, 1, 2):
+            plan.notes.append(f"drive {n}: type {drive.type!r} is not simulated (kept for export)")
+            continue
+        axis = drive.axis
+        velocity = drive.velocity_target or 0.0
+        if drive.stiffness == 0 and drive.damping > 0:
+            impulse = UNLIMITED_IMPULSE if drive.max_force is None else float(drive.max_force)
+            plan.motors.append(MotorPlan(kind, axis, cyclic(axis), -float(velocity), impulse))
+            plan.notes.append(
+                f"drive {n}: velocity drive → MOTOR (stiff up to its max impulse; damping {drive.damping:g} and "
+                f"mode {drive.mode!r} not reproduced)"
+            )
+            continue
+        if drive.stiffness > 0 and drive.position_target is not None:
+            rest = float(offset_t[axis]) if kind == "LINEAR" else (rest_angle if rest_axis == axis else 0.0)
+            if abs(drive.position_target - rest) < EPS:
+                soft[("lin" if kind == "LINEAR" else "ang", axis)] = (float(drive.stiffness), float(drive.damping))
+                extra = "" if abs(velocity) < EPS else f"; velocity target {velocity:g} dropped"
+                plan.notes.append(f"drive {n}: position drive at the rest pose → spring (mode {drive.mode!r}{extra})")
+                continue
+        plan.notes.append(f"drive {n}: {drive.type} drive not representable in Blender (kept for export)")
+
+
+def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1.0)) -> ConstraintPlan:
+    """Blender constraint plan of a ``model.JointDescription`` whose frame B sits at ``offset`` from frame A."""
+    notes: list[str] = []
+    lin, ang, soft = _limit_axes(description, notes)
+    _apply_offset(lin, ang, offset_t, offset_q, notes)
+    plan = ConstraintPlan(type="GENERIC", notes=notes, offset=(tuple(offset_t), tuple(offset_q)))
+    springs: dict[tuple[str, int], tuple[float, float]] = {}
+    for (kind, axis), value in soft.items():
+        iv = (lin if kind == "lin" else ang)[axis]
+        if _is_locked(iv):
+            springs[(kind, axis)] = value
+            (lin if kind == "lin" else ang)[axis] = None
+            notes.append(f"soft {kind} limit on axis {axis} → spring toward the rest pose")
+        else:
+            notes.append(f"soft {kind} limit on axis {axis} with a range is held as a hard limit")
+    _plan_drives(description, plan, lin, ang, offset_t, offset_q, springs)
+    native = None if springs else _native(lin, ang)
+    if native is not None:
+        plan.type, axis = native
+        if plan.type == "HINGE":
+            plan.perm = hinge_perm(axis)
+            plan.ang[2] = _bl_ang(ang[axis])
+        elif plan.type in ("SLIDER", "PISTON"):
+            plan.perm = cyclic(axis)
+            plan.lin[0] = _bl_lin(lin[axis])
+            if plan.type == "PISTON":
+                plan.ang[0] = _bl_ang(ang[axis])
+        return plan
+    plan.type = "GENERIC_SPRING" if springs else "GENERIC"
+    for i in range(3):
+        plan.lin[i] = _bl_lin(lin[i])
+        plan.ang[i] = _bl_ang(ang[i])
+    for (kind, axis), value in springs.items():
+        (plan.lin_springs if kind == "lin" else plan.ang_springs)[axis] = value
+    return plan
+
+
+# --- frames -----------------------------------------------------------------------------------------------------
+
+# Blender world = C · glTF world (the importer's +Y-up → +Z-up conversion): (x, y, z) → (x, −z, y).
+GLTF_TO_BLENDER = np.array([[1, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]], dtype=float)
+
+
+class NodeFrames:
+    """World transforms (glTF space) of glTF nodes from the JSON hierarchy (malformed data reads as identity)."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes if isinstance(nodes, list) else []
+        self.parent = parent_map(self.nodes)
+        self._world: dict[int, np.ndarray] = {}
+        self._rigid: dict[int, np.ndarray] = {}
+
+    def world(self, index: int) -> np.ndarray:
+        """4×4 world matrix with scale (guards against cycles)."""
+        if index in self._world:
+            return self._world[index]
+        chain, seen, i = [], set(), index
+        while i is not None and i not in self._world and i not in seen:
+            seen.add(i)
+            chain.append(i)
+            i = self.parent.get(i)
+        m = self._world.get(i, np.eye(4)) if i is not None else np.eye(4)
+        for j in reversed(chain):
+            m = m @ local_matrix(self.nodes[j])
+            self._world[j] = m
+        return self._world[index]
+
+    def rigid(self, index: int) -> np.ndarray:
+        """World matrix without scale or shear (Gram-Schmidt on the basis; a reflection flips the Z axis)."""
+        if index in self._rigid:
+            return self._rigid[index]
+        m = self.world(index).copy()
+        x, y = [float(v) for v in m[:3, 0]], [float(v) for v in m[:3, 1]]  # plain floats: 3-vectors are
+        n = math.sqrt(sum(v * v for v in x)) or 1.0  # much faster in Python than through numpy
+        x = [v / n for v in x]
+        d = sum(a * b for a, b in zip(x, y, strict=True))
+        y = [b - d * a for a, b in zip(x, y, strict=True)]
+        n = math.sqrt(sum(v * v for v in y)) or 1.0
+        y = [v / n for v in y]
+        z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+        m[:3, :3] = np.array([x, y, z]).T
+        self._rigid[index] = m
+        return m
+
+
+def rigid_inverse(m: np.ndarray) -> np.ndarray:
+    """Inverse of a rigid 4×4 transform (rotation + translation)."""
+    out = np.eye(4)
+    out[:3, :3] = m[:3, :3].T
+    out[:3, 3] = -(m[:3, :3].T @ m[:3, 3])
+    return out
+
+
+def relative_offset(frame_a: np.ndarray, frame_b: np.ndarray):
+    """Frame B relative to frame A (both rigid): (translation in A, rotation xyzw)."""
+    rel = rigid_inverse(frame_a) @ frame_b
+    return tuple(float(v) for v in rel[:3, 3]), matrix_to_quat(rel[:3, :3])
+
+
+def permutation_matrix(perm: tuple[int, int, int]) -> np.ndarray:
+    """4×4 rotation whose columns are the frame axes ``perm`` (Empty local axes in frame A)."""
+    m = np.zeros((4, 4))
+    for j, axis in enumerate(perm):
+        m[axis, j] = 1.0
+    m[3, 3] = 1.0
+    return m
+
+
+def empty_matrix(frame_a: np.ndarray, perm: tuple[int, int, int]) -> np.ndarray:
+    """Blender world matrix of a constraint Empty at glTF frame A (rigid, glTF space) with axes ``perm``."""
+    return GLTF_TO_BLENDER @ frame_a @ permutation_matrix(perm)

@@ -1,0 +1,262 @@
+"""Collision-proxy geometry for implicit shapes, in Blender's local frame (bpy-free, numpy + stdlib).
+
+glTF shapes are along local +Y; Blender's rigid-body primitives are along local +Z. The glTF importer maps node axes
+(x, y, z)glTF → (x, −z, y)Blender, so a shape's proxy mesh is built directly in Blender local axes: box size
+(sx, sy, sz) → extents (sx, sz, sy); capsule/cylinder axis → +Z (radiusTop at +Z); plane normal +Y → +Z.
+
+Blender derives primitive sizes from the mesh bounds centred on the object origin, so every generated mesh has
+bounds equal to the primitive's and is centred. Shapes Blender has no primitive for (tapered capsule, frustum,
+inverted cone, round shapes under non-uniform scale) become CONVEX_HULL meshes; planes become a MESH quad.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...sim import mass as sim_mass
+from ..gltf.model import (
+    BOX,
+    CAPSULE,
+    CYLINDER,
+    PARAM_KEYS,
+    PLANE,
+    SPHERE,
+    BoxShape,
+    CapsuleShape,
+    CylinderShape,
+    PlaneShape,
+    Shape,
+    SphereShape,
+)
+
+SEGMENTS = 32  # multiple of 4: the ±X and ±Y extremes are vertices, so bounds are exact
+SPHERE_RINGS = 16  # even: the equator is a ring
+CAP_RINGS = 8
+INFINITE_PLANE_SIZE = 2000.0  # metres; an absent plane size (infinite) becomes this quad
+UNIFORM_TOL = 1e-6
+
+
+@dataclass
+class ShapeMesh:
+    """Vertices/faces in Blender local space, the Blender collision shape, volume (m³, None = no volume)."""
+
+    collision_shape: str
+    vertices: list[tuple[float, float, float]]
+    faces: list[tuple[int, ...]]
+    volume: float | None
+    notes: list[str] = field(default_factory=list)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        v = np.asarray(self.vertices, dtype=float).reshape(-1, 3)
+        return v.min(axis=0), v.max(axis=0)
+
+
+# --- glTF (Y-up) -> Blender (Z-up) ------------------------------------------------------------------------------
+
+
+def vec_to_blender(v) -> tuple[float, float, float]:
+    """Vector / pseudovector (x, y, z)glTF → (x, −z, y)Blender."""
+    x, y, z = (float(c) for c in v)
+    return (x, -z, y)
+
+
+def scale_to_blender(s) -> tuple[float, float, float]:
+    """Scale or inertia diagonal (x, y, z)glTF → (x, z, y)Blender (no sign change)."""
+    x, y, z = (float(c) for c in s)
+    return (x, z, y)
+
+
+def quat_to_blender(q) -> tuple[float, float, float, float]:
+    """Quaternion glTF (x, y, z, w) → Blender (w, x, y, z) of the same rotation in Blender axes."""
+    x, y, z, w = (float(c) for c in q)
+    return (w, x, -z, y)
+
+
+AXIS_CHANGE = np.array([[1.0, 0, 0, 0], [0, 0, -1.0, 0], [0, 1.0, 0, 0], [0, 0, 0, 1.0]])
+
+
+def matrix_to_blender(m: np.ndarray) -> np.ndarray:
+    """A glTF 4x4 transform expressed in Blender axes: C·M·C⁻¹."""
+    return AXIS_CHANGE @ np.asarray(m, dtype=float) @ AXIS_CHANGE.T
+
+
+# --- JSON of a shape (kept on the object for export) ------------------------------------------------------------
+
+
+def shape_to_json(shape: Shape) -> dict:
+    """The shape in KHR_implicit_shapes form (glTF frame), every parameter explicit."""
+    out: dict = {"type": shape.type}
+    params = shape.params
+    keys = PARAM_KEYS.get(shape.type)
+    if params is not None and keys is not None:
+        sub = {}
+        for attr, key in keys.items():
+            value = getattr(params, attr, None)
+            if value is None:
+                continue
+            sub[key] = list(value) if isinstance(value, tuple) else value
+        out[shape.type] = sub
+    if shape.name is not None:
+        out["name"] = shape.name
+    return out
+
+
+# --- mesh builders -----------------------------------------------------------------------------------------------
+
+
+def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
+    """Surface of revolution about +Z of a (radius, z) profile from bottom to top; radius 0 = pole vertex."""
+    verts: list[tuple[float, float, float]] = []
+    rings: list[list[int] | int] = []
+    for rho, z in profile:
+        if rho <= 1e-12:
+            if rings and isinstance(rings[-1], int) and abs(verts[rings[-1]][2] - z) < 1e-12:
+                continue
+            verts.append((0.0, 0.0, float(z)))
+            rings.append(len(verts) - 1)
+            continue
+        start = len(verts)
+        for k in range(segments):
+            a = 2.0 * math.pi * k / segments
+            verts.append((rho * math.cos(a), rho * math.sin(a), float(z)))
+        rings.append(list(range(start, start + segments)))
+    faces: list[tuple[int, ...]] = []
+    for lower, upper in itertools.pairwise(rings):
+        if isinstance(lower, int) and isinstance(upper, int):
+            continue
+        for k in range(segments):
+            k1 = (k + 1) % segments
+            if isinstance(lower, int):
+                faces.append((lower, upper[k1], upper[k]))
+            elif isinstance(upper, int):
+                faces.append((lower[k], lower[k1], upper))
+            else:
+                faces.append((lower[k], lower[k1], upper[k1], upper[k]))
+    return verts, faces
+
+
+def box_mesh(ex: float, ey: float, ez: float):
+    hx, hy, hz = ex / 2, ey / 2, ez / 2
+    verts = [(sx * hx, sy * hy, sz * hz) for sz in (-1, 1) for sy in (-1, 1) for sx in (-1, 1)]
+    faces = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
+    return verts, faces
+
+
+def sphere_profile(radius: float, rings: int = SPHERE_RINGS) -> list[tuple[float, float]]:
+    lats = np.linspace(-math.pi / 2, math.pi / 2, rings + 1)
+    return [(radius * math.cos(a), radius * math.sin(a)) for a in lats]
+
+
+def capsule_profile(height: float, r_bottom: float, r_top: float) -> list[tuple[float, float]]:
+    """Hull of two spheres (centres ∓h/2): both touch the tangent cone at latitude asin((rb − rt)/h)."""
+    h = max(float(height), 0.0)
+    if h <= abs(r_bottom - r_top):  # degenerate: the larger sphere contains the other
+        r = max(r_bottom, r_top)
+        c = -h / 2 if r_bottom >= r_top else h / 2
+        return [(rho, z + c) for rho, z in sphere_profile(r)]
+    tangent = math.asin((r_bottom - r_top) / h) if h > 0 else 0.0
+    low = np.linspace(-math.pi / 2, tangent, CAP_RINGS + 1)
+    high = np.linspace(tangent, math.pi / 2, CAP_RINGS + 1)[1:]
+    # the larger sphere's equator is on the hull: keep it as a ring so the bounds are exact
+    low = np.union1d(low, [0.0]) if tangent > 0 else low
+    high = np.union1d(high, [0.0]) if tangent < 0 else high
+    profile = [(r_bottom * math.cos(a), -h / 2 + r_bottom * math.sin(a)) for a in low]
+    profile += [(r_top * math.cos(a), h / 2 + r_top * math.sin(a)) for a in high]
+    return profile
+
+
+def _scaled(verts, scale) -> list[tuple[float, float, float]]:
+    sx, sy, sz = scale
+    return [(x * sx, y * sy, z * sz) for x, y, z in verts]
+
+
+def _uniform(values) -> bool:
+    values = [abs(v) for v in values]
+    return max(values) - min(values) <= UNIFORM_TOL * max(max(values), 1.0)
+
+
+def _mass_volume(mp) -> float | None:
+    try:
+        return float(mp.mass) / sim_mass.DEFAULT_DENSITY
+    except Exception:  # degenerate shape parameters
+        return None
+
+
+def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1.0, 1.0)) -> ShapeMesh | None:
+    """Proxy mesh of an implicit shape with ``bake_scale`` (Blender axes, |s| applied) baked into the vertices.
+
+    ``object_scale`` is the (absolute, Blender-axes) world scale the object will still apply; it only decides
+    whether a round shape stays a Blender primitive (uniform total scale) or becomes a convex hull.
+    None for mesh shapes and unknown shape types.
+    """
+    params = shape.params
+    bake = tuple(abs(float(s)) for s in bake_scale)
+    total = tuple(b * abs(float(o)) for b, o in zip(bake, object_scale, strict=True))
+    det = bake[0] * bake[1] * bake[2]
+    notes: list[str] = []
+    if shape.type == BOX and isinstance(params, BoxShape):
+        sx, sy, sz = params.size
+        verts, faces = box_mesh(sx, sz, sy)
+        return ShapeMesh("BOX", _scaled(verts, bake), faces, abs(sx * sy * sz) * det)
+    if shape.type == SPHERE and isinstance(params, SphereShape):
+        r = params.radius
+        verts, faces = _revolve(sphere_profile(r))
+        kind = "SPHERE" if _uniform(total) else "CONVEX_HULL"
+        if kind == "CONVEX_HULL":
+            notes.append("sphere under non-uniform scale: convex hull of the scaled sphere")
+        return ShapeMesh(kind, _scaled(verts, bake), faces, _mass_volume(sim_mass.sphere(r)) * det, notes)
+    if shape.type == CAPSULE and isinstance(params, CapsuleShape):
+        h, rb, rt = params.height, params.radius_bottom, params.radius_top
+        verts, faces = _revolve(capsule_profile(h, rb, rt))
+        equal = abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0)
+        kind = "CAPSULE" if equal and _uniform(total) else "CONVEX_HULL"
+        if not equal:
+            notes.append("tapered capsule: convex hull mesh")
+            volume = _mass_volume(sim_mass.tapered_capsule(h, rb, rt))
+        else:
+            volume = _mass_volume(sim_mass.capsule(h, rb))
+            if kind == "CONVEX_HULL":
+                notes.append("capsule under non-uniform scale: convex hull of the scaled capsule")
+        return ShapeMesh(kind, _scaled(verts, bake), faces, None if volume is None else volume * det, notes)
+    if shape.type == CYLINDER and isinstance(params, CylinderShape):
+        h, rb, rt = params.height, params.radius_bottom, params.radius_top
+        verts, faces = _revolve([(0.0, -h / 2), (rb, -h / 2), (rt, h / 2), (0.0, h / 2)])
+        radial_uniform = _uniform(total[:2])
+        if abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0) and radial_uniform:
+            kind = "CYLINDER"
+        elif rt <= 0.0 < rb and radial_uniform:
+            kind = "CONE"  # Blender's cone: apex at +Z, centred at mid-height (= KHR radiusTop 0)
+        else:
+            kind = "CONVEX_HULL"
+            notes.append("frustum, inverted cone or non-uniform radial scale: convex hull mesh")
+        volume = _mass_volume(sim_mass.frustum(h, rb, rt))
+        return ShapeMesh(kind, _scaled(verts, bake), faces, None if volume is None else volume * det, notes)
+    if shape.type == PLANE and isinstance(params, PlaneShape):
+        size_x = params.size_x if params.size_x is not None else INFINITE_PLANE_SIZE
+        size_z = params.size_z if params.size_z is not None else INFINITE_PLANE_SIZE
+        if params.size_x is None or params.size_z is None:
+            notes.append(f"infinite plane: {INFINITE_PLANE_SIZE:g} m quad")
+        if not params.double_sided:
+            notes.append("one-sided plane: Blender's triangle mesh collides on both sides")
+        hx, hy = size_x / 2, size_z / 2
+        verts = [(-hx, -hy, 0.0), (hx, -hy, 0.0), (hx, hy, 0.0), (-hx, hy, 0.0)]
+        return ShapeMesh("MESH", _scaled(verts, bake), [(0, 1, 2, 3)], None, notes)
+    return None
+
+
+def derived_primitive_matches(mesh: ShapeMesh, bounds_min, bounds_max, rel_tol: float = 1e-3) -> bool:
+    """Would Blender derive the same primitive from a render mesh with these local bounds?
+
+    True only for Blender primitives (BOX, SPHERE, CAPSULE, CYLINDER, CONE): their size comes from the bounds,
+    which must be centred and equal to the proxy's bounds.
+    """
+    if mesh.collision_shape not in ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE"):
+        return False
+    lo, hi = mesh.bounds()
+    other_lo, other_hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)
+    tol = rel_tol * max(float(np.max(hi - lo)), 1e-6)
+    return bool(np.all(np.abs(lo - other_lo) <= tol) and np.all(np.abs(hi - other_hi) <= tol))

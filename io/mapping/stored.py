@@ -1,0 +1,174 @@
+"""Copy model values onto ``Object.gltf_physics`` (for export) and onto Blender's rigid body (for simulation).
+
+Vectors go to Blender's frame with exact swizzles (see ``ui/properties.py``); shapes/filters are kept as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from ..gltf.model import KINEMATIC, CollisionFilter, Geometry, Motion, PhysicsDocument, PhysicsMaterial
+from . import passthrough
+from .shapes_to_blender import quat_to_blender, scale_to_blender, shape_to_json, vec_to_blender
+
+SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
+SPEC_RESTITUTION = 0.0
+
+
+def assign(pg, **values) -> None:
+    """Set property-group values, skipping those equal to what the group already reads (its defaults on a fresh
+    object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation; an
+    unset one reads as its default, so readers see the same values."""
+    for name, value in values.items():
+        current = getattr(pg, name)
+        if isinstance(value, tuple | list):
+            if tuple(current) == tuple(value):
+                continue
+        elif current == value:
+            continue
+        setattr(pg, name, value)
+
+
+def store_motion(pg, motion: Motion, animated: bool) -> None:
+    if motion.mass is None:
+        mass_mode, mass = "ABSENT", pg.mass
+    elif motion.mass == 0.0:
+        mass_mode, mass = "INFINITE", 0.0
+    else:
+        mass_mode, mass = "EXPLICIT", motion.mass
+    assign(
+        pg,
+        has_motion=True,
+        kind=motion.kind if motion.kind in ("dynamic", "kinematic", "static") else "dynamic",
+        mass_mode=mass_mode,
+        mass=mass,
+        has_center_of_mass=motion.center_of_mass is not None,
+        has_inertia_diagonal=motion.inertia_diagonal is not None,
+        has_inertia_orientation=motion.inertia_orientation is not None,
+        linear_velocity=vec_to_blender(motion.linear_velocity),
+        angular_velocity=vec_to_blender(motion.angular_velocity),
+        gravity_factor=motion.gravity_factor,
+        animated=animated,
+        passthrough=passthrough.dumps(motion),
+    )
+    if motion.center_of_mass is not None:
+        pg.center_of_mass = vec_to_blender(motion.center_of_mass)
+    if motion.inertia_diagonal is not None:
+        pg.inertia_diagonal = scale_to_blender(motion.inertia_diagonal)
+    if motion.inertia_orientation is not None:
+        pg.inertia_orientation = quat_to_blender(motion.inertia_orientation)
+
+
+def stored_only_motion_fields(motion: Motion) -> list[str]:
+    """Motion values Blender does not simulate (kept for export)."""
+    out = []
+    if motion.center_of_mass is not None and any(motion.center_of_mass):  # origin = what Blender uses
+        out.append("centerOfMass")
+    if motion.inertia_diagonal is not None:
+        out.append("inertiaDiagonal")
+    if motion.inertia_orientation is not None:
+        out.append("inertiaOrientation")
+    if any(motion.linear_velocity):
+        out.append("linearVelocity")
+    if any(motion.angular_velocity):
+        out.append("angularVelocity")
+    if motion.gravity_factor != 1.0:
+        out.append("gravityFactor")
+    return out
+
+
+def is_kinematic(motion: Motion) -> bool:
+    return motion.kind == KINEMATIC
+
+
+def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> None:
+    assign(pg, has_material=material is not None, index=-1 if index is None else index)
+    if material is None:
+        return
+    assign(
+        pg,
+        name=material.name or "",
+        static_friction=material.static_friction,
+        dynamic_friction=material.dynamic_friction,
+        restitution=material.restitution,
+        friction_combine=material.friction_combine or "NONE",
+        restitution_combine=material.restitution_combine or "NONE",
+        passthrough=passthrough.dumps(material),
+    )
+
+
+def blender_coefficient(value: float, combine: str | None) -> float:
+    """The single value written to Blender, which multiplies the two bodies' values.
+
+    ``multiply``: the value itself (exact). Any other or no combine mode: its square root, so two bodies with the
+    same material get exactly the file's value and two different ones get the geometric mean (between minimum and
+    maximum, close to the average).
+    """
+    value = max(float(value), 0.0)
+    return value if combine == "multiply" else math.sqrt(value)
+
+
+def apply_material(rb, material: PhysicsMaterial | None) -> None:
+    """Blender friction from ``dynamicFriction`` (the sliding friction Bullet applies), restitution as is."""
+    friction = material.dynamic_friction if material is not None else SPEC_FRICTION
+    restitution = material.restitution if material is not None else SPEC_RESTITUTION
+    rb.friction = blender_coefficient(friction, material.friction_combine if material else None)
+    rb.restitution = blender_coefficient(restitution, material.restitution_combine if material else None)
+
+
+def _json_list(values) -> str:
+    return "" if values is None else json.dumps(list(values))
+
+
+def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
+    assign(pg, has_filter=flt is not None, index=-1 if index is None else index)
+    if flt is None:
+        return
+    assign(
+        pg,
+        name=flt.name or "",
+        collision_systems=_json_list(flt.collision_systems),
+        collide_with_systems=_json_list(flt.collide_with_systems),
+        not_collide_with_systems=_json_list(flt.not_collide_with_systems),
+        passthrough=passthrough.dumps(flt),
+    )
+
+
+def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, memo: dict | None = None) -> None:
+    """``memo``: a per-import dict; colliders sharing a shape then share its JSON text."""
+    if geometry is None:
+        assign(pg, kind="NONE")
+        return
+    assign(pg, convex_hull=geometry.convex_hull, passthrough=passthrough.dumps(geometry))
+    if geometry.shape is not None:
+        assign(pg, kind="SHAPE", shape_index=geometry.shape)
+        if 0 <= geometry.shape < len(document.shapes):
+            memo = {} if memo is None else memo
+            pg.shape_json = _shape_json(document, geometry.shape, memo)
+            assign(pg, shape_passthrough=_shape_passthrough(document, geometry.shape, memo))
+    elif geometry.mesh is not None:
+        assign(pg, kind="MESH", mesh=geometry.mesh)
+    elif geometry.node is not None:
+        assign(pg, kind="NODE", node=geometry.node)
+
+
+def _shape_json(document: PhysicsDocument, index: int, memo: dict) -> str:
+    key = ("shape_json", index)
+    if key not in memo:
+        memo[key] = json.dumps(shape_to_json(document.shapes[index]))
+    return memo[key]
+
+
+def _shape_passthrough(document: PhysicsDocument, index: int, memo: dict) -> str:
+    key = ("shape_passthrough", index)
+    if key not in memo:
+        memo[key] = passthrough.shape_dumps(document.shapes[index])
+    return memo[key]
+
+
+def lookup(items: list, index: int | None):
+    """``items[index]`` or None (absent or out of range)."""
+    if index is None or not 0 <= index < len(items):
+        return None
+    return items[index]

@@ -1,0 +1,283 @@
+"""Blender values → spec-model values for the exporter (bpy-free: plain numbers, tuples and numpy 4×4s).
+
+Axes (specs.md §6.1, the inverse of the import): vectors (x, y, z)Blender → (x, z, −y)glTF, scales and inertia
+diagonals (x, y, z) → (x, z, y), Blender quaternions (w, x, y, z) → glTF (x, z, −y, w). Shapes are read from the
+local bounds Blender derives its primitives from (extents, centred on the object origin; capsule/cylinder/cone
+along local Z = glTF local Y). Joint frames keep the constraint Empty's own axes, so glTF axis k is the Empty's
+axis k and Blender limit values keep their sign (linear) or are negated and swapped (angular), as on import.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..gltf.model import (
+    BOX,
+    CAPSULE,
+    CYLINDER,
+    IMPLICIT_TYPES,
+    PARAM_CLASSES,
+    PARAM_KEYS,
+    SPHERE,
+    BoxShape,
+    CapsuleShape,
+    CollisionFilter,
+    CylinderShape,
+    Frame,
+    PhysicsMaterial,
+    Shape,
+    SphereShape,
+)
+from ..gltf.nodes import decompose
+
+# Blender world → glTF world (+Y up): (x, y, z) → (x, z, −y).
+BLENDER_TO_GLTF = np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0], [0, -1.0, 0, 0], [0, 0, 0, 1.0]])
+TOL = 1e-5
+
+
+def _f(v) -> float:  # also used by export_joint_mapping
+    x = float(v)
+    return 0.0 if x == 0.0 else x  # no -0.0 in the file
+
+
+def r7(value: float) -> float:
+    """A 32-bit float value (Blender property or mesh coordinate) back to its shortest decimal form."""
+    return float(f"{float(value):.7g}")
+
+
+def vec_to_gltf(v) -> tuple[float, float, float]:
+    x, y, z = (float(c) for c in v)
+    return (_f(x), _f(z), _f(-y))
+
+
+def scale_to_gltf(s) -> tuple[float, float, float]:
+    x, y, z = (float(c) for c in s)
+    return (x, z, y)
+
+
+def quat_to_gltf(q) -> tuple[float, float, float, float]:
+    """Blender (w, x, y, z) → glTF xyzw of the same rotation in glTF axes."""
+    w, x, y, z = (float(c) for c in q)
+    return (_f(x), _f(z), _f(-y), _f(w))
+
+
+def axis_change(yup: bool) -> np.ndarray:
+    return BLENDER_TO_GLTF if yup else np.eye(4)
+
+
+def rigid(m) -> np.ndarray:
+    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y). Plain floats: 3-vectors are much
+    faster in Python than through numpy."""
+    rows = [[float(v) for v in row] for row in m]
+    x = [rows[0][0], rows[1][0], rows[2][0]]
+    y = [rows[0][1], rows[1][1], rows[2][1]]
+    n = math.sqrt(sum(v * v for v in x)) or 1.0
+    x = [v / n for v in x]
+    d = sum(a * b for a, b in zip(x, y, strict=True))
+    y = [b - d * a for a, b in zip(x, y, strict=True)]
+    n = math.sqrt(sum(v * v for v in y)) or 1.0
+    y = [v / n for v in y]
+    z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+    t = [rows[0][3], rows[1][3], rows[2][3]]
+    return np.array([[x[i], y[i], z[i], t[i]] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]])
+
+
+def affine_inverse(m) -> np.ndarray | None:
+    """Inverse of an affine 4×4 (3×3 part by cofactors); None when singular."""
+    a = [[float(m[i][j]) for j in range(3)] for i in range(3)]
+    cof = [
+        [
+            a[1][1] * a[2][2] - a[1][2] * a[2][1],
+            a[1][2] * a[2][0] - a[1][0] * a[2][2],
+            a[1][0] * a[2][1] - a[1][1] * a[2][0],
+        ],
+        [
+            a[0][2] * a[2][1] - a[0][1] * a[2][2],
+            a[0][0] * a[2][2] - a[0][2] * a[2][0],
+            a[0][1] * a[2][0] - a[0][0] * a[2][1],
+        ],
+        [
+            a[0][1] * a[1][2] - a[0][2] * a[1][1],
+            a[0][2] * a[1][0] - a[0][0] * a[1][2],
+            a[0][0] * a[1][1] - a[0][1] * a[1][0],
+        ],
+    ]
+    det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2]
+    if abs(det) < 1e-12:
+        return None
+    inv = [[cof[j][i] / det for j in range(3)] for i in range(3)]
+    t = [float(m[i][3]) for i in range(3)]
+    out = [[*inv[i], -sum(inv[i][k] * t[k] for k in range(3))] for i in range(3)]
+    return np.array([*out, [0.0, 0.0, 0.0, 1.0]])
+
+
+def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | None:
+    """Local TRS (glTF) of a node with frame axes = the pivot's axes under a node whose Blender world matrix is
+    ``parent_world`` (None = scene root). Both matrices in Blender world space; None when it cannot be decomposed.
+    """
+    k = axis_change(yup)
+    pivot = rigid(pivot_world)
+    if parent_world is None:
+        local = k @ pivot
+    else:
+        inverse = affine_inverse(parent_world)
+        if inverse is None:
+            return None
+        local = k @ inverse @ pivot
+    parts = exact_trs(local)
+    if parts is None:
+        return None
+    t, q, s = parts
+    return Frame(
+        translation=tuple(_f(v) for v in t), rotation=tuple(_f(v) for v in q), scale=tuple(float(v) for v in s)
+    )
+
+
+def exact_trs(m) -> tuple[tuple, tuple, tuple] | None:
+    """(translation, rotation xyzw, scale) of a 4×4 that a glTF TRS can hold exactly (no shear); else None."""
+    m = np.asarray(m, dtype=float)
+    parts = decompose(m)
+    if parts is None:
+        return None
+    basis = m[:3, :3] / np.asarray(parts[2])
+    if not np.allclose(basis.T @ basis, np.eye(3), atol=1e-6):
+        return None
+    return parts
+
+
+def gltf_local(parent_world, child_world, yup: bool = True) -> tuple[tuple, tuple, tuple] | None:
+    """glTF TRS of a node whose Blender world matrix is ``child_world`` under a node at ``parent_world``
+    (the exporter's K·M·K⁻¹ conversion of the Blender local matrix); None when it has shear or is singular."""
+    inverse = affine_inverse(parent_world)
+    if inverse is None:
+        return None
+    k = axis_change(yup)
+    return exact_trs(k @ inverse @ np.asarray(child_world, dtype=float) @ k.T)
+
+
+# --- shapes -------------------------------------------------------------------------------------------------------
+
+
+def derive_shape(collision_shape: str, bounds_min, bounds_max) -> Shape | None:
+    """The glTF shape Blender simulates for a primitive collision shape with these local bounds (None: not a
+    primitive — CONVEX_HULL / MESH / COMPOUND)."""
+    lo, hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)
+    ex, ey, ez = (r7(float(v)) for v in hi - lo)  # bounds are 32-bit floats
+    r = r7(max(ex, ey) / 2.0)
+    if collision_shape == "BOX":
+        return Shape(type=BOX, params=BoxShape(size=(ex, ez, ey)))
+    if collision_shape == "SPHERE":
+        return Shape(type=SPHERE, params=SphereShape(radius=r7(max(ex, ey, ez) / 2.0)))
+    if collision_shape == "CAPSULE":
+        height = r7(max(ez - 2.0 * r, 0.0))
+        return Shape(type=CAPSULE, params=CapsuleShape(height=height, radius_top=r, radius_bottom=r))
+    if collision_shape == "CYLINDER":
+        return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=r, radius_bottom=r))
+    if collision_shape == "CONE":  # apex at +Z (glTF +Y = top)
+        return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=0.0, radius_bottom=r))
+    return None
+
+
+def shape_from_json(data: dict) -> Shape | None:
+    """A model shape from the KHR_implicit_shapes JSON kept on the object (``shape_to_json`` form)."""
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        return None
+    kind = data["type"]
+    name = data.get("name") if isinstance(data.get("name"), str) else None
+    if kind not in IMPLICIT_TYPES:
+        return Shape(type=kind, params=None, name=name)
+    sub = data.get(kind) if isinstance(data.get(kind), dict) else {}
+    values = {}
+    for attr, key in PARAM_KEYS[kind].items():
+        if key in sub:
+            value = sub[key]
+            values[attr] = tuple(float(v) for v in value) if isinstance(value, list) else value
+    return Shape(type=kind, params=PARAM_CLASSES[kind](**values), name=name)
+
+
+def shapes_close(a: Shape | None, b: Shape | None, rel: float = 1e-3) -> bool:
+    """Same type and parameters within ``rel`` of the largest parameter (a cone equals a cylinder with radius 0)."""
+    if a is None or b is None or a.type != b.type or a.params is None or b.params is None:
+        return False
+    va, vb = _numbers(a.params), _numbers(b.params)
+    if len(va) != len(vb):
+        return False
+    scale = max([abs(v) for v in va + vb] + [1e-6])
+    return all(abs(x - y) <= rel * scale for x, y in zip(va, vb, strict=True))
+
+
+def _numbers(params) -> list[float]:
+    out: list[float] = []
+    for attr in ("size", "radius", "height", "radius_top", "radius_bottom", "size_x", "size_z"):
+        value = getattr(params, attr, None)
+        if isinstance(value, tuple):
+            out.extend(float(v) for v in value)
+        elif value is not None:
+            out.append(float(value))
+    return out
+
+
+# --- materials and filters -------------------------------------------------------------------------------------------
+
+
+def native_material(friction: float, restitution: float) -> PhysicsMaterial:
+    """Blender's single friction/restitution, which Bullet multiplies (specs §6.4: ``multiply`` reproduces it)."""
+    f = r7(friction)
+    return PhysicsMaterial(
+        static_friction=f,
+        dynamic_friction=f,
+        restitution=r7(restitution),
+        friction_combine="multiply",
+        restitution_combine="multiply",
+    )
+
+
+def system_name(index: int) -> str:
+    return f"collection_{index}"
+
+
+def filters_from_collections(sets: dict) -> tuple[dict, int]:
+    """KHR filters for Blender bodies' collision collections: ``{key: frozenset(indices)}`` →
+    (``{key: CollisionFilter | None}``, number of body pairs whose collide/not-collide answer differs).
+
+    Blender: two bodies collide iff they share a collection. No filters at all when every body uses only
+    collection 0 (Blender's default). Otherwise each body's systems are its collections and its ``collideWith`` the
+    union of every collection set that meets its own (exact when the sets are disjoint or nested); a body in no
+    collection gets its own system and ``notCollideWith`` every system (never collides).
+    """
+    distinct = {frozenset(s) for s in sets.values()}
+    if distinct <= {frozenset({0})}:
+        return {key: None for key in sets}, 0
+    every = sorted({i for s in distinct for i in s})
+    made: dict[frozenset, CollisionFilter] = {}
+    for n, s in enumerate(sorted(distinct, key=sorted)):
+        if not s:
+            made[s] = CollisionFilter(
+                collision_systems=(f"isolated_{n}",), not_collide_with_systems=tuple(system_name(i) for i in every)
+            )
+            continue
+        others = sorted({i for t in distinct if t & s for i in t})
+        made[s] = CollisionFilter(
+            collision_systems=tuple(system_name(i) for i in sorted(s)),
+            collide_with_systems=tuple(system_name(i) for i in others),
+        )
+    wrong = 0
+    items = list(sets.values())
+    for i, a in enumerate(items):
+        for b in items[i + 1 :]:
+            wrong += filter_collides(made[frozenset(a)], made[frozenset(b)]) != bool(set(a) & set(b))
+    return {key: made[frozenset(s)] for key, s in sets.items()}, wrong
+
+
+def filter_collides(a: CollisionFilter, b: CollisionFilter) -> bool:
+    """The KHR two-way subset rule (specs §6.5)."""
+
+    def accepts(x: CollisionFilter, y: CollisionFilter) -> bool:
+        systems = set(x.collision_systems or ())
+        if y.collide_with_systems is not None and not systems <= set(y.collide_with_systems):
+            return False
+        return not (y.not_collide_with_systems is not None and systems <= set(y.not_collide_with_systems))
+
+    return accepts(a, b) and accepts(b, a)
