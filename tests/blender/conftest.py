@@ -7,7 +7,6 @@ the test), ``gltf_errors`` (io_scene_gltf2's error logger; the autouse guard fai
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import pathlib
@@ -17,6 +16,7 @@ import tempfile
 _USER = tempfile.mkdtemp(prefix="gltf_physics_user_")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 import devkit  # noqa: E402
+from blenderkit import submodule  # noqa: E402
 
 devkit.isolate_user_resources(pathlib.Path(_USER))
 
@@ -42,11 +42,6 @@ def built_zip() -> pathlib.Path:
 @pytest.fixture(scope="session")
 def addon():
     return _addon()
-
-
-def submodule(addon, path: str):
-    """``submodule(addon, "io.hooks")`` imports ``bl_ext.user_default.gltf_physics.io.hooks``."""
-    return importlib.import_module(f"{addon.__name__}.{path}")
 
 
 class _Collect(logging.Handler):

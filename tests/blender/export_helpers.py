@@ -9,7 +9,7 @@ import pathlib
 
 import bpy
 
-from conftest import submodule
+from blenderkit import submodule
 
 REVISIONS = ("2026", "2024-10", "2024-07", "omi")
 REL = 1e-5  # Blender stores the file's values in 32-bit float properties

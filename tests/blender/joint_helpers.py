@@ -7,7 +7,7 @@ import pathlib
 import bpy
 from mathutils import Vector
 
-from conftest import submodule
+from blenderkit import submodule
 
 
 def import_gltf(addon, path: pathlib.Path):

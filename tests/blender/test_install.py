@@ -9,7 +9,7 @@ import sys
 
 import bpy
 
-from conftest import submodule
+from blenderkit import submodule
 from testkit import fixture
 
 

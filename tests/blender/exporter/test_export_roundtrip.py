@@ -8,9 +8,9 @@ import pathlib
 
 import bpy
 import pytest
-from export_helpers import REVISIONS, canonical, diff, export, last_export
 
-from conftest import submodule
+from blenderkit import submodule
+from export_helpers import REVISIONS, canonical, diff, export, last_export
 from testkit import FIXTURES, corpus_files, corpus_id
 
 OWN = sorted(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 import pytest
 
-from conftest import submodule
+from blenderkit import submodule
 from testkit import ROOT, fixture
 
 

@@ -4,9 +4,9 @@ file's exact values."""
 from __future__ import annotations
 
 import bpy
-from export_helpers import export, last_export
 from mathutils import Matrix
 
+from export_helpers import export, last_export
 from testkit import FIXTURES
 
 RB = "KHR_physics_rigid_bodies"

@@ -6,9 +6,9 @@ import math
 
 import bpy
 import pytest
-from joint_helpers import constraints, import_gltf, step
 from mathutils import Matrix, Vector
 
+from joint_helpers import constraints, import_gltf, step
 from testkit import CORPUS, fixture
 
 FRAMES = 60

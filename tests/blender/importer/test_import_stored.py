@@ -12,7 +12,7 @@ import json
 import bpy
 import pytest
 
-from conftest import submodule
+from blenderkit import submodule
 from testkit import FIXTURES
 
 IMPORT = FIXTURES / "import"

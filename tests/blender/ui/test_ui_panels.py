@@ -7,11 +7,11 @@ import math
 
 import bpy
 import pytest
-from joint_helpers import constraints, import_gltf
-from ui_helpers import FakeLayout, draw_list_item, draw_panel
 
-from conftest import submodule
+from blenderkit import submodule
+from joint_helpers import constraints, import_gltf
 from testkit import corpus_files, corpus_id, fixture
+from ui_helpers import FakeLayout, draw_list_item, draw_panel
 
 
 def _panels(addon):

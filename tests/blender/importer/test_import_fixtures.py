@@ -9,7 +9,7 @@ import bpy
 import pytest
 from mathutils import Vector
 
-from conftest import submodule
+from blenderkit import submodule
 from testkit import FIXTURES
 
 IMPORT = FIXTURES / "import"

@@ -7,9 +7,9 @@ import pathlib
 
 import bpy
 import pytest
-from export_helpers import export, last_export
 
-from conftest import submodule
+from blenderkit import submodule
+from export_helpers import export, last_export
 from testkit import corpus_files, corpus_id
 
 FILES = corpus_files()

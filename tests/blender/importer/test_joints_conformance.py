@@ -6,9 +6,9 @@ import math
 
 import bpy
 import pytest
-from joint_helpers import axis, constraints, import_gltf
 from mathutils import Vector
 
+from joint_helpers import axis, constraints, import_gltf
 from testkit import CORPUS, corpus_files, corpus_id
 
 S = math.sqrt(0.5)

@@ -8,9 +8,9 @@ import math
 
 import bpy
 import pytest
-from export_helpers import REVISIONS, export, node_names
 
-from conftest import submodule
+from blenderkit import submodule
+from export_helpers import REVISIONS, export, node_names
 from testkit import FIXTURES
 
 SOURCE = FIXTURES / "import" / "passthrough.gltf"

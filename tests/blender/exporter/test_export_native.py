@@ -8,10 +8,10 @@ import math
 
 import bpy
 import pytest
-from export_helpers import REVISIONS, export, last_export
 from mathutils import Matrix
 
-from conftest import submodule
+from blenderkit import submodule
+from export_helpers import REVISIONS, export, last_export
 
 RB = "KHR_physics_rigid_bodies"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import bpy
 import pytest
-from joint_helpers import axis, constraints, import_gltf
 
+from joint_helpers import axis, constraints, import_gltf
 from testkit import CORPUS, corpus_files, corpus_id, fixture
 
 # fixture → (type, {Empty local axis: expected Blender world direction})

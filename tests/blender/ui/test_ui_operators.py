@@ -7,11 +7,11 @@ import math
 
 import bpy
 import pytest
-from joint_helpers import constraints, import_gltf
-from ui_helpers import draw_panel
 
-from conftest import submodule
+from blenderkit import submodule
+from joint_helpers import constraints, import_gltf
 from testkit import fixture
+from ui_helpers import draw_panel
 
 
 def _box(name: str, size=(1.0, 1.0, 1.0), offset=(0.0, 0.0, 0.0), location=(0.0, 0.0, 0.0)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bpy
 import pytest
 
-from conftest import submodule
+from blenderkit import submodule
 
 UI_MODULES = ("lists", "operators", "panels", "panels_body", "panels_joint", "translations")
 

@@ -16,7 +16,7 @@ import pathlib
 import bpy
 import pytest
 
-from conftest import submodule
+from blenderkit import submodule
 from testkit import CORPUS, corpus_files, corpus_id
 
 TABLE = pathlib.Path(__file__).with_name("expected_import_counts.json")
