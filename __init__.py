@@ -49,23 +49,16 @@ def draw_export(context, layout) -> None:
 
 def register() -> None:
     from . import ui
+    from .io import gltf_addon
 
     ui.register()
-    try:  # 4.5 and 5.0 no longer auto-discover draw_export
-        import io_scene_gltf2
-
-        io_scene_gltf2.exporter_extension_layout_draw[__package__] = draw_export
-    except (ImportError, AttributeError):  # glTF add-on disabled: still load
-        pass
+    gltf_addon.register_export_draw(__package__, draw_export)
 
 
 def unregister() -> None:
-    try:
-        import io_scene_gltf2
-
-        io_scene_gltf2.exporter_extension_layout_draw.pop(__package__, None)
-    except (ImportError, AttributeError):
-        pass
     from . import ui
+    from .io import gltf_addon
+
+    gltf_addon.unregister_export_draw(__package__)
 
     ui.unregister()

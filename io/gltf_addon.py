@@ -30,33 +30,6 @@ def blender_version() -> tuple[int, int, int]:
     return tuple(bpy.app.version)
 
 
-def new_node(name: str, translation: list, rotation: list, scale) -> Any:
-    """A ``gltf2_io.Node`` with only a name and a TRS (``scale`` None when it is (1, 1, 1))."""
-    from io_scene_gltf2.io.com import gltf2_io
-
-    return gltf2_io.Node(
-        camera=None,
-        children=None,
-        extensions={},
-        extras=None,
-        matrix=None,
-        mesh=None,
-        name=name,
-        rotation=rotation,
-        scale=None if tuple(scale) == (1.0, 1.0, 1.0) else list(scale),
-        skin=None,
-        translation=translation,
-        weights=None,
-    )
-
-
-def node_from_dict(data: dict) -> Any:
-    """A ``gltf2_io.Node`` from a plain glTF node dict (written by the project's writers)."""
-    from io_scene_gltf2.io.com import gltf2_io
-
-    return gltf2_io.Node.from_dict(dict(data))
-
-
 # --- import side -------------------------------------------------------------------------------------------------
 # io_scene_gltf2 parses the file into ``gltf.data`` (gltf2_io classes) and keeps no raw JSON: read it again.
 
@@ -79,6 +52,42 @@ def raw_json(gltf) -> dict:
     except Exception:  # unreadable now, or an importer without these loaders: use the parsed data
         pass
     return gltf.data.to_dict()
+
+
+def node_indices(gltf) -> dict[int, int]:
+    """``id(gltf2_io.Node)`` → node index, for the importer's parsed nodes (``gltf.data.nodes``)."""
+    return {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
+
+
+def child_objects(gltf, index: int, parent) -> list | None:
+    """Objects of the importer's child vnodes of node ``index`` that are parented to ``parent``; None when the
+    importer has no vnode for the node or it is not ``parent``'s."""
+    vnodes = getattr(gltf, "vnodes", None) or {}
+    vnode = vnodes.get(index)
+    if vnode is None or getattr(vnode, "blender_object", None) != parent:
+        return None
+    out = []
+    for key in getattr(vnode, "children", ()):
+        child = getattr(vnodes.get(key), "blender_object", None)
+        if child is not None and child.parent == parent:
+            out.append(child)
+    return out
+
+
+def plain_empty(vnode) -> bool:
+    """The vnode will become an Empty object (not an armature, no mesh, camera or light)."""
+    if vnode.type != type(vnode).Object or vnode.is_arma:
+        return False
+    return all(getattr(vnode, key, None) is None for key in ("mesh_node_idx", "camera_node_idx", "light_node_idx"))
+
+
+def vnode_name(vnode) -> str:
+    """The name the importer will give the vnode's object."""
+    return vnode.name or vnode.default_name
+
+
+def rename_vnode(vnode, name: str) -> None:
+    vnode.name = name
 
 
 def node_object(gltf, index: int):
@@ -132,3 +141,84 @@ def report_to_operator(gltf, level: str, message: str) -> None:
         method(message, popup=True)
     except TypeError:  # a Log without the popup argument
         method(message)
+
+
+# --- export side -------------------------------------------------------------------------------------------------
+
+
+def export_yup(export_settings) -> bool:
+    """The export dialog's +Y Up option (``gltf_yup``; on when unknown)."""
+    return bool(export_settings.get("gltf_yup", True)) if isinstance(export_settings, dict) else True
+
+
+def tree_objects(vtree):
+    """(vnode, Blender object or None) for every node of the exporter's tree (``gather_tree_filter_tag_hook``)."""
+    for vnode in vtree.nodes.values():
+        yield vnode, getattr(vnode, "blender_object", None)
+
+
+def is_kept(vnode) -> bool:
+    return bool(vnode.keep_tag)
+
+
+def drop(vnode) -> None:
+    """Leave the vnode out of the exported glTF."""
+    vnode.keep_tag = False
+
+
+def report_to_export_operator(export_settings, level: str, message: str) -> None:
+    """Queue a message for the export operator (io_scene_gltf2's ``export_settings['log']`` popup buffer)."""
+    from types import SimpleNamespace
+
+    log = export_settings.get("log") if isinstance(export_settings, dict) else None
+    report_to_operator(SimpleNamespace(log=log), level, message)
+
+
+def new_node(name: str, translation: list, rotation: list, scale) -> Any:
+    """A ``gltf2_io.Node`` with only a name and a TRS (``scale`` None when it is (1, 1, 1))."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    return gltf2_io.Node(
+        camera=None,
+        children=None,
+        extensions={},
+        extras=None,
+        matrix=None,
+        mesh=None,
+        name=name,
+        rotation=rotation,
+        scale=None if tuple(scale) == (1.0, 1.0, 1.0) else list(scale),
+        skin=None,
+        translation=translation,
+        weights=None,
+    )
+
+
+def node_from_dict(data: dict) -> Any:
+    """A ``gltf2_io.Node`` from a plain glTF node dict (written by the project's writers)."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    return gltf2_io.Node.from_dict(dict(data))
+
+
+# --- dialogs -----------------------------------------------------------------------------------------------------
+
+
+def register_export_draw(key: str, draw) -> None:
+    """Show ``draw`` in the export dialog: 4.5 and 5.0 no longer auto-discover ``draw_export`` and read
+    ``io_scene_gltf2.exporter_extension_layout_draw``; a disabled glTF add-on is not an error."""
+    try:
+        import io_scene_gltf2
+
+        io_scene_gltf2.exporter_extension_layout_draw[key] = draw
+    except (ImportError, AttributeError):
+        pass
+
+
+def unregister_export_draw(key: str) -> None:
+    try:
+        import io_scene_gltf2
+
+        io_scene_gltf2.exporter_extension_layout_draw.pop(key, None)
+    except (ImportError, AttributeError):
+        pass

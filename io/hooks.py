@@ -164,7 +164,7 @@ class GltfPhysicsExport:
                 self.report.counts["disabled"] = 1
                 return None
             revision = settings.export_revision if settings is not None else "2026"
-            yup = bool(export_settings.get("gltf_yup", True)) if isinstance(export_settings, dict) else True
+            yup = gltf_addon.export_yup(export_settings)
             self.session = ExportSession(report=self.report, revision=revision, yup=yup)
         return self.session
 
@@ -175,12 +175,11 @@ class GltfPhysicsExport:
 
         if self._session(export_settings) is None:
             return
-        for vnode in vtree.nodes.values():
-            ob = getattr(vnode, "blender_object", None)
+        for vnode, ob in gltf_addon.tree_objects(vtree):
             if isinstance(ob, bpy.types.Object):
                 self.session.snapshot(ob)
-                if vnode.keep_tag and export_decision(ob) == "drop":
-                    vnode.keep_tag = False
+                if gltf_addon.is_kept(vnode) and export_decision(ob) == "drop":
+                    gltf_addon.drop(vnode)
                     self.report.count("helpers_dropped")
 
     @_guarded("export")
@@ -233,9 +232,6 @@ def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, st
 
 
 def _report_export(report: RunReport, revision: str, export_settings) -> None:
-    """Queue the summary for the export operator (io_scene_gltf2's ``export_settings['log']`` popup buffer)."""
-    from types import SimpleNamespace
-
-    log = export_settings.get("log") if isinstance(export_settings, dict) else None
+    """Queue the summary for the export operator."""
     for level, message in export_summary_lines(report, revision):
-        gltf_addon.report_to_operator(SimpleNamespace(log=log), level, message)
+        gltf_addon.report_to_export_operator(export_settings, level, message)

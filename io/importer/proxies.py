@@ -108,16 +108,8 @@ def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types
 def _children(ctx, index: int, old: bpy.types.Object) -> list:
     """Objects parented to ``old``: those of the importer's child vnodes (``Object.children`` scans every object
     of the file per call); ``old.children`` when the importer has no vnode for the node."""
-    vnodes = getattr(ctx.gltf, "vnodes", None) or {}
-    vnode = vnodes.get(index)
-    if vnode is None or getattr(vnode, "blender_object", None) != old:
-        return list(old.children)
-    out = []
-    for key in getattr(vnode, "children", ()):
-        child = getattr(vnodes.get(key), "blender_object", None)
-        if child is not None and child.parent == old:
-            out.append(child)
-    return out
+    children = gltf_addon.child_objects(ctx.gltf, index, old)
+    return list(old.children) if children is None else children
 
 
 def remove_replaced(ctx) -> None:
@@ -140,18 +132,16 @@ class EmptyNames:
 
     def __init__(self, candidates: set[int], gltf):
         self.candidates = candidates
-        self.index = {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
+        self.index = gltf_addon.node_indices(gltf)
         self.original: dict[int, str] = {}
 
     def before_node(self, vnode, gltf_node) -> None:
         index = self.index.get(id(gltf_node)) if gltf_node is not None else None
-        if index not in self.candidates or vnode.type != type(vnode).Object or vnode.is_arma:
+        if index not in self.candidates or not gltf_addon.plain_empty(vnode):
             return
-        if any(getattr(vnode, key, None) is not None for key in ("mesh_node_idx", "camera_node_idx", "light_node_idx")):
-            return  # not an Empty
-        name = vnode.name or vnode.default_name
+        name = gltf_addon.vnode_name(vnode)
         self.original[index] = name
-        vnode.name = name + TEMPORARY_SUFFIX
+        gltf_addon.rename_vnode(vnode, name + TEMPORARY_SUFFIX)
 
 
 def copy_property_group(src, dst) -> None:

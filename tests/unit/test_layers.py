@@ -24,7 +24,7 @@ MAX_LINES = 400
 
 # Layer of a module (its dotted path inside the package) → the layers it may import besides its own.
 ALLOWED: dict[str, set[str]] = {
-    "root": {"hooks", "ui"},
+    "root": {"hooks", "gltf_addon", "ui"},
     "io": set(),
     "hooks": {"importer", "exporter", "gltf", "gltf_addon", "diagnostics", "report"},
     "importer": {"mapping", "gltf", "gltf_addon", "diagnostics", "report", "sim"},
@@ -252,3 +252,17 @@ def test_subpackage_inits_stay_light():
             continue
         body = ast.parse(path.read_text(encoding="utf-8")).body
         assert len(body) == 1 and isinstance(body[0], ast.Expr), f"{path.relative_to(ROOT)} is more than a docstring"
+
+
+def test_only_the_adapter_imports_io_scene_gltf2():
+    """io/gltf_addon.py is the one place that knows io_scene_gltf2's modules (and their version gates)."""
+    violations = []
+    for module, path in MODULES.items():
+        if module == "io.gltf_addon":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            violations += [f"{path.relative_to(ROOT)}:{node.lineno}" for n in names if n.startswith("io_scene_gltf2")]
+    assert not violations, "\n".join(violations)
