@@ -1,5 +1,17 @@
-"""glTF physics I/O: the bpy-free spec model (parse, validate, migrate, serialize) and the Blender mapping.
+"""glTF physics I/O, one folder per layer (docs/architecture.md).
 
-Everything importable from this package at module level is free of ``bpy``; the Blender mapping and the hook
-classes import ``bpy`` and ``io_scene_gltf2`` lazily.
+* ``gltf/`` (bpy-free): glTF JSON ⇄ ``PhysicsDocument`` — ``model``, ``parse`` (= ``validate/`` + ``read/``),
+  ``write/`` (``write_target``), ``migrate``, ``files``, ``extensions``.
+* ``mapping/`` (bpy-free): the rules between glTF and Blender semantics (``*_to_blender``, ``*_to_gltf``, ``stored``).
+* ``importer/`` and ``exporter/`` (bpy): ``context`` shared by the steps, ``pipeline`` (the order), one module per
+  step; a step imports ``context``, never ``pipeline``.
+* ``hooks`` (the io_scene_gltf2 hook classes), ``gltf_addon`` (the only module touching io_scene_gltf2 internals),
+  ``report`` and ``diagnostics`` (bpy-free, shared), ``cli`` (bpy-free command line).
+
+Import rule (checked by tests/unit/test_layers.py, its ``ALLOWED`` table is the rule): ``gltf`` imports only
+``diagnostics``; ``mapping`` imports ``gltf``, ``sim``, ``diagnostics``; ``importer`` / ``exporter`` import
+``mapping``, ``gltf``, ``gltf_addon``, ``report``, ``diagnostics``, ``sim``; only ``hooks`` imports the pipelines.
+No cycles, no import of our modules by string, no ``try/except ImportError`` around them. Only ``gltf/``,
+``mapping/``, ``report``, ``diagnostics`` and ``cli`` are bpy-free (tested with ``bpy`` blocked); ``importer/``,
+``exporter/``, ``hooks`` and ``gltf_addon`` need Blender. This ``__init__`` stays a docstring.
 """
