@@ -21,6 +21,8 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
+from ..io.mapping.axes import SHAPE_TO_BLENDER
+from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES
 from . import readout
 from .readout import Part
 
@@ -101,7 +103,7 @@ def object_part(
     t, q = tuple(loc), (rot.x, rot.y, rot.z, rot.w)
     shape = file_shape(ob)
     if shape is not None:
-        part = readout.placed(shape, readout.SHAPE_TO_BLENDER, tuple(scale), t, q)
+        part = readout.placed(shape, SHAPE_TO_BLENDER, tuple(scale), t, q)
         part.label = f"{ob.name}: file {readout.describe_shape(shape)}"
         return part
     if ob.type != "MESH" or ob.data is None or len(ob.data.vertices) == 0:
@@ -109,7 +111,7 @@ def object_part(
         return None
     kind = ob.rigid_body.collision_shape if ob.rigid_body is not None else "CONVEX_HULL"
     vertices = _vertices(ob.data)
-    if kind in readout.BLENDER_PRIMITIVES:
+    if kind in BLENDER_PRIMITIVES:
         derived = readout.blender_primitive(kind, vertices.min(axis=0), vertices.max(axis=0))
         if derived is None:
             notes.append(f"{ob.name}: degenerate {kind.lower()} bounds")

@@ -14,6 +14,8 @@ import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty
 
 from ..io.diagnostics import Severity
+from ..io.mapping.shapes_to_blender import shape_to_json
+from ..io.mapping.values_to_gltf import derive_shape
 from . import body_shapes, export_check, scene_checks
 
 LOG = logging.getLogger(__name__)
@@ -115,11 +117,8 @@ def trigger_geometry(ob, shape: str) -> tuple[str, str | None]:
     """(geometry kind, shape JSON or None) for a trigger made from ``ob``'s mesh; the shape is in glTF axes."""
     if shape in ("CONVEX_HULL", "MESH"):
         return "MESH", None
-    lo, hi = _mesh_bounds(ob)
-    dx, dy, dz = (float(v) for v in hi - lo)
-    if shape == "BOX":  # Blender extents (x, y, z) are glTF (x, z, y)
-        return "SHAPE", json.dumps({"type": "box", "box": {"size": [dx, dz, dy]}})
-    return "SHAPE", json.dumps({"type": "sphere", "sphere": {"radius": max(dx, dy, dz) / 2}})
+    derived = derive_shape(shape, *_mesh_bounds(ob), rnd=float)  # BOX or SPHERE, from the bounds like Blender
+    return "SHAPE", json.dumps(shape_to_json(derived))
 
 
 class GLTF_PHYSICS_OT_make_trigger(bpy.types.Operator):

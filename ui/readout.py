@@ -3,7 +3,8 @@
 Frames: a *part* is a ``sim.shapes`` shape placed in a body frame by ``(translation, rotation_xyzw, scale)`` with
 ``x' = R·diag(scale)·x + t`` (``sim.mass.compound``). Shapes live in the KHR shape space (capsule/cylinder axis +Y);
 ``SHAPE_TO_BLENDER`` turns that +Y onto Blender's local +Z, exactly the importer's glTF → Blender axis change
-(x, y, z) → (x, −z, y). Scales given in Blender axes are swizzled into shape space with :func:`shape_scale`.
+(x, y, z) → (x, −z, y). Scales given in Blender axes are swizzled into shape space with ``shape_scale``. Both live in
+``io/mapping/axes.py``; the primitive Blender derives from mesh bounds is ``io/mapping/values_to_gltf.derive_shape``.
 """
 
 from __future__ import annotations
@@ -16,20 +17,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..io.diagnostics import PhysicsDataError
+from ..io.gltf.model import SPHERE
+from ..io.mapping.axes import SHAPE_TO_BLENDER, shape_scale
+from ..io.mapping.shapes_to_blender import shape_to_json
+from ..io.mapping.values_to_gltf import derive_shape
 from ..sim import drives, inertia, mass, pairs
 from ..sim.quat import multiply
 from ..sim.shapes import Box, Capsule, Cylinder, Mesh, Plane, Shape, Sphere, validate
 
-_H = math.sqrt(0.5)
-SHAPE_TO_BLENDER = (_H, 0.0, 0.0, _H)  # +90° about X (xyzw): shape +Y → Blender +Z, shape +Z → Blender −Y
 IDENTITY = (0.0, 0.0, 0.0, 1.0)
-BLENDER_PRIMITIVES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE")
-
-
-def shape_scale(scale_blender: Sequence[float]) -> tuple[float, float, float]:
-    """A Blender-axes scale (x, y, z) as the scale of a part rotated by ``SHAPE_TO_BLENDER``: (|x|, |z|, |y|)."""
-    x, y, z = (abs(float(s)) for s in scale_blender)
-    return (x, z, y)
 
 
 def _number(sub: dict, key: str, default):
@@ -85,27 +81,15 @@ def describe_shape(shape: Shape | None) -> str:
 
 
 def blender_primitive(collision_shape: str, bounds_min, bounds_max) -> tuple[Shape, tuple] | None:
-    """The shape Blender derives from local mesh bounds, as ``(shape, rotation_xyzw)`` centred on the origin.
-
-    Blender sizes primitives from the bounds and centres them on the object origin (quadrics stand on local Z):
-    box = the extents; sphere radius = half the largest extent; capsule/cylinder/cone radius = half the larger X/Y
-    extent, height = the Z extent (capsule: centre distance = Z extent − 2r; cone: apex at +Z).
-    """
-    if collision_shape not in BLENDER_PRIMITIVES:
+    """The shape Blender derives from local mesh bounds (``derive_shape``, unrounded), as ``(shape,
+    rotation_xyzw)`` centred on the origin; None for other collision shapes and degenerate bounds."""
+    shape = derive_shape(collision_shape, bounds_min, bounds_max, rnd=float)
+    if shape is None:
         return None
-    dx, dy, dz = (float(hi) - float(lo) for lo, hi in zip(bounds_min, bounds_max, strict=True))
-    try:
-        if collision_shape == "BOX":
-            return validate(Box((dx, dz, dy))), SHAPE_TO_BLENDER
-        if collision_shape == "SPHERE":
-            return validate(Sphere(max(dx, dy, dz) / 2)), IDENTITY
-        r = max(dx, dy) / 2
-        if collision_shape == "CAPSULE":
-            return validate(Capsule(max(dz - 2 * r, 0.0), r, r)), SHAPE_TO_BLENDER
-        top = 0.0 if collision_shape == "CONE" else r
-        return validate(Cylinder(dz, r, top)), SHAPE_TO_BLENDER
-    except PhysicsDataError:
+    part = shape_from_json(shape_to_json(shape))
+    if part is None:
         return None
+    return part, IDENTITY if shape.type == SPHERE else SHAPE_TO_BLENDER
 
 
 @dataclass

@@ -19,9 +19,10 @@ import numpy as np
 from ..diagnostics import pointer
 from ..gltf.model import JointDescription, JointDrive, JointLimit, NodeJoint, Passthrough
 from ..gltf.nodes import quat_to_matrix
-from ..mapping.joints_to_blender import GLTF_TO_BLENDER, permutation_matrix, plan_joint
+from ..mapping.axes import AXIS_CHANGE
+from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
-from ..mapping.values_to_gltf import attachment_frame, rigid
+from ..mapping.values_to_gltf import attachment_frame, r7, rigid
 from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder
 
 AXES = "xyz"
@@ -100,10 +101,10 @@ def stored_description(pj) -> JointDescription:
         limit = JointLimit(
             linear_axes=axes if item.kind == "LINEAR" else None,
             angular_axes=axes if item.kind == "ANGULAR" else None,
-            min=_r(item.min) if item.has_min else None,
-            max=_r(item.max) if item.has_max else None,
-            stiffness=_r(item.stiffness) if item.has_stiffness else None,
-            damping=_r(item.damping),
+            min=r7(item.min) if item.has_min else None,
+            max=r7(item.max) if item.has_max else None,
+            stiffness=r7(item.stiffness) if item.has_stiffness else None,
+            damping=r7(item.damping),
         )
         _passthrough(limit, item.extras_json)
         limits.append(limit)
@@ -113,21 +114,17 @@ def stored_description(pj) -> JointDescription:
             type=item.type,
             mode=item.mode,
             axis=item.axis,
-            max_force=_r(item.max_force) if item.has_max_force else None,
-            position_target=_r(item.position_target) if item.has_position_target else None,
-            velocity_target=_r(item.velocity_target) if item.has_velocity_target else None,
-            stiffness=_r(item.stiffness),
-            damping=_r(item.damping),
+            max_force=r7(item.max_force) if item.has_max_force else None,
+            position_target=r7(item.position_target) if item.has_position_target else None,
+            velocity_target=r7(item.velocity_target) if item.has_velocity_target else None,
+            stiffness=r7(item.stiffness),
+            damping=r7(item.damping),
         )
         _passthrough(drive, item.extras_json)
         drives.append(drive)
     description = JointDescription(limits=limits, drives=drives, name=pj.joint_name or None)
     _passthrough(description, pj.extras_json)
     return description
-
-
-def _r(value: float) -> float:
-    return float(f"{float(value):.7g}")
 
 
 def _edited(b: Builder, empty, c, pj, plan) -> str | None:
@@ -148,7 +145,7 @@ def _edited(b: Builder, empty, c, pj, plan) -> str | None:
                 if not limits_close(springs[kind][i], getattr(plan, f"{kind}_springs")[i]):
                     return f"{kind} spring on {AXES[i]} changed"
     if pj.node_a is not None:
-        expected = rigid(b.session.world(pj.node_a)) @ GLTF_TO_BLENDER @ permutation_matrix(plan.perm)
+        expected = rigid(b.session.world(pj.node_a)) @ AXIS_CHANGE @ permutation_matrix(plan.perm)
         if np.max(np.abs(expected - rigid(b.session.world(empty)))) > POSE_TOL:
             return "moved"
     return None

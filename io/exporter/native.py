@@ -6,10 +6,8 @@ exported mesh (convex hull / mesh); friction/restitution as a ``multiply`` mater
 from __future__ import annotations
 
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
-from ..mapping.values_to_gltf import derive_shape, native_material, r7
+from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, native_material, r7
 from .context import Builder
-
-PRIMITIVES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE")
 
 
 def compound_child(ob) -> bool:
@@ -56,7 +54,7 @@ def native_collider(b: Builder, ob, ptr: str) -> Collider | None:
 def blender_geometry(b: Builder, ob, holder, how: str, ptr: str):
     """Geometry Blender simulates for ``holder``'s rigid body (primitive → shape, hull/mesh → exported mesh)."""
     shape_type = holder.rigid_body.collision_shape
-    if shape_type in PRIMITIVES:
+    if shape_type in BLENDER_PRIMITIVES:
         bounds = local_bounds(holder)
         shape = derive_shape(shape_type, *bounds) if bounds is not None else None
         if shape is None:

@@ -14,7 +14,7 @@ from ..diagnostics import pointer
 from ..gltf.model import OMI_REVISIONS, PhysicsDocument
 from ..gltf.node_frames import WorldFrames
 from ..gltf.nodes import parent_map
-from ..mapping.shapes_to_blender import matrix_to_blender
+from ..mapping.axes import matrix_to_blender, scale_to_blender
 from ..report import Reporting
 
 IMPORT_FAILED = "GLTF_PHYSICS_IMPORT_FAILED"  # a step or an object could not be built (WARNING)
@@ -72,9 +72,8 @@ class ImportContext(Reporting):
         return Matrix(matrix_to_blender(self.frames.world(index)).tolist())
 
     def node_scale(self, index: int) -> tuple[float, float, float]:
-        """Absolute world scale of node ``index`` along Blender's local axes (glTF (x, y, z) → (x, z, y))."""
-        x, y, z = self.frames.scale(index)
-        return (x, z, y)
+        """Absolute world scale of node ``index`` along Blender's local axes."""
+        return scale_to_blender(self.frames.scale(index))
 
     def node_pointer(self, index: int, *parts: object) -> str:
         """JSON pointer of a node's physics extension object (KHR or OMI by the revision it was read from)."""

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..gltf.nodes import local_matrix, matrix_to_quat, parent_map
+from .axes import AXIS_CHANGE
 
 EPS = 1e-6
 FAR = 1.0e6  # stands for an unbounded side of a half-bounded linear limit (metres)
@@ -268,9 +269,6 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
 
 # --- frames -----------------------------------------------------------------------------------------------------
 
-# Blender world = C · glTF world (the importer's +Y-up → +Z-up conversion): (x, y, z) → (x, −z, y).
-GLTF_TO_BLENDER = np.array([[1, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]], dtype=float)
-
 
 class NodeFrames:
     """World transforms (glTF space) of glTF nodes from the JSON hierarchy (malformed data reads as identity)."""
@@ -339,4 +337,4 @@ def permutation_matrix(perm: tuple[int, int, int]) -> np.ndarray:
 
 def empty_matrix(frame_a: np.ndarray, perm: tuple[int, int, int]) -> np.ndarray:
     """Blender world matrix of a constraint Empty at glTF frame A (rigid, glTF space) with axes ``perm``."""
-    return GLTF_TO_BLENDER @ frame_a @ permutation_matrix(perm)
+    return AXIS_CHANGE @ frame_a @ permutation_matrix(perm)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 
 from ..gltf.model import JointDescription, JointDrive, JointLimit
+from .axes import clean_zero
 from .values_to_gltf import TOL
-from .values_to_gltf import _f as clean_zero
 
 MOTOR_DAMPING = 1000.0  # velocity drive gain standing for Blender's stiff MOTOR (up to its max impulse)
 

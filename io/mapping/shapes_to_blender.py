@@ -1,7 +1,7 @@
 """Collision-proxy geometry for implicit shapes, in Blender's local frame (bpy-free, numpy + stdlib).
 
 glTF shapes are along local +Y; Blender's rigid-body primitives are along local +Z. The glTF importer maps node axes
-(x, y, z)glTF → (x, −z, y)Blender, so a shape's proxy mesh is built directly in Blender local axes: box size
+(x, y, z)glTF → (x, −z, y)Blender (``axes``), so a shape's proxy mesh is built directly in Blender local axes: box size
 (sx, sy, sz) → extents (sx, sz, sy); capsule/cylinder axis → +Z (radiusTop at +Z); plane normal +Y → +Z.
 
 Blender derives primitive sizes from the mesh bounds centred on the object origin, so every generated mesh has
@@ -32,6 +32,8 @@ from ..gltf.model import (
     Shape,
     SphereShape,
 )
+from .axes import scale_to_blender
+from .values_to_gltf import BLENDER_PRIMITIVES
 
 SEGMENTS = 32  # multiple of 4: the ±X and ±Y extremes are vertices, so bounds are exact
 SPHERE_RINGS = 16  # even: the equator is a ring
@@ -53,35 +55,6 @@ class ShapeMesh:
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         v = np.asarray(self.vertices, dtype=float).reshape(-1, 3)
         return v.min(axis=0), v.max(axis=0)
-
-
-# --- glTF (Y-up) -> Blender (Z-up) ------------------------------------------------------------------------------
-
-
-def vec_to_blender(v) -> tuple[float, float, float]:
-    """Vector / pseudovector (x, y, z)glTF → (x, −z, y)Blender."""
-    x, y, z = (float(c) for c in v)
-    return (x, -z, y)
-
-
-def scale_to_blender(s) -> tuple[float, float, float]:
-    """Scale or inertia diagonal (x, y, z)glTF → (x, z, y)Blender (no sign change)."""
-    x, y, z = (float(c) for c in s)
-    return (x, z, y)
-
-
-def quat_to_blender(q) -> tuple[float, float, float, float]:
-    """Quaternion glTF (x, y, z, w) → Blender (w, x, y, z) of the same rotation in Blender axes."""
-    x, y, z, w = (float(c) for c in q)
-    return (w, x, -z, y)
-
-
-AXIS_CHANGE = np.array([[1.0, 0, 0, 0], [0, 0, -1.0, 0], [0, 1.0, 0, 0], [0, 0, 0, 1.0]])
-
-
-def matrix_to_blender(m: np.ndarray) -> np.ndarray:
-    """A glTF 4x4 transform expressed in Blender axes: C·M·C⁻¹."""
-    return AXIS_CHANGE @ np.asarray(m, dtype=float) @ AXIS_CHANGE.T
 
 
 # --- JSON of a shape (kept on the object for export) ------------------------------------------------------------
@@ -200,7 +173,7 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
     notes: list[str] = []
     if shape.type == BOX and isinstance(params, BoxShape):
         sx, sy, sz = params.size
-        verts, faces = box_mesh(sx, sz, sy)
+        verts, faces = box_mesh(*scale_to_blender(params.size))
         return ShapeMesh("BOX", _scaled(verts, bake), faces, abs(sx * sy * sz) * det)
     if shape.type == SPHERE and isinstance(params, SphereShape):
         r = params.radius
@@ -254,7 +227,7 @@ def derived_primitive_matches(mesh: ShapeMesh, bounds_min, bounds_max, rel_tol: 
     True only for Blender primitives (BOX, SPHERE, CAPSULE, CYLINDER, CONE): their size comes from the bounds,
     which must be centred and equal to the proxy's bounds.
     """
-    if mesh.collision_shape not in ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE"):
+    if mesh.collision_shape not in BLENDER_PRIMITIVES:
         return False
     lo, hi = mesh.bounds()
     other_lo, other_hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)

@@ -10,7 +10,8 @@ import math
 
 from ..gltf.model import KINEMATIC, CollisionFilter, Geometry, Motion, PhysicsDocument, PhysicsMaterial
 from . import passthrough
-from .shapes_to_blender import quat_to_blender, scale_to_blender, shape_to_json, vec_to_blender
+from .axes import quat_to_blender, scale_to_blender, vec_to_blender
+from .shapes_to_blender import shape_to_json
 
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0

@@ -1,10 +1,9 @@
 """Blender values → spec-model values for the exporter (bpy-free: plain numbers, tuples and numpy 4×4s).
 
-Axes (specs.md §6.1, the inverse of the import): vectors (x, y, z)Blender → (x, z, −y)glTF, scales and inertia
-diagonals (x, y, z) → (x, z, y), Blender quaternions (w, x, y, z) → glTF (x, z, −y, w). Shapes are read from the
-local bounds Blender derives its primitives from (extents, centred on the object origin; capsule/cylinder/cone
-along local Z = glTF local Y). Joint frames keep the constraint Empty's own axes, so glTF axis k is the Empty's
-axis k and Blender limit values keep their sign (linear) or are negated and swapped (angular), as on import.
+Axes (specs.md §6.1, the inverse of the import) go through ``axes``. Shapes are read from the local bounds
+Blender derives its primitives from (``derive_shape``, also behind the panel read-outs). Joint frames keep the
+constraint Empty's own axes, so glTF axis k is the Empty's axis k and Blender limit values keep their sign (linear)
+or are negated and swapped (angular), as on import.
 """
 
 from __future__ import annotations
@@ -31,40 +30,19 @@ from ..gltf.model import (
     SphereShape,
 )
 from ..gltf.nodes import decompose
+from .axes import axis_change, clean_zero, scale_to_gltf
 
-# Blender world → glTF world (+Y up): (x, y, z) → (x, z, −y).
-BLENDER_TO_GLTF = np.array([[1.0, 0, 0, 0], [0, 0, 1.0, 0], [0, -1.0, 0, 0], [0, 0, 0, 1.0]])
 TOL = 1e-5
-
-
-def _f(v) -> float:  # also used by export_joint_mapping
-    x = float(v)
-    return 0.0 if x == 0.0 else x  # no -0.0 in the file
+BLENDER_PRIMITIVES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE")  # collision shapes sized from the bounds
 
 
 def r7(value: float) -> float:
-    """A 32-bit float value (Blender property or mesh coordinate) back to its shortest decimal form."""
+    """A 32-bit float value (Blender property or mesh coordinate) written with 7 significant digits (``.7g``).
+
+    Seven digits drop the float32 → float64 noise (0.1f reads as 0.10000000149…) but are not always enough to read
+    back as the same float32 (that can take 9); the exported files depend on exactly this form.
+    """
     return float(f"{float(value):.7g}")
-
-
-def vec_to_gltf(v) -> tuple[float, float, float]:
-    x, y, z = (float(c) for c in v)
-    return (_f(x), _f(z), _f(-y))
-
-
-def scale_to_gltf(s) -> tuple[float, float, float]:
-    x, y, z = (float(c) for c in s)
-    return (x, z, y)
-
-
-def quat_to_gltf(q) -> tuple[float, float, float, float]:
-    """Blender (w, x, y, z) → glTF xyzw of the same rotation in glTF axes."""
-    w, x, y, z = (float(c) for c in q)
-    return (_f(x), _f(z), _f(-y), _f(w))
-
-
-def axis_change(yup: bool) -> np.ndarray:
-    return BLENDER_TO_GLTF if yup else np.eye(4)
 
 
 def rigid(m) -> np.ndarray:
@@ -131,7 +109,9 @@ def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | Non
         return None
     t, q, s = parts
     return Frame(
-        translation=tuple(_f(v) for v in t), rotation=tuple(_f(v) for v in q), scale=tuple(float(v) for v in s)
+        translation=tuple(clean_zero(v) for v in t),
+        rotation=tuple(clean_zero(v) for v in q),
+        scale=tuple(float(v) for v in s),
     )
 
 
@@ -160,24 +140,30 @@ def gltf_local(parent_world, child_world, yup: bool = True) -> tuple[tuple, tupl
 # --- shapes -------------------------------------------------------------------------------------------------------
 
 
-def derive_shape(collision_shape: str, bounds_min, bounds_max) -> Shape | None:
-    """The glTF shape Blender simulates for a primitive collision shape with these local bounds (None: not a
-    primitive — CONVEX_HULL / MESH / COMPOUND)."""
+def derive_shape(collision_shape: str, bounds_min, bounds_max, rnd=r7) -> Shape | None:
+    """The glTF shape Blender simulates for a primitive collision shape with these local bounds (None: not one of
+    ``BLENDER_PRIMITIVES`` — CONVEX_HULL / MESH / COMPOUND).
+
+    Blender sizes primitives from the bounds and centres them on the object origin (quadrics stand on local Z =
+    glTF +Y): box = the extents; sphere radius = half the largest extent; capsule/cylinder/cone radius = half the
+    larger X/Y extent, height = the Z extent (capsule: centre distance = Z extent − 2r; cone: apex at +Z = radiusTop
+    0). ``rnd`` rounds each derived number: ``r7`` for the exporter (bounds are 32-bit floats), ``float`` for the
+    panel read-outs.
+    """
+    if collision_shape not in BLENDER_PRIMITIVES:
+        return None
     lo, hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)
-    ex, ey, ez = (r7(float(v)) for v in hi - lo)  # bounds are 32-bit floats
-    r = r7(max(ex, ey) / 2.0)
+    ex, ey, ez = (rnd(float(v)) for v in hi - lo)
     if collision_shape == "BOX":
-        return Shape(type=BOX, params=BoxShape(size=(ex, ez, ey)))
+        return Shape(type=BOX, params=BoxShape(size=scale_to_gltf((ex, ey, ez))))
     if collision_shape == "SPHERE":
-        return Shape(type=SPHERE, params=SphereShape(radius=r7(max(ex, ey, ez) / 2.0)))
+        return Shape(type=SPHERE, params=SphereShape(radius=rnd(max(ex, ey, ez) / 2.0)))
+    r = rnd(max(ex, ey) / 2.0)
     if collision_shape == "CAPSULE":
-        height = r7(max(ez - 2.0 * r, 0.0))
+        height = rnd(max(ez - 2.0 * r, 0.0))
         return Shape(type=CAPSULE, params=CapsuleShape(height=height, radius_top=r, radius_bottom=r))
-    if collision_shape == "CYLINDER":
-        return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=r, radius_bottom=r))
-    if collision_shape == "CONE":  # apex at +Z (glTF +Y = top)
-        return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=0.0, radius_bottom=r))
-    return None
+    top = 0.0 if collision_shape == "CONE" else r
+    return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=top, radius_bottom=r))
 
 
 def shape_from_json(data: dict) -> Shape | None:

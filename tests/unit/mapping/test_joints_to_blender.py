@@ -127,7 +127,9 @@ def test_frames_world_matrices_and_empty_orientation():
     empty = jm.empty_matrix(frames.rigid(1), (1, 2, 0))
     np.testing.assert_allclose(empty[:3, 3], [1, -2, 2], atol=1e-12)  # Blender (x, −z, y)
     # the Empty's Z axis is frame A's X axis (hinge about glTF X) converted to Blender
-    np.testing.assert_allclose(empty[:3, 2], jm.GLTF_TO_BLENDER[:3, :3] @ frames.rigid(1)[:3, 0], atol=1e-12)
+    np.testing.assert_allclose(
+        empty[:3, 2], submodule("io.mapping.axes").AXIS_CHANGE[:3, :3] @ frames.rigid(1)[:3, 0], atol=1e-12
+    )
 
 
 EXPECTED = {  # RigidBodies_Joint_NN: Blender type, Empty axes, linear X range on the Empty, motors

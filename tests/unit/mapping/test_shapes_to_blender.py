@@ -73,15 +73,6 @@ def test_render_mesh_matching():
     assert not geo.derived_primitive_matches(hull, *hull.bounds())
 
 
-def test_axis_conversions():
-    assert geo.vec_to_blender((1.0, 2.0, 3.0)) == (1.0, -3.0, 2.0)
-    assert geo.scale_to_blender((1.0, 2.0, 3.0)) == (1.0, 3.0, 2.0)
-    assert geo.quat_to_blender((0.1, 0.2, 0.3, 0.9)) == (0.9, 0.1, -0.3, 0.2)
-    m = np.eye(4)
-    m[:3, 3] = (1.0, 2.0, 3.0)
-    assert tuple(geo.matrix_to_blender(m)[:3, 3]) == (1.0, -3.0, 2.0)
-
-
 def test_shape_json_writes_every_parameter():
     assert geo.shape_to_json(_shape("capsule")) == {
         "type": "capsule",
