@@ -6,6 +6,7 @@ colliders → filters.
 from __future__ import annotations
 
 from ..diagnostics import pointer
+from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
 from ..mapping.values_to_gltf import filters_from_collections
 from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, PROXY_ROLES, Builder, has_stored, pg_of
@@ -23,7 +24,7 @@ def add_object(b: Builder, ob) -> None:
         pg.joint.role in ("JOINT", "MOTOR", "ANCHOR") or (pg.role in PROXY_ROLES and not has_stored(pg))
     ):
         return
-    ptr = pointer("nodes", indices[0], "extensions", "KHR_physics_rigid_bodies")
+    ptr = pointer("nodes", indices[0], "extensions", KHR_RIGID_BODIES)
     stored = has_stored(pg)
     motion = b.guarded(ptr + "/motion", "motion", stored_motion if stored else native_motion, b, ob, ptr)
     collider = b.guarded(ptr + "/collider", "collider", stored_collider if stored else native_collider, b, ob, ptr)
@@ -56,6 +57,6 @@ def assign_native_filters(b: Builder) -> None:
     if wrong:
         b.note(
             EXPORT_APPROXIMATED,
-            pointer("extensions", "KHR_physics_rigid_bodies", "collisionFilters"),
+            pointer("extensions", KHR_RIGID_BODIES, "collisionFilters"),
             f"collision collections approximated by KHR filters: {wrong} body pair(s) differ",
         )

@@ -9,6 +9,7 @@ OMI_BODY = "OMI_physics_body"
 OMI_SHAPE = "OMI_physics_shape"
 OMI_JOINT = "OMI_physics_joint"
 OMI_COLLIDER = "OMI_collider"
+OMI_GRAVITY = "OMI_physics_gravity"  # not read or written: only noticed next to OMI shapes (migrate)
 
 # Every glTF extension name whose data the model reads and writes.
 PHYSICS_EXTENSIONS = (
@@ -20,6 +21,9 @@ PHYSICS_EXTENSIONS = (
     OMI_JOINT,
     OMI_COLLIDER,
 )
+# The physics extensions that live on nodes (the others are document-level only).
+OMI_NODE_EXTENSIONS = (OMI_BODY, OMI_SHAPE, OMI_JOINT, OMI_COLLIDER)
+NODE_EXTENSIONS = (KHR_RIGID_BODIES, *OMI_NODE_EXTENSIONS)
 
 # Revision labels (``source`` values and ``PhysicsDocument.revisions`` members).
 REV_KHR_2026 = "KHR-2026"  # collider/trigger geometry {shape | mesh}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 
 from ..diagnostics import Diagnostic, DiagnosticList
-from .model import PHYSICS_EXTENSIONS
+from .extensions import OMI_GRAVITY, OMI_SHAPE, PHYSICS_EXTENSIONS
 from .parse import parse_gltf
 from .write import TARGETS, write_target
 from .write.common import WriteOutput
@@ -80,10 +80,10 @@ def migrate(gltf: object, to: str) -> tuple[object, list[Diagnostic]]:
     output = write_target(result.document, to, gltf)
     diags.extend(output.diagnostics)
     exts = gltf.get("extensions")
-    if to != "omi" and isinstance(exts, dict) and "OMI_physics_gravity" in exts and "OMI_physics_shape" in exts:
+    if to != "omi" and isinstance(exts, dict) and OMI_GRAVITY in exts and OMI_SHAPE in exts:
         diags.warning(
             "PHYSICS_WRITE_LOSSY",
-            "/extensions/OMI_physics_gravity",
-            "OMI_physics_gravity may refer to OMI_physics_shape shapes, which are not written for KHR",
+            f"/extensions/{OMI_GRAVITY}",
+            f"{OMI_GRAVITY} may refer to {OMI_SHAPE} shapes, which are not written for KHR",
         )
     return apply_output(strip_physics(gltf), output), diags.items

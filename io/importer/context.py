@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import pointer
-from ..gltf.model import OMI_REVISIONS, PhysicsDocument
+from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_REVISIONS
+from ..gltf.model import PhysicsDocument
 from ..gltf.node_frames import WorldFrames
 from ..gltf.nodes import parent_map
 from ..mapping.axes import matrix_to_blender, scale_to_blender
@@ -78,8 +79,8 @@ class ImportContext(Reporting):
     def node_pointer(self, index: int, *parts: object) -> str:
         """JSON pointer of a node's physics extension object (KHR or OMI by the revision it was read from)."""
         physics = self.document.nodes.get(index)
-        name = "OMI_physics_body" if physics is not None and physics.source in OMI_REVISIONS else None
-        base = f"/nodes/{index}/extensions/{name or 'KHR_physics_rigid_bodies'}"
+        name = OMI_BODY if physics is not None and physics.source in OMI_REVISIONS else KHR_RIGID_BODIES
+        base = f"/nodes/{index}/extensions/{name}"
         return base + pointer(*parts) if parts else base  # called per object: the fixed part without escaping
 
     def collections_of(self, ob) -> list:

@@ -9,6 +9,7 @@ class (the union when the children of one compound use different filters, report
 from __future__ import annotations
 
 from ..diagnostics import pointer
+from ..gltf.extensions import KHR_RIGID_BODIES
 from ..mapping.filters_to_blender import COLLECTIONS, solve
 from .context import APPROXIMATED, ImportContext
 
@@ -45,7 +46,7 @@ def apply(ctx: ImportContext) -> None:
             counts[key] = counts.get(key, 0) + 1
     filters = {key: (None if key is None else ctx.document.filters[key]) for key in counts}
     result = solve(filters, counts)
-    root = pointer("extensions", "KHR_physics_rigid_bodies", "collisionFilters")
+    root = pointer("extensions", KHR_RIGID_BODIES, "collisionFilters")
     for unit, objects, keys in units.values():
         chosen = set()
         for key in keys:

@@ -16,7 +16,7 @@ import numpy as np
 from mathutils import Matrix
 
 from ..diagnostics import pointer
-from ..gltf.model import OMI_REVISIONS
+from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..mapping.joints_to_blender import ConstraintPlan, empty_matrix, plan_joint, relative_offset
 from ..mapping.stored import assign
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
@@ -70,8 +70,8 @@ class _State:
 
 def _joint_pointer(physics, index: int) -> str:
     if physics.source in OMI_REVISIONS:
-        return pointer("nodes", index, "extensions", "OMI_physics_joint")
-    return pointer("nodes", index, "extensions", "KHR_physics_rigid_bodies", "joint")
+        return pointer("nodes", index, "extensions", OMI_JOINT)
+    return pointer("nodes", index, "extensions", KHR_RIGID_BODIES, "joint")
 
 
 def _build_one(state: _State, index: int, joint, ptr: str) -> None:

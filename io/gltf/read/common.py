@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticList, Severity, pointer
+from ..extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_JOINT, OMI_SHAPE
 from ..model import Passthrough
 
 # Parser diagnostic codes (the validator owns the spec codes; these only describe what the parser could not read).
@@ -25,8 +26,8 @@ CONVERTED = "PHYSICS_PARSE_CONVERTED"
 INTERNAL = "PHYSICS_PARSE_INTERNAL_ERROR"
 
 _NODE_UNIT = re.compile(
-    r"^/nodes/\d+/extensions/(?:(?:KHR_physics_rigid_bodies|OMI_physics_body)/(?:motion|collider|trigger|joint)"
-    r"|OMI_physics_joint|OMI_collider|OMI_physics_shape)(?=/|$)"
+    rf"^/nodes/\d+/extensions/(?:(?:{KHR_RIGID_BODIES}|{OMI_BODY})/(?:motion|collider|trigger|joint)"
+    rf"|{OMI_JOINT}|{OMI_COLLIDER}|{OMI_SHAPE})(?=/|$)"
 )
 _SUB_UNIT = re.compile(r"^/extensions/[^/]+/physicsJoints/\d+/(?:limits|drives)/\d+(?=/|$)")
 _ROOT_UNIT = re.compile(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ...diagnostics import Severity
+from ..extensions import KHR_COLLISION_SHAPES as COLLISION
 from ..extensions import KHR_IMPLICIT_SHAPES as IMPLICIT
 from ..extensions import KHR_RIGID_BODIES as RB
 from ..model import (
@@ -26,7 +27,6 @@ from .common import INVALID_TYPE, DropUnitError, ReadContext, pointer_join
 from .resources import IndexMap, read_filter, read_joint_description, read_list, read_material, read_node_joint
 from .shapes import KHR_DEFAULTS, read_mesh_params, read_params, split_hull_extension
 
-COLLISION = "KHR_collision_shapes"
 SHAPE_SUBOBJECTS = set(IMPLICIT_TYPES) | {MESH}
 
 

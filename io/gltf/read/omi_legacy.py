@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...diagnostics import Severity
+from ..extensions import OMI_JOINT as JOINT
 from ..model import (
     DYNAMIC,
     KINEMATIC,
@@ -37,7 +38,6 @@ LEGACY_BODY_KINDS = {
     "static": STATIC,
     "trigger": STATIC,
 }
-JOINT = "OMI_physics_joint"
 
 
 def read_legacy_inertia(ctx: ReadContext, d: dict, ptr: str, motion: Motion) -> None:

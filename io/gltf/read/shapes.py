@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...diagnostics import Severity
+from ..extensions import KHR_RIGID_BODIES
 from ..model import (
     BOX,
     CAPSULE,
@@ -111,11 +112,11 @@ def read_legacy_round(ctx: ReadContext, shape_type: str, d: dict, ptr: str, expl
 
 def split_hull_extension(ctx: ReadContext, shape_ext: dict, ptr: str) -> tuple[bool, Passthrough | None, dict]:
     """Pull the KHR 2024-07 shape-level ``KHR_physics_rigid_bodies {convexHull}`` out of a shape's extensions."""
-    if "KHR_physics_rigid_bodies" not in shape_ext:
+    if KHR_RIGID_BODIES not in shape_ext:
         return False, None, shape_ext
-    rest = {k: v for k, v in shape_ext.items() if k != "KHR_physics_rigid_bodies"}
-    hull_ptr = pointer_join(ptr, "extensions", "KHR_physics_rigid_bodies")
-    hull_obj = ctx.obj(shape_ext["KHR_physics_rigid_bodies"], hull_ptr)
+    rest = {k: v for k, v in shape_ext.items() if k != KHR_RIGID_BODIES}
+    hull_ptr = pointer_join(ptr, "extensions", KHR_RIGID_BODIES)
+    hull_obj = ctx.obj(shape_ext[KHR_RIGID_BODIES], hull_ptr)
     convex = ctx.boolean(hull_obj, "convexHull", hull_ptr)
     keep = ctx.passthrough(hull_obj, hull_ptr, {"convexHull"})
     empty = keep.extras is None and not keep.extensions and not keep.unknown

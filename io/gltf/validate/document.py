@@ -8,14 +8,13 @@ Codes and severities: ``validate_codes.CODES`` and ``docs/diagnostics.md``.
 from __future__ import annotations
 
 from ...diagnostics import Diagnostic, Severity
-from .bodies import KHR_RB, validate_khr_node, validate_khr_root
+from ..extensions import KHR_RIGID_BODIES as KHR_RB
+from ..extensions import NODE_EXTENSIONS, PHYSICS_EXTENSIONS
+from .bodies import validate_khr_node, validate_khr_root
 from .codes import INTERNAL_ERROR, NOT_DECLARED, TYPE_MISMATCH
 from .common import Ctx, mismatch, pointer_join, type_name
-from .omi import OMI_NODE_EXTENSIONS, validate_omi_node, validate_omi_roots
-from .shapes import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES, validate_shape_roots
-
-PHYSICS_EXTENSIONS = (KHR_RB, KHR_IMPLICIT_SHAPES, KHR_COLLISION_SHAPES, *OMI_NODE_EXTENSIONS)
-NODE_EXTENSIONS = (KHR_RB, *OMI_NODE_EXTENSIONS)
+from .omi import validate_omi_node, validate_omi_roots
+from .shapes import validate_shape_roots
 
 
 def validate_gltf(gltf: object) -> list[Diagnostic]:

@@ -36,7 +36,6 @@ from .joints import (
 MOTION_TYPES = ("static", "kinematic", "dynamic")
 LEGACY_BODY_TYPES = ("static", "dynamic", "kinematic", "trigger", "rigid", "vehicle", "character")
 LEGACY_BODY_MEMBERS = ("type", "mass", "linearVelocity", "angularVelocity", "centerOfMass", "inertiaTensor")
-OMI_NODE_EXTENSIONS = (OMI_BODY, OMI_SHAPE, OMI_JOINT, OMI_COLLIDER)
 
 
 def validate_omi_roots(ctx: Ctx) -> None:

@@ -4,7 +4,7 @@ OMI_physics_shape (current and 2023 forms) and the archived OMI_collider."""
 from __future__ import annotations
 
 from ...diagnostics import Severity
-from ..extensions import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES, OMI_COLLIDER
+from ..extensions import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES, KHR_RIGID_BODIES, OMI_COLLIDER
 from ..extensions import OMI_SHAPE as OMI_PHYSICS_SHAPE
 from .codes import (
     COLLISION_PREFIX,
@@ -124,13 +124,13 @@ def _khr_shape(ctx: Ctx, shape: dict, ptr: str, prefix: str, legacy: bool) -> No
 def _collision_shape_extension(ctx: Ctx, shape: dict, ptr: str, shape_type: str | None) -> None:
     """2024-07: ``shapes[i].extensions.KHR_physics_rigid_bodies = {convexHull}``."""
     extensions = shape.get("extensions")
-    if not isinstance(extensions, dict) or "KHR_physics_rigid_bodies" not in extensions:
+    if not isinstance(extensions, dict) or KHR_RIGID_BODIES not in extensions:
         return
     ext_ptr = pointer_join(ptr, "extensions")
-    ext = get_object(ctx, extensions, "KHR_physics_rigid_bodies", ext_ptr)
+    ext = get_object(ctx, extensions, KHR_RIGID_BODIES, ext_ptr)
     if ext is None:
         return
-    here = pointer_join(ext_ptr, "KHR_physics_rigid_bodies")
+    here = pointer_join(ext_ptr, KHR_RIGID_BODIES)
     check_members(ctx, ext, ("convexHull",), here)
     if get_bool(ctx, ext, "convexHull", here) and shape_type in PRIMITIVES:
         ctx.info(CONVEX_HULL_IGNORED, here, "convexHull has no effect on a primitive shape.")
