@@ -2,7 +2,8 @@
 
 * ``gltf/`` (bpy-free): glTF JSON ⇄ ``PhysicsDocument`` — ``model``, ``parse`` (= ``validate/`` + ``read/``),
   ``write/`` (``write_target``), ``migrate``, ``files``, ``extensions``.
-* ``mapping/`` (bpy-free): the rules between glTF and Blender semantics (``*_to_blender``, ``*_to_gltf``, ``stored``).
+* ``mapping/`` (bpy-free): the rules between glTF and Blender semantics — ``axes`` (every Y-up ⇄ Z-up swizzle),
+  ``*_to_blender``, ``*_to_gltf``, ``stored``, ``passthrough``.
 * ``importer/`` and ``exporter/`` (bpy): ``context`` shared by the steps, ``pipeline`` (the order), one module per
   step; a step imports ``context``, never ``pipeline``.
 * ``hooks`` (the io_scene_gltf2 hook classes), ``gltf_addon`` (the only module touching io_scene_gltf2 internals),
