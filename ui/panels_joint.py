@@ -12,12 +12,12 @@ import numpy as np
 from bpy.app.translations import pgettext_iface as iface_
 from mathutils import Vector
 
+from ..io.mapping.joints_to_blender import empty_axis, plan_joint
+from ..io.mapping.stored import stored_description
 from ..sim import drives as sim_drives
 from . import body_shapes, readout
 from .panels import PARENT_ID, PhysicsPanel, enum_label, label
 
-# glTF axes of frame A as Blender local axes of the joint object: (x, y, z)glTF → (x, −z, y)Blender.
-GLTF_AXIS_IN_BLENDER = ((1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, -1.0, 0.0))
 PREVIEW_TOLERANCE = 1e-3
 
 
@@ -31,11 +31,23 @@ def drive_effective_mass(ob, drive, density: float) -> float:
     bodies = (rbc.object1, rbc.object2) if rbc is not None else (None, None)
     if drive.type == "linear":
         return sim_drives.effective_mass(*(body_shapes.simulated_mass(b) for b in bodies))
-    axis = ob.matrix_world.to_3x3() @ Vector(GLTF_AXIS_IN_BLENDER[drive.axis])
+    axis = drive_axis_world(ob, drive.axis)
     if axis.length == 0:
         return float("inf")
     inverse = [body_shapes.world_inverse_inertia(b, density) for b in bodies]
     return readout.angular_effective_inertia(np.array(axis.normalized()), inverse)
+
+
+def drive_axis_world(ob, axis: int) -> Vector:
+    """World direction of glTF axis ``axis`` of the stored joint's frame A: the import put the constraint Empty at
+    frame A with its axes permuted as the plan of the stored description says (``joints_to_blender.empty_matrix``)."""
+    pj = ob.gltf_physics.joint
+    plan = plan_joint(
+        stored_description(pj, passthrough=False), tuple(pj.offset_translation), tuple(pj.offset_rotation)
+    )
+    local = Vector((0.0, 0.0, 0.0))
+    local[empty_axis(plan.perm, axis)] = 1.0
+    return ob.matrix_world.to_3x3() @ local
 
 
 def drive_preview(ob, drive, density: float) -> readout.DriveReadout | None:

@@ -12,17 +12,16 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from ..diagnostics import pointer
-from ..gltf.model import JointDescription, JointDrive, JointLimit, NodeJoint, Passthrough
+from ..gltf.model import JointDescription, NodeJoint
 from ..gltf.nodes import quat_to_matrix
 from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
-from ..mapping.values_to_gltf import attachment_frame, r7, rigid
+from ..mapping.stored import joint_passthrough, stored_description
+from ..mapping.values_to_gltf import attachment_frame, rigid
 from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder
 
 AXES = "xyz"
@@ -84,49 +83,6 @@ def _one(b: Builder, empty) -> None:
 # --- stored joints -----------------------------------------------------------------------------------------------
 
 
-def _passthrough(obj: Passthrough, text: str) -> None:
-    if not text:
-        return
-    data = json.loads(text)
-    obj.extras = data.get("extras")
-    obj.extensions = dict(data.get("extensions") or {})
-    obj.unknown = dict(data.get("unknown") or {})
-
-
-def stored_description(pj) -> JointDescription:
-    """The joint description exactly as the file gave it (``ui/joint_properties.py``)."""
-    limits = []
-    for item in pj.limits:
-        axes = tuple(i for i in range(3) if item.axes[i])
-        limit = JointLimit(
-            linear_axes=axes if item.kind == "LINEAR" else None,
-            angular_axes=axes if item.kind == "ANGULAR" else None,
-            min=r7(item.min) if item.has_min else None,
-            max=r7(item.max) if item.has_max else None,
-            stiffness=r7(item.stiffness) if item.has_stiffness else None,
-            damping=r7(item.damping),
-        )
-        _passthrough(limit, item.extras_json)
-        limits.append(limit)
-    drives = []
-    for item in pj.drives:
-        drive = JointDrive(
-            type=item.type,
-            mode=item.mode,
-            axis=item.axis,
-            max_force=r7(item.max_force) if item.has_max_force else None,
-            position_target=r7(item.position_target) if item.has_position_target else None,
-            velocity_target=r7(item.velocity_target) if item.has_velocity_target else None,
-            stiffness=r7(item.stiffness),
-            damping=r7(item.damping),
-        )
-        _passthrough(drive, item.extras_json)
-        drives.append(drive)
-    description = JointDescription(limits=limits, drives=drives, name=pj.joint_name or None)
-    _passthrough(description, pj.extras_json)
-    return description
-
-
 def _edited(b: Builder, empty, c, pj, plan) -> str | None:
     """Why the constraint no longer is what the import built from the stored description (None = unchanged)."""
     if c.type != plan.type:
@@ -164,7 +120,7 @@ def _relevant(kind_type: str, kind: str, axis: int) -> bool:
 def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan) -> None:
     joint = b.add_joint(description)
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=bool(pj.enable_collision))
-    _passthrough(node_joint, pj.node_extras_json)
+    joint_passthrough(node_joint, pj.node_extras_json)
     a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
     if a is not None and bb is not None and a != bb and _free_for_joint(b, a):
         node_joint.connected_node = bb

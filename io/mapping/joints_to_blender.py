@@ -335,6 +335,11 @@ def permutation_matrix(perm: tuple[int, int, int]) -> np.ndarray:
     return m
 
 
+def empty_axis(perm: tuple[int, int, int], axis: int) -> int:
+    """The constraint Empty's local axis that carries glTF frame-A axis ``axis`` (Empty = C·A·P(perm))."""
+    return perm.index(axis)
+
+
 def empty_matrix(frame_a: np.ndarray, perm: tuple[int, int, int]) -> np.ndarray:
     """Blender world matrix of a constraint Empty at glTF frame A (rigid, glTF space) with axes ``perm``."""
     return AXIS_CHANGE @ frame_a @ permutation_matrix(perm)

@@ -1,4 +1,5 @@
-"""Copy model values onto ``Object.gltf_physics`` (for export) and onto Blender's rigid body (for simulation).
+"""Copy model values onto ``Object.gltf_physics`` (for export) and onto Blender's rigid body (for simulation), and
+read a stored joint description back.
 
 Vectors go to Blender's frame with exact swizzles (see ``ui/properties.py``); shapes/filters are kept as JSON.
 """
@@ -8,10 +9,22 @@ from __future__ import annotations
 import json
 import math
 
-from ..gltf.model import KINEMATIC, CollisionFilter, Geometry, Motion, PhysicsDocument, PhysicsMaterial
+from ..gltf.model import (
+    KINEMATIC,
+    CollisionFilter,
+    Geometry,
+    JointDescription,
+    JointDrive,
+    JointLimit,
+    Motion,
+    Passthrough,
+    PhysicsDocument,
+    PhysicsMaterial,
+)
 from . import passthrough
 from .axes import quat_to_blender, scale_to_blender, vec_to_blender
 from .shapes_to_blender import shape_to_json
+from .values_to_gltf import r7
 
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
@@ -173,3 +186,52 @@ def lookup(items: list, index: int | None):
     if index is None or not 0 <= index < len(items):
         return None
     return items[index]
+
+
+# --- joints (read back from the constraint Empty) ----------------------------------------------------------------
+
+
+def joint_passthrough(obj: Passthrough, text: str) -> None:
+    """Put the passthrough JSON the import kept on a joint item back onto the model object (malformed text raises)."""
+    if not text:
+        return
+    data = json.loads(text)
+    obj.extras = data.get("extras")
+    obj.extensions = dict(data.get("extensions") or {})
+    obj.unknown = dict(data.get("unknown") or {})
+
+
+def stored_description(pj, passthrough: bool = True) -> JointDescription:
+    """The joint description exactly as the import kept it on the constraint Empty (``ui/joint_properties.py``);
+    32-bit values back in their ``r7`` form; ``passthrough=False`` leaves out the kept extras/extensions."""
+    keep = joint_passthrough if passthrough else lambda obj, text: None
+    limits = []
+    for item in pj.limits:
+        axes = tuple(i for i in range(3) if item.axes[i])
+        limit = JointLimit(
+            linear_axes=axes if item.kind == "LINEAR" else None,
+            angular_axes=axes if item.kind == "ANGULAR" else None,
+            min=r7(item.min) if item.has_min else None,
+            max=r7(item.max) if item.has_max else None,
+            stiffness=r7(item.stiffness) if item.has_stiffness else None,
+            damping=r7(item.damping),
+        )
+        keep(limit, item.extras_json)
+        limits.append(limit)
+    drives = []
+    for item in pj.drives:
+        drive = JointDrive(
+            type=item.type,
+            mode=item.mode,
+            axis=item.axis,
+            max_force=r7(item.max_force) if item.has_max_force else None,
+            position_target=r7(item.position_target) if item.has_position_target else None,
+            velocity_target=r7(item.velocity_target) if item.has_velocity_target else None,
+            stiffness=r7(item.stiffness),
+            damping=r7(item.damping),
+        )
+        keep(drive, item.extras_json)
+        drives.append(drive)
+    description = JointDescription(limits=limits, drives=drives, name=pj.joint_name or None)
+    keep(description, pj.extras_json)
+    return description
