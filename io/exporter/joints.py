@@ -16,12 +16,12 @@ import numpy as np
 
 from ..diagnostics import pointer
 from ..gltf.model import JointDescription, NodeJoint
-from ..gltf.nodes import quat_to_matrix
+from ..gltf.nodes import quat_to_matrix, rigid
 from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
-from ..mapping.values_to_gltf import attachment_frame, rigid
+from ..mapping.values_to_gltf import attachment_frame
 from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder
 
 AXES = "xyz"

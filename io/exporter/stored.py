@@ -11,11 +11,11 @@ import math
 import numpy as np
 
 from ..gltf.model import KINEMATIC, STATIC, Collider, CollisionFilter, Geometry, Motion, PhysicsMaterial, Trigger
-from ..gltf.nodes import decompose
+from ..gltf.nodes import affine_inverse, decompose
 from ..mapping import stored as props
 from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
 from ..mapping.passthrough import restore, restore_shape
-from ..mapping.values_to_gltf import affine_inverse, native_material, r7, shape_from_json, shapes_close
+from ..mapping.values_to_gltf import native_material, r7, shape_from_json, shapes_close
 from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, pg_of
 from .native import compound_child, derive_shape, local_bounds, native_motion
 

@@ -2,7 +2,7 @@
 
 ``WorldFrames`` computes all local matrices in one vectorised pass and composes them level by level down the
 hierarchy, instead of walking each node's ancestors with small numpy products. Values equal
-``gltf_nodes.world_matrix`` (same TRS rules: malformed data reads as identity); nodes on a parent cycle fall back to
+``nodes.world_matrix`` (same TRS rules: malformed data reads as identity); nodes on a parent cycle fall back to
 it, node by node.
 """
 
@@ -64,7 +64,7 @@ def local_matrices(nodes: list) -> np.ndarray:
 
 
 def _rigid(world: np.ndarray) -> np.ndarray:
-    """World matrices without scale or shear (Gram-Schmidt on X then Y; Z = X × Y, so a reflection flips Z)."""
+    """``nodes.rigid`` of every world matrix at once (Gram-Schmidt on X then Y; Z = X × Y: a reflection flips Z)."""
     x, y = world[:, :3, 0], world[:, :3, 1]
     nx = np.linalg.norm(x, axis=1)
     x = x / np.where(nx > 0.0, nx, 1.0)[:, None]
@@ -77,7 +77,7 @@ def _rigid(world: np.ndarray) -> np.ndarray:
 
 
 def matrices_to_quats(m: np.ndarray) -> np.ndarray:
-    """(n, 3, 3) proper rotations → (n, 4) quaternions (x, y, z, w), w ≥ 0; ``gltf_nodes.matrix_to_quat`` per row."""
+    """(n, 3, 3) proper rotations → (n, 4) quaternions (x, y, z, w), w ≥ 0; ``nodes.matrix_to_quat`` per row."""
     m00, m11, m22 = m[:, 0, 0], m[:, 1, 1], m[:, 2, 2]
     trace = m00 + m11 + m22
     cases = [trace > 0, (m00 > m11) & (m00 > m22), m11 > m22]
@@ -153,7 +153,7 @@ class WorldFrames:
     def relative_many(self, pairs: list[tuple[int | None, int]]) -> dict:
         """Rigid frame ``b`` in rigid frame ``a`` (``a`` None = the world) for many pairs at once.
 
-        ``{(a, b): (translation, quaternion xyzw)}`` as ``joint_mapping.relative_offset`` gives them one by one.
+        ``{(a, b): (translation, quaternion xyzw)}`` as ``nodes.relative_offset`` gives them one by one.
         """
         pairs = list(dict.fromkeys(pairs))
         if not pairs:
@@ -163,7 +163,7 @@ class WorldFrames:
         table = np.concatenate([self._rigid_all, np.eye(4)[None]])  # index -1: the world
         a = table[[len(self._world) if i is None else i for i, _ in pairs]]
         b = table[[j for _, j in pairs]]
-        inverse = np.zeros_like(a)  # joint_mapping.rigid_inverse, stacked
+        inverse = np.zeros_like(a)  # nodes.rigid_inverse, stacked
         inverse[:, :3, :3] = np.transpose(a[:, :3, :3], (0, 2, 1))
         inverse[:, :3, 3] = -np.einsum("nij,nj->ni", inverse[:, :3, :3], a[:, :3, 3])
         inverse[:, 3, 3] = 1.0

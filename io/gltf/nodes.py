@@ -1,4 +1,6 @@
-"""glTF node hierarchy helpers (bpy-free, numpy): parents, local/world matrices, TRS decomposition, quaternions.
+"""glTF node hierarchy helpers (bpy-free, numpy): parents, local/world matrices, TRS decomposition, quaternions, and
+the one home of the 4×4 rigid-transform helpers (``rigid``, ``affine_inverse``, ``rigid_inverse``, ``relative_offset``,
+``exact_trs``); ``node_frames`` holds their stacked forms for many nodes at once.
 
 All functions are defensive: malformed nodes read as identity transforms and cycles are cut.
 """
@@ -121,3 +123,78 @@ def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int])
     except np.linalg.LinAlgError:
         return None
     return decompose(inverse @ world_matrix(target, nodes, parents))
+
+
+# --- rigid transforms -------------------------------------------------------------------------------------------
+
+
+def rigid(m) -> np.ndarray:
+    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y). Plain floats: 3-vectors are much
+    faster in Python than through numpy."""
+    rows = [[float(v) for v in row] for row in m]
+    x = [rows[0][0], rows[1][0], rows[2][0]]
+    y = [rows[0][1], rows[1][1], rows[2][1]]
+    n = math.sqrt(sum(v * v for v in x)) or 1.0
+    x = [v / n for v in x]
+    d = sum(a * b for a, b in zip(x, y, strict=True))
+    y = [b - d * a for a, b in zip(x, y, strict=True)]
+    n = math.sqrt(sum(v * v for v in y)) or 1.0
+    y = [v / n for v in y]
+    z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
+    t = [rows[0][3], rows[1][3], rows[2][3]]
+    return np.array([[x[i], y[i], z[i], t[i]] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]])
+
+
+def affine_inverse(m) -> np.ndarray | None:
+    """Inverse of an affine 4×4 (3×3 part by cofactors); None when singular."""
+    a = [[float(m[i][j]) for j in range(3)] for i in range(3)]
+    cof = [
+        [
+            a[1][1] * a[2][2] - a[1][2] * a[2][1],
+            a[1][2] * a[2][0] - a[1][0] * a[2][2],
+            a[1][0] * a[2][1] - a[1][1] * a[2][0],
+        ],
+        [
+            a[0][2] * a[2][1] - a[0][1] * a[2][2],
+            a[0][0] * a[2][2] - a[0][2] * a[2][0],
+            a[0][1] * a[2][0] - a[0][0] * a[2][1],
+        ],
+        [
+            a[0][1] * a[1][2] - a[0][2] * a[1][1],
+            a[0][2] * a[1][0] - a[0][0] * a[1][2],
+            a[0][0] * a[1][1] - a[0][1] * a[1][0],
+        ],
+    ]
+    det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2]
+    if abs(det) < 1e-12:
+        return None
+    inv = [[cof[j][i] / det for j in range(3)] for i in range(3)]
+    t = [float(m[i][3]) for i in range(3)]
+    out = [[*inv[i], -sum(inv[i][k] * t[k] for k in range(3))] for i in range(3)]
+    return np.array([*out, [0.0, 0.0, 0.0, 1.0]])
+
+
+def exact_trs(m) -> tuple[tuple, tuple, tuple] | None:
+    """(translation, rotation xyzw, scale) of a 4×4 that a glTF TRS can hold exactly (no shear); else None."""
+    m = np.asarray(m, dtype=float)
+    parts = decompose(m)
+    if parts is None:
+        return None
+    basis = m[:3, :3] / np.asarray(parts[2])
+    if not np.allclose(basis.T @ basis, np.eye(3), atol=1e-6):
+        return None
+    return parts
+
+
+def rigid_inverse(m: np.ndarray) -> np.ndarray:
+    """Inverse of a rigid 4×4 transform (rotation + translation)."""
+    out = np.eye(4)
+    out[:3, :3] = m[:3, :3].T
+    out[:3, 3] = -(m[:3, :3].T @ m[:3, 3])
+    return out
+
+
+def relative_offset(frame_a: np.ndarray, frame_b: np.ndarray):
+    """Frame B relative to frame A (both rigid): (translation in A, rotation xyzw)."""
+    rel = rigid_inverse(frame_a) @ frame_b
+    return tuple(float(v) for v in rel[:3, 3]), matrix_to_quat(rel[:3, :3])

@@ -17,7 +17,8 @@ from mathutils import Matrix
 
 from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
-from ..mapping.joints_to_blender import ConstraintPlan, empty_matrix, plan_joint, relative_offset
+from ..gltf.nodes import relative_offset
+from ..mapping.joints_to_blender import ConstraintPlan, empty_matrix, plan_joint
 from ..mapping.stored import assign
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..gltf.nodes import local_matrix, matrix_to_quat, parent_map
 from .axes import AXIS_CHANGE
 
 EPS = 1e-6
@@ -268,62 +267,6 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
 
 
 # --- frames -----------------------------------------------------------------------------------------------------
-
-
-class NodeFrames:
-    """World transforms (glTF space) of glTF nodes from the JSON hierarchy (malformed data reads as identity)."""
-
-    def __init__(self, nodes):
-        self.nodes = nodes if isinstance(nodes, list) else []
-        self.parent = parent_map(self.nodes)
-        self._world: dict[int, np.ndarray] = {}
-        self._rigid: dict[int, np.ndarray] = {}
-
-    def world(self, index: int) -> np.ndarray:
-        """4×4 world matrix with scale (guards against cycles)."""
-        if index in self._world:
-            return self._world[index]
-        chain, seen, i = [], set(), index
-        while i is not None and i not in self._world and i not in seen:
-            seen.add(i)
-            chain.append(i)
-            i = self.parent.get(i)
-        m = self._world.get(i, np.eye(4)) if i is not None else np.eye(4)
-        for j in reversed(chain):
-            m = m @ local_matrix(self.nodes[j])
-            self._world[j] = m
-        return self._world[index]
-
-    def rigid(self, index: int) -> np.ndarray:
-        """World matrix without scale or shear (Gram-Schmidt on the basis; a reflection flips the Z axis)."""
-        if index in self._rigid:
-            return self._rigid[index]
-        m = self.world(index).copy()
-        x, y = [float(v) for v in m[:3, 0]], [float(v) for v in m[:3, 1]]  # plain floats: 3-vectors are
-        n = math.sqrt(sum(v * v for v in x)) or 1.0  # much faster in Python than through numpy
-        x = [v / n for v in x]
-        d = sum(a * b for a, b in zip(x, y, strict=True))
-        y = [b - d * a for a, b in zip(x, y, strict=True)]
-        n = math.sqrt(sum(v * v for v in y)) or 1.0
-        y = [v / n for v in y]
-        z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
-        m[:3, :3] = np.array([x, y, z]).T
-        self._rigid[index] = m
-        return m
-
-
-def rigid_inverse(m: np.ndarray) -> np.ndarray:
-    """Inverse of a rigid 4×4 transform (rotation + translation)."""
-    out = np.eye(4)
-    out[:3, :3] = m[:3, :3].T
-    out[:3, 3] = -(m[:3, :3].T @ m[:3, 3])
-    return out
-
-
-def relative_offset(frame_a: np.ndarray, frame_b: np.ndarray):
-    """Frame B relative to frame A (both rigid): (translation in A, rotation xyzw)."""
-    rel = rigid_inverse(frame_a) @ frame_b
-    return tuple(float(v) for v in rel[:3, 3]), matrix_to_quat(rel[:3, :3])
 
 
 def permutation_matrix(perm: tuple[int, int, int]) -> np.ndarray:

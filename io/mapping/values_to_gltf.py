@@ -8,8 +8,6 @@ or are negated and swapped (angular), as on import.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..gltf.model import (
@@ -29,7 +27,7 @@ from ..gltf.model import (
     Shape,
     SphereShape,
 )
-from ..gltf.nodes import decompose
+from ..gltf.nodes import affine_inverse, exact_trs, rigid
 from .axes import axis_change, clean_zero, scale_to_gltf
 
 TOL = 1e-5
@@ -43,52 +41,6 @@ def r7(value: float) -> float:
     back as the same float32 (that can take 9); the exported files depend on exactly this form.
     """
     return float(f"{float(value):.7g}")
-
-
-def rigid(m) -> np.ndarray:
-    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y). Plain floats: 3-vectors are much
-    faster in Python than through numpy."""
-    rows = [[float(v) for v in row] for row in m]
-    x = [rows[0][0], rows[1][0], rows[2][0]]
-    y = [rows[0][1], rows[1][1], rows[2][1]]
-    n = math.sqrt(sum(v * v for v in x)) or 1.0
-    x = [v / n for v in x]
-    d = sum(a * b for a, b in zip(x, y, strict=True))
-    y = [b - d * a for a, b in zip(x, y, strict=True)]
-    n = math.sqrt(sum(v * v for v in y)) or 1.0
-    y = [v / n for v in y]
-    z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
-    t = [rows[0][3], rows[1][3], rows[2][3]]
-    return np.array([[x[i], y[i], z[i], t[i]] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]])
-
-
-def affine_inverse(m) -> np.ndarray | None:
-    """Inverse of an affine 4×4 (3×3 part by cofactors); None when singular."""
-    a = [[float(m[i][j]) for j in range(3)] for i in range(3)]
-    cof = [
-        [
-            a[1][1] * a[2][2] - a[1][2] * a[2][1],
-            a[1][2] * a[2][0] - a[1][0] * a[2][2],
-            a[1][0] * a[2][1] - a[1][1] * a[2][0],
-        ],
-        [
-            a[0][2] * a[2][1] - a[0][1] * a[2][2],
-            a[0][0] * a[2][2] - a[0][2] * a[2][0],
-            a[0][1] * a[2][0] - a[0][0] * a[2][1],
-        ],
-        [
-            a[0][1] * a[1][2] - a[0][2] * a[1][1],
-            a[0][2] * a[1][0] - a[0][0] * a[1][2],
-            a[0][0] * a[1][1] - a[0][1] * a[1][0],
-        ],
-    ]
-    det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2]
-    if abs(det) < 1e-12:
-        return None
-    inv = [[cof[j][i] / det for j in range(3)] for i in range(3)]
-    t = [float(m[i][3]) for i in range(3)]
-    out = [[*inv[i], -sum(inv[i][k] * t[k] for k in range(3))] for i in range(3)]
-    return np.array([*out, [0.0, 0.0, 0.0, 1.0]])
 
 
 def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | None:
@@ -113,18 +65,6 @@ def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | Non
         rotation=tuple(clean_zero(v) for v in q),
         scale=tuple(float(v) for v in s),
     )
-
-
-def exact_trs(m) -> tuple[tuple, tuple, tuple] | None:
-    """(translation, rotation xyzw, scale) of a 4×4 that a glTF TRS can hold exactly (no shear); else None."""
-    m = np.asarray(m, dtype=float)
-    parts = decompose(m)
-    if parts is None:
-        return None
-    basis = m[:3, :3] / np.asarray(parts[2])
-    if not np.allclose(basis.T @ basis, np.eye(3), atol=1e-6):
-        return None
-    return parts
 
 
 def gltf_local(parent_world, child_world, yup: bool = True) -> tuple[tuple, tuple, tuple] | None:

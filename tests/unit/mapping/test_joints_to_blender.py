@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from mathkit import NodeFrames
 
 from testkit import corpus_files, corpus_id, read_json, submodule
 
@@ -121,7 +122,7 @@ def test_frames_world_matrices_and_empty_orientation():
         {"children": [1], "translation": [1, 2, 3], "rotation": [0, math.sin(math.pi / 4), 0, math.cos(math.pi / 4)]},
         {"translation": [1, 0, 0], "scale": [2, 2, 2]},
     ]
-    frames = jm.NodeFrames(nodes)
+    frames = NodeFrames(nodes)
     np.testing.assert_allclose(frames.world(1)[:3, 3], [1, 2, 2], atol=1e-12)  # +90° about Y maps X to −Z
     np.testing.assert_allclose(np.linalg.det(frames.rigid(1)[:3, :3]), 1.0)
     empty = jm.empty_matrix(frames.rigid(1), (1, 2, 0))
@@ -152,9 +153,9 @@ EXPECTED = {  # RigidBodies_Joint_NN: Blender type, Empty axes, linear X range o
 def test_conformance_joint_plans(path):
     gltf = read_json(path)
     doc = parse.parse_gltf(gltf).document
-    frames = jm.NodeFrames(gltf["nodes"])
+    frames = NodeFrames(gltf["nodes"])
     ((index, node),) = [(i, n) for i, n in doc.nodes.items() if n.joint]
-    t, q = jm.relative_offset(frames.rigid(index), frames.rigid(node.joint.connected_node))
+    t, q = submodule("io.gltf.nodes").relative_offset(frames.rigid(index), frames.rigid(node.joint.connected_node))
     plan = jm.plan_joint(doc.joints[node.joint.joint], t, q)
     kind, perm, lin_x, motors = EXPECTED[path.stem[-2:]]
     assert (plan.type, plan.perm) == (kind, perm)

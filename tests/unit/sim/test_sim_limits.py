@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from mathkit import rodrigues
 
 from testkit import corpus_files, corpus_id, read_json, submodule
 
@@ -77,12 +78,6 @@ def matrix_metric(t_a, q_a, t_b, q_b, linear_axes=None, angular_axes=None):
         k = 3 - sum(angular_axes)
         return math.acos(np.clip(rel[k, k], -1, 1))
     return math.acos(np.clip((np.trace(rel) - 1) / 2, -1, 1))
-
-
-def rodrigues(axis, ang):
-    axis = axis / np.linalg.norm(axis)
-    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + math.sin(ang) * k + (1 - math.cos(ang)) * k @ k
 
 
 # ----------------------------------------------------------------------------------------- worked example (§7)

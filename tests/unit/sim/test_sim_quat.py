@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from mathkit import rodrigues
 
 from testkit import submodule
 
@@ -22,13 +23,6 @@ angles = st.floats(-math.pi + 1e-6, math.pi - 1e-6, allow_nan=False)
 def random_quats(n):
     q = RNG.normal(size=(n, 4))
     return q / np.linalg.norm(q, axis=1, keepdims=True)
-
-
-def rodrigues(axis, angle):
-    """Rotation matrix from axis-angle, written independently of quaternions."""
-    axis = np.asarray(axis, float) / np.linalg.norm(axis)
-    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k
 
 
 def test_to_matrix_matches_rodrigues():
