@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 
@@ -18,6 +19,7 @@ from .diagnostics import Diagnostic, PhysicsDataError, Severity
 from .gltf.files import load, save
 from .gltf.migrate import TARGETS, migrate
 from .gltf.parse import parse_gltf
+from .gltf.resources import BLOCKING
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [joint_report.add_subcommand]
 
@@ -53,20 +55,51 @@ def run_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def run_migrate(args: argparse.Namespace) -> int:
+def _same_file(first: str, second: str) -> bool:
+    """True when both paths exist and name the same file (any spelling, symlink or hard link)."""
     try:
-        source = load(args.input)
-        new_json, diags = migrate(source.json, args.to)
-        diags = diags + save(source, new_json, args.output)
-    except PhysicsDataError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return os.path.samefile(first, second)
+    except (OSError, ValueError):
+        return False
+
+
+def _print_problems(diags: list[Diagnostic]) -> None:
     for diag in diags:
         if diag.severity >= Severity.WARNING:
             print(f"{diag}", file=sys.stderr)
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    """Exit codes: 0 written without errors; 1 the input has errors (invalid physics or a missing resource: written
+    without them; not a glTF object, a refused or uncopyable resource: nothing written); 2 usage or I/O: OUT is IN,
+    IN unreadable, OUT unwritable."""
+    if _same_file(args.input, args.output):
+        print(f"error: OUT {args.output} is the same file as IN {args.input}; nothing written", file=sys.stderr)
+        return 2
+    try:
+        source = load(args.input)
+    except PhysicsDataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    new_json, diags = migrate(source.json, args.to)
+    if not isinstance(new_json, dict):
+        _print_problems(diags)
+        print(f"error: {args.input} is not a glTF document; nothing written", file=sys.stderr)
+        return 1
+    try:
+        saved = save(source, new_json, args.output)
+    except PhysicsDataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    _print_problems(diags + saved)
+    if any(d.code in BLOCKING for d in saved):
+        print(f"error: {args.input}: resources refused or not copied; nothing written", file=sys.stderr)
+        return 1
     lossy = sum(d.code == "PHYSICS_WRITE_LOSSY" for d in diags)
-    print(f"{args.input} -> {args.output} ({args.to}): {lossy} lossy conversion(s)", file=sys.stderr)
-    return 0
+    errors = sum(d.severity >= Severity.ERROR for d in diags + saved)
+    dropped = f", {errors} error(s): invalid physics not written, missing resources not copied" if errors else ""
+    print(f"{args.input} -> {args.output} ({args.to}): {lossy} lossy conversion(s){dropped}", file=sys.stderr)
+    return 1 if errors else 0
 
 
 def _severity(name: str) -> Severity:
@@ -102,7 +135,8 @@ def add_migrate(subparsers) -> None:
         help="convert physics to another revision",
         description="Rewrite the physics extensions of IN as revision --to and save OUT in the same container "
         "type (.gltf with its resources, or .glb). Non-physics content is kept; lossy conversions "
-        "are reported on stderr.",
+        "are reported on stderr. Resources must be regular files inside IN's folder, else nothing is written. "
+        "Exit code 0 clean, 1 the input has errors, 2 usage or I/O error (OUT is IN, IN unreadable).",
     )
     parser.add_argument("input", metavar="IN", help="source .gltf or .glb")
     parser.add_argument("output", metavar="OUT", help="destination file")

@@ -2,7 +2,11 @@
 
 * ``.gltf``: JSON; buffers/images referenced by relative URI are copied next to the output when it goes to another
   folder; data URIs stay inline.
-* ``.glb``: the JSON chunk is rewritten, the BIN chunk and any other chunk are kept byte for byte.
+* ``.glb``: the JSON chunk is rewritten, the BIN chunk and any other chunk are kept byte for byte (external URIs,
+  if any, are handled as for ``.gltf``).
+
+Resource URIs go through ``resources.safe_resource`` and every file is written with ``resources.atomic_write*``
+(re-exported here): reuse them in any command that writes glTF files or copies their resources.
 
 Errors (unreadable file, bad GLB header, invalid JSON) raise ``PhysicsDataError`` carrying a diagnostic.
 """
@@ -11,12 +15,14 @@ from __future__ import annotations
 
 import json
 import pathlib
-import shutil
 import struct
 import urllib.parse
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, PhysicsDataError, Severity
+from ..diagnostics import Diagnostic, PhysicsDataError, Severity, pointer
+from .resources import BLOCKING, NOT_COPIED, atomic_write_bytes, copy_resource, safe_resource
+
+__all__ = ["GltfFile", "PhysicsDataError", "atomic_write_bytes", "load", "relative_uris", "safe_resource", "save"]
 
 GLB_MAGIC = 0x46546C67  # "glTF"
 CHUNK_JSON = 0x4E4F534A
@@ -82,9 +88,16 @@ def _pad(data: bytes, fill: bytes) -> bytes:
     return data + fill * ((4 - len(data) % 4) % 4)
 
 
+def _json_bytes(document: object, indent: int | None, separators: tuple[str, str] | None) -> bytes:
+    """UTF-8 JSON; a lone UTF-16 surrogate (valid in JSON text, not encodable in UTF-8) is written as its
+    ``\\uXXXX`` escape, so the file is valid UTF-8 and reads back to the same string."""
+    text = json.dumps(document, ensure_ascii=False, indent=indent, separators=separators)
+    return text.encode("utf-8", "backslashreplace")
+
+
 def encode_glb(document: object, chunks: list[tuple[int, bytes]]) -> bytes:
     """A GLB byte string: the JSON chunk (space padded) followed by ``chunks`` (zero padded)."""
-    body = _pad(json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), b" ")
+    body = _pad(_json_bytes(document, None, (",", ":")), b" ")
     parts = [struct.pack("<II", len(body), CHUNK_JSON), body]
     for chunk_type, chunk in chunks:
         padded = _pad(chunk, b"\0")
@@ -93,45 +106,70 @@ def encode_glb(document: object, chunks: list[tuple[int, bytes]]) -> bytes:
     return struct.pack("<III", GLB_MAGIC, 2, 12 + len(payload)) + payload
 
 
-def relative_uris(document: object) -> list[str]:
-    """Relative (file) URIs of buffers and images; data URIs and absolute URLs are skipped."""
+def resource_uris(document: object) -> list[tuple[str, str]]:
+    """(JSON pointer, URI) of every relative (file) URI of buffers and images; data URIs and URLs are skipped."""
     out = []
     if not isinstance(document, dict):
         return out
     for key in ("buffers", "images"):
         items = document.get(key)
-        for item in items if isinstance(items, list) else []:
+        for index, item in enumerate(items if isinstance(items, list) else []):
             uri = item.get("uri") if isinstance(item, dict) else None
             if isinstance(uri, str) and not uri.startswith("data:") and "://" not in uri:
-                out.append(uri)
+                out.append((pointer(key, index, "uri"), uri))
     return out
 
 
+def relative_uris(document: object) -> list[str]:
+    """Relative (file) URIs of buffers and images; data URIs and absolute URLs are skipped."""
+    return [uri for _, uri in resource_uris(document)]
+
+
+def _checked_resources(gltf_file: GltfFile, document: object, out_path: pathlib.Path):
+    """(path, uri, pointer) of every usable resource and the ERROR diagnostics of the refused ones."""
+    usable, refused = [], []
+    for where, uri in resource_uris(document):
+        found = safe_resource(gltf_file.path.parent, uri, where)
+        if isinstance(found, Diagnostic):
+            refused.append(found)
+        elif (out_path.parent / urllib.parse.unquote(uri)).resolve() == out_path.resolve():
+            refused.append(Diagnostic(Severity.ERROR, NOT_COPIED, where, f"resource {uri!r} would overwrite OUT"))
+        else:
+            usable.append((found, uri, where))
+    return usable, refused
+
+
 def save(gltf_file: GltfFile, document: object, out_path: str | pathlib.Path) -> list[Diagnostic]:
-    """Write ``document`` in the container type of ``gltf_file`` to ``out_path``; copies referenced files for
-    ``.gltf`` when the folder changes.  Returns warnings for referenced files that could not be copied."""
+    """Write ``document`` in the container type of ``gltf_file`` to ``out_path``, atomically.
+
+    Every resource URI is checked first with ``safe_resource`` (also when the folder does not change); if any is
+    refused (outside the input's folder, not a regular file) nothing at all is written. Otherwise the resources
+    are copied next to ``out_path`` when the folder changes (``copy_resource``: a differing stale file is replaced
+    with a WARNING; a failed copy writes no output), then ``out_path`` is written last. A missing resource is an
+    ERROR but does not stop the write. Returns the diagnostics (``resources.BLOCKING`` codes: nothing written);
+    raises ``PhysicsDataError`` (``FILE_UNWRITABLE``) when the output cannot be encoded or written, leaving any
+    previous ``out_path`` untouched."""
     out_path = pathlib.Path(out_path)
-    warnings: list[Diagnostic] = []
+    try:
+        if gltf_file.is_glb:
+            data = encode_glb(document, gltf_file.chunks)
+        else:
+            data = _json_bytes(document, gltf_file.indent, None) + b"\n"
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise _error("FILE_UNWRITABLE", out_path, f"cannot encode the document as JSON: {exc}") from exc
+    usable, diags = _checked_resources(gltf_file, document, out_path)
+    if any(d.code in BLOCKING for d in diags):
+        return diags
     try:
         out_path.parent.mkdir(parents=True, exist_ok=True)
-        if gltf_file.is_glb:
-            out_path.write_bytes(encode_glb(document, gltf_file.chunks))
-            return warnings
-        text = json.dumps(document, ensure_ascii=False, indent=gltf_file.indent)
-        out_path.write_text(text + "\n", encoding="utf-8")
+        dst_dir = out_path.parent
+        if gltf_file.path.parent.resolve() != dst_dir.resolve():
+            for source, uri, where in usable:
+                diag = copy_resource(source, dst_dir, uri, where)
+                diags += [diag] if diag else []
+            if any(d.code in BLOCKING for d in diags):
+                return diags
+        atomic_write_bytes(out_path, data)
     except OSError as exc:
         raise _error("FILE_UNWRITABLE", out_path, str(exc)) from exc
-    src_dir, dst_dir = gltf_file.path.resolve().parent, out_path.resolve().parent
-    if src_dir == dst_dir:
-        return warnings
-    for uri in relative_uris(document):
-        relative = urllib.parse.unquote(uri)
-        source, target = src_dir / relative, dst_dir / relative
-        if target.exists():
-            continue
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
-        except OSError as exc:
-            warnings.append(Diagnostic(Severity.WARNING, "FILE_RESOURCE_NOT_COPIED", "", f"{uri}: {exc}"))
-    return warnings
+    return diags
