@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import sys
 
 import pytest
 
-from testkit import submodule
+from testkit import ROOT, submodule
 
 files = submodule("io.gltf.files")
 diagnostics = submodule("io.diagnostics")
@@ -269,3 +270,15 @@ def test_atomic_write_bytes_keeps_umask_permissions(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert target.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_every_file_code_is_documented():
+    """The container codes are not in the validator's CODES table: check them against docs/diagnostics.md here."""
+    source = "".join((ROOT / "io" / "gltf" / name).read_text(encoding="utf-8") for name in ("files.py", "resources.py"))
+    used = set(re.findall(r'"((?:FILE|GLB)_[A-Z_]+)"', source))
+    assert {"FILE_RESOURCE_OUTSIDE", "FILE_RESOURCE_NOT_REGULAR", "FILE_UNWRITABLE"} <= used
+    text = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip().strip("`"): line for line in text.splitlines() if line.startswith("| `")}
+    for code in sorted(used):
+        assert code in rows, code
+    assert "| WARNING |" in rows["FILE_RESOURCE_REPLACED"]
