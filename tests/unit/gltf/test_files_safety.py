@@ -282,3 +282,27 @@ def test_every_file_code_is_documented():
     for code in sorted(used):
         assert code in rows, code
     assert "| WARNING |" in rows["FILE_RESOURCE_REPLACED"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink") or sys.platform == "win32", reason="symlinks unsupported")
+def test_save_never_writes_through_a_symlink_in_the_output_folder(tmp_path):
+    path, out = _layout(tmp_path, ["sub/a.bin"])
+    (path.parent / "sub").mkdir()
+    (path.parent / "sub" / "a.bin").write_bytes(b"a")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out.parent.mkdir()
+    os.symlink(elsewhere, out.parent / "sub")
+    diags = _save(path, out)
+    assert [(d.code, d.pointer) for d in _errors(diags)] == [("FILE_RESOURCE_OUTSIDE", "/buffers/0/uri")], diags
+    assert not any(elsewhere.iterdir())
+    assert not out.exists()
+
+
+def test_save_refuses_a_resource_that_would_overwrite_the_output(tmp_path):
+    path, _ = _layout(tmp_path, ["b.gltf"])
+    resource = path.parent / "b.gltf"
+    resource.write_bytes(b"binary data named like a glTF")
+    diags = _save(path, resource)  # same folder: OUT is the input's resource
+    assert [(d.code, d.pointer) for d in _errors(diags)] == [("FILE_RESOURCE_NOT_COPIED", "/buffers/0/uri")]
+    assert resource.read_bytes() == b"binary data named like a glTF"
