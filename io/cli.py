@@ -19,7 +19,7 @@ from .diagnostics import Diagnostic, PhysicsDataError, Severity
 from .gltf.files import load, save
 from .gltf.migrate import TARGETS, migrate
 from .gltf.parse import parse_gltf
-from .gltf.resources import BLOCKING
+from .gltf.safe_files import BLOCKING
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [joint_report.add_subcommand]
 

@@ -20,7 +20,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity, pointer
-from .resources import BLOCKING, NOT_COPIED, atomic_write_bytes, copy_resource, safe_resource
+from .safe_files import BLOCKING, NOT_COPIED, atomic_write_bytes, copy_resource, safe_resource
 
 __all__ = ["GltfFile", "PhysicsDataError", "atomic_write_bytes", "load", "relative_uris", "safe_resource", "save"]
 

@@ -1,5 +1,5 @@
 """Hostile resource URIs and interrupted writes (issue 11, items 1 and 2): ``io.gltf.files.save`` and the
-reusable helpers of ``io.gltf.resources`` (``safe_resource``, ``atomic_write_bytes``).
+reusable helpers of ``io.gltf.safe_files`` (``safe_resource``, ``atomic_write_bytes``).
 
 Every fixture is built in ``tmp_path``; the layout is ``tmp/secret.txt`` (must never be copied),
 ``tmp/in/a.gltf`` (input) and ``tmp/out/a.gltf`` (output)."""
@@ -226,7 +226,7 @@ def test_save_unencodable_document_fails_cleanly_before_writing(tmp_path):
 
 
 def test_safe_resource_returns_a_path_or_a_diagnostic(tmp_path):
-    resources = submodule("io.gltf.resources")
+    resources = submodule("io.gltf.safe_files")
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "a.bin").write_bytes(b"a")
     (tmp_path / "secret.txt").write_bytes(SECRET)
@@ -246,7 +246,7 @@ def test_safe_resource_returns_a_path_or_a_diagnostic(tmp_path):
 
 
 def test_atomic_write_bytes_replaces_and_cleans_up(tmp_path, monkeypatch):
-    resources = submodule("io.gltf.resources")
+    resources = submodule("io.gltf.safe_files")
     target = tmp_path / "f.bin"
     resources.atomic_write_bytes(target, b"one")
     assert target.read_bytes() == b"one"
@@ -264,7 +264,7 @@ def test_atomic_write_bytes_replaces_and_cleans_up(tmp_path, monkeypatch):
 
 
 def test_atomic_write_bytes_keeps_umask_permissions(tmp_path):
-    resources = submodule("io.gltf.resources")
+    resources = submodule("io.gltf.safe_files")
     target = tmp_path / "f.bin"
     resources.atomic_write_bytes(target, b"x")
     umask = os.umask(0)
