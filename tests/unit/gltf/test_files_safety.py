@@ -274,7 +274,9 @@ def test_atomic_write_bytes_keeps_umask_permissions(tmp_path):
 
 def test_every_file_code_is_documented():
     """The container codes are not in the validator's CODES table: check them against docs/diagnostics.md here."""
-    source = "".join((ROOT / "io" / "gltf" / name).read_text(encoding="utf-8") for name in ("files.py", "safe_files.py"))
+    source = "".join(
+        (ROOT / "io" / "gltf" / name).read_text(encoding="utf-8") for name in ("files.py", "safe_files.py")
+    )
     used = set(re.findall(r'"((?:FILE|GLB)_[A-Z_]+)"', source))
     assert {"FILE_RESOURCE_OUTSIDE", "FILE_RESOURCE_NOT_REGULAR", "FILE_UNWRITABLE"} <= used
     text = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
