@@ -8,6 +8,8 @@ or are negated and swapped (angular), as on import.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..gltf.model import (
@@ -160,8 +162,23 @@ def native_material(friction: float, restitution: float) -> PhysicsMaterial:
     )
 
 
-def system_name(index: int) -> str:
-    return f"collection_{index}"
+NO_COLLECTION = "no_collection"
+
+
+def system_name(collections) -> str:
+    """The system of one collision-collection set: ``collection_<i>`` for one collection, ``collections_<i>_<j>…``
+    for several, ``no_collection`` for none (an int is read as a one-collection set).
+
+    Indices, not names: Blender's 20 rigid-body collision collections are a bare 20-bool array
+    (``RigidBodyObject.collision_collections``) with no names anywhere in its data (checked in 4.2–5.0); the index is
+    the only label a user sees (the n-th button in the panel).
+    """
+    indices = sorted({collections} if isinstance(collections, int) else collections)
+    if not indices:
+        return NO_COLLECTION
+    if len(indices) == 1:
+        return f"collection_{indices[0]}"
+    return "collections_" + "_".join(str(i) for i in indices)
 
 
 def filters_from_collections(sets: dict) -> tuple[dict, int]:
@@ -169,31 +186,33 @@ def filters_from_collections(sets: dict) -> tuple[dict, int]:
     (``{key: CollisionFilter | None}``, number of body pairs whose collide/not-collide answer differs).
 
     Blender: two bodies collide iff they share a collection. No filters at all when every body uses only
-    collection 0 (Blender's default). Otherwise each body's systems are its collections and its ``collideWith`` the
-    union of every collection set that meets its own (exact when the sets are disjoint or nested); a body in no
-    collection gets its own system and ``notCollideWith`` every system (never collides).
+    collection 0 (Blender's default). Otherwise the encoding is exact for any sets: one system per distinct set
+    (``system_name``); a set's ``collideWithSystems`` are the systems of every set that shares a collection with it
+    (itself included). Under the spec's two-way subset rule two bodies then collide iff their sets meet. A body in no
+    collection gets the system ``no_collection`` and ``notCollideWithSystems`` every system, its own included (it
+    collides with nothing, not even another body in no collection).
+
+    ``wrong`` is a self-check (always 0 for this encoding), computed over distinct sets with their multiplicities:
+    O(distinct²) however many bodies share a set.
     """
-    distinct = {frozenset(s) for s in sets.values()}
-    if distinct <= {frozenset({0})}:
+    counts = Counter(frozenset(s) for s in sets.values())
+    if set(counts) <= {frozenset({0})}:
         return {key: None for key in sets}, 0
-    every = sorted({i for s in distinct for i in s})
+    distinct = sorted(counts, key=lambda s: (len(s), sorted(s)))
+    every = tuple(system_name(s) for s in distinct)
     made: dict[frozenset, CollisionFilter] = {}
-    for n, s in enumerate(sorted(distinct, key=sorted)):
+    for s in distinct:
         if not s:
-            made[s] = CollisionFilter(
-                collision_systems=(f"isolated_{n}",), not_collide_with_systems=tuple(system_name(i) for i in every)
-            )
+            made[s] = CollisionFilter(collision_systems=(NO_COLLECTION,), not_collide_with_systems=every)
             continue
-        others = sorted({i for t in distinct if t & s for i in t})
         made[s] = CollisionFilter(
-            collision_systems=tuple(system_name(i) for i in sorted(s)),
-            collide_with_systems=tuple(system_name(i) for i in others),
+            collision_systems=(system_name(s),), collide_with_systems=tuple(system_name(t) for t in distinct if t & s)
         )
     wrong = 0
-    items = list(sets.values())
-    for i, a in enumerate(items):
-        for b in items[i + 1 :]:
-            wrong += filter_collides(made[frozenset(a)], made[frozenset(b)]) != bool(set(a) & set(b))
+    for n, a in enumerate(distinct):
+        for b in distinct[n:]:
+            if filter_collides(made[a], made[b]) != bool(a & b):
+                wrong += counts[a] * (counts[a] - 1) // 2 if a == b else counts[a] * counts[b]
     return {key: made[frozenset(s)] for key, s in sets.items()}, wrong
 
 

@@ -99,7 +99,7 @@ def test_collection_filters_count_their_own_mistakes(sets):
                     assert set(sets) <= {frozenset({0})}
                     continue
                 mistakes += mapping.filter_collides(a, b) != _collides(keyed[i], keyed[j])
-    assert mistakes == wrong
+    assert mistakes == wrong == 0  # the encoding is exact (issue 12); the self-check agrees
 
 
 @settings(max_examples=100, deadline=None)
@@ -154,3 +154,90 @@ def test_motor_and_unknown_types():
     assert motor.target_velocity == pytest.approx(2.0)  # the import gives Blender's value back
     assert joints.constraint_description({"type": "WELD"})[0] is None
     assert joints.limits_close((0.0, 1.0), (0.0, 1.0 + 1e-7)) and not joints.limits_close(None, (0.0, 1.0))
+
+
+# --- collision collections → filters: exact for any sets (issue 12) ---------------------------------------------------
+
+pairs = submodule("sim.pairs")
+BLENDER_COLLECTIONS = 20
+
+
+def _sim_filter(f):
+    """A model filter as ``sim.pairs`` reads it (None = no filter)."""
+    if f is None:
+        return None
+    groups = (f.collision_systems, f.collide_with_systems, f.not_collide_with_systems)
+    return pairs.CollisionFilter(*(None if names is None else frozenset(names) for names in groups))
+
+
+def _assert_exact(sets: list[frozenset]):
+    """Exported filters reproduce Blender's rule (collide iff the bodies share a collection) for every pair,
+    checked with the project's reference filter rule (``sim.pairs``), and the self-check agrees."""
+    keyed = dict(enumerate(sets))
+    filters, wrong = mapping.filters_from_collections(keyed)
+    got = pairs.FilterTable([_sim_filter(filters[i]) for i in keyed]).matrix()
+    want = np.array([[bool(a & b) for b in sets] for a in sets])
+    off = ~np.eye(len(sets), dtype=bool)  # a body and itself is not a pair
+    bad = [(sorted(sets[i]), sorted(sets[j])) for i, j in zip(*np.nonzero((got != want) & off), strict=True)]
+    assert not bad, bad
+    assert wrong == 0
+
+
+def test_overlapping_collections_from_the_issue_are_exact():
+    """Ground {1}, a box {1, 3}, boxes {3}: the {3}-only boxes must not collide with the ground (issue 12)."""
+    ground, box, boxes = frozenset({1}), frozenset({1, 3}), frozenset({3})
+    _assert_exact([ground, box, boxes, boxes])
+    filters, _ = mapping.filters_from_collections({"ground": ground, "box": box, "boxes": boxes})
+    assert not mapping.filter_collides(filters["ground"], filters["boxes"])
+    assert mapping.filter_collides(filters["ground"], filters["box"])
+    assert mapping.filter_collides(filters["box"], filters["boxes"])
+
+
+def _random_masks(rng: np.random.Generator) -> list[frozenset]:
+    """1–12 bodies with random masks over Blender's 20 collections; a per-case density gives sparse sets (many
+    empty or single-collection), dense ones and everything between; a pool makes sets repeat across bodies."""
+    density = rng.choice([0.03, 0.08, 0.15, 0.3, 0.6])
+    pool = [frozenset(np.flatnonzero(rng.random(BLENDER_COLLECTIONS) < density).tolist()) for _ in range(6)]
+    return [pool[k] for k in rng.integers(0, len(pool), size=rng.integers(1, 13))]
+
+
+def test_random_collection_masks_are_exact():
+    """1,200 seeded random mask sets (issue 12 asks ≥ 1,000): the filters reproduce "share a collection"."""
+    rng = np.random.default_rng(12)
+    for _ in range(1200):
+        _assert_exact(_random_masks(rng))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, BLENDER_COLLECTIONS - 1), max_size=6), min_size=1, max_size=10))
+def test_any_collection_sets_are_exact(sets):
+    _assert_exact(sets)
+
+
+def test_system_names_say_which_collections():
+    assert mapping.system_name(frozenset({3})) == "collection_3"
+    assert mapping.system_name(frozenset({2, 0})) == "collections_0_2"
+    assert mapping.system_name(frozenset()) == "no_collection"
+    sets = {"a": frozenset({0}), "b": frozenset({0, 2}), "c": frozenset({2}), "d": frozenset(), "e": frozenset({0})}
+    filters, _ = mapping.filters_from_collections(sets)
+    assert filters["a"] is filters["e"]  # one filter (and one system) per distinct set
+    assert filters["b"].collision_systems == ("collections_0_2",)
+    assert filters["b"].collide_with_systems == ("collection_0", "collection_2", "collections_0_2")
+    assert filters["c"].collide_with_systems == ("collection_2", "collections_0_2")
+    assert filters["d"].collide_with_systems is None
+    assert set(filters["d"].not_collide_with_systems) == {
+        "no_collection",
+        "collection_0",
+        "collection_2",
+        "collections_0_2",
+    }
+
+
+def test_self_check_counts_body_pairs_with_multiplicities(monkeypatch):
+    """``wrong`` counts body pairs, not set pairs: with a rule that lets everything collide it is the number of body
+    pairs sharing no collection (brute force over bodies)."""
+    sets = [frozenset({1})] * 3 + [frozenset({1, 3})] * 2 + [frozenset({3})] * 4 + [frozenset()] * 2
+    monkeypatch.setattr(mapping, "filter_collides", lambda a, b: True)
+    _, wrong = mapping.filters_from_collections(dict(enumerate(sets)))
+    brute = sum(not (a & b) for i, a in enumerate(sets) for b in sets[i + 1 :])
+    assert wrong == brute == 3 * 4 + 3 * 2 + 2 * 2 + 4 * 2 + 1
