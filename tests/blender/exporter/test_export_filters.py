@@ -8,33 +8,15 @@ import bpy
 
 from blenderkit import submodule
 from export_helpers import export, last_export
+from scene_helpers import rigid_body_world, rigid_box
 
 RB = "KHR_physics_rigid_bodies"
 FRAMES = 40
 
 
-def _world(scene):
-    if scene.rigidbody_world is None:
-        with bpy.context.temp_override(scene=scene):
-            bpy.ops.rigidbody.world_add()
-    rbw = scene.rigidbody_world
-    rbw.collection = rbw.collection or bpy.data.collections.new("RigidBodyWorld")
-    return rbw
-
-
 def _box(rbw, name, size, location, kind, collections):
     """A box rigid body in the given collision collections (indices into Blender's 20-bool array)."""
-    hx, hy, hz = (s / 2 for s in size)
-    verts = [(x * hx, y * hy, z * hz) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(verts, [], faces)
-    ob = bpy.data.objects.new(name, mesh)
-    bpy.context.scene.collection.objects.link(ob)
-    ob.location = location
-    rbw.collection.objects.link(ob)
-    ob.rigid_body.type = kind
-    ob.rigid_body.collision_shape = "BOX"
+    ob = rigid_box(rbw, name, size, kind=kind, location=location)
     ob.rigid_body.collision_collections = [i in collections for i in range(20)]
     return ob
 
@@ -42,7 +24,7 @@ def _box(rbw, name, size, location, kind, collections):
 def _issue_scene():
     """Ground {1} (PASSIVE), a box {1, 3} above it, two boxes {3} beside it: Blender drops the {3}-only boxes
     through the ground."""
-    rbw = _world(bpy.context.scene)
+    rbw = rigid_body_world()
     _box(rbw, "Ground", (12, 12, 1), (0, 0, 0), "PASSIVE", {1})
     _box(rbw, "Box", (1, 1, 1), (0, 0, 1.5), "ACTIVE", {1, 3})
     _box(rbw, "BoxesA", (1, 1, 1), (4, 0, 1.5), "ACTIVE", {3})

@@ -12,52 +12,11 @@ from mathutils import Matrix
 
 from blenderkit import submodule
 from export_helpers import REVISIONS, export, last_export
+from scene_helpers import constraint as _constraint
+from scene_helpers import rigid_body_world as _world
+from scene_helpers import rigid_box as _body
 
 RB = "KHR_physics_rigid_bodies"
-
-
-def _world(scene):
-    if scene.rigidbody_world is None:
-        with bpy.context.temp_override(scene=scene):
-            bpy.ops.rigidbody.world_add()
-    rbw = scene.rigidbody_world
-    rbw.collection = rbw.collection or bpy.data.collections.new("RigidBodyWorld")
-    rbw.constraints = rbw.constraints or bpy.data.collections.new("RigidBodyConstraints")
-    return rbw
-
-
-def _box_mesh(name, ex, ey, ez, offset=(0.0, 0.0, 0.0)):
-    hx, hy, hz = ex / 2, ey / 2, ez / 2
-    ox, oy, oz = offset
-    verts = [(ox + x * hx, oy + y * hy, oz + z * hz) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(verts, [], faces)
-    return mesh
-
-
-def _body(rbw, name, size=(1, 1, 1), shape="BOX", kind="ACTIVE", location=(0, 0, 0), parent=None, mass=1.0):
-    ob = bpy.data.objects.new(name, _box_mesh(name, *size))
-    bpy.context.scene.collection.objects.link(ob)
-    ob.location = location
-    if parent is not None:
-        ob.parent = parent
-    rbw.collection.objects.link(ob)
-    ob.rigid_body.type = kind
-    ob.rigid_body.collision_shape = shape
-    ob.rigid_body.mass = mass
-    return ob
-
-
-def _constraint(rbw, name, a, b, kind, location=(0, 0, 0), rotation=(0, 0, 0)):
-    empty = bpy.data.objects.new(name, None)
-    bpy.context.scene.collection.objects.link(empty)
-    empty.location = location
-    empty.rotation_euler = rotation
-    rbw.constraints.objects.link(empty)
-    c = empty.rigid_body_constraint
-    c.type, c.object1, c.object2 = kind, a, b
-    return c
 
 
 def _nodes_by_name(gltf):

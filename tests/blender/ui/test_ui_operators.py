@@ -10,22 +10,9 @@ import pytest
 
 from blenderkit import submodule
 from joint_helpers import constraints, import_gltf
+from scene_helpers import box_object
 from testkit import fixture
 from ui_helpers import draw_panel
-
-
-def _box(name: str, size=(1.0, 1.0, 1.0), offset=(0.0, 0.0, 0.0), location=(0.0, 0.0, 0.0)):
-    hx, hy, hz = (s / 2 for s in size)
-    verts = [
-        (offset[0] + x * hx, offset[1] + y * hy, offset[2] + z * hz) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)
-    ]
-    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(verts, [], faces)
-    ob = bpy.data.objects.new(name, mesh)
-    ob.location = location
-    bpy.context.scene.collection.objects.link(ob)
-    return ob
 
 
 def _rigid_body(ob, shape="BOX", body_type="ACTIVE"):
@@ -64,11 +51,11 @@ def test_operators_grey_out_without_a_suitable_selection(addon, clean):
 
 
 def test_compute_mass_sets_rigid_body_mass_from_volume_and_density(addon, clean):
-    box = _rigid_body(_box("Box", size=(2.0, 1.0, 0.5)), "BOX")
-    ball = _rigid_body(_box("Ball", size=(1.0, 1.0, 1.0)), "SPHERE")
+    box = _rigid_body(box_object("Box", size=(2.0, 1.0, 0.5)), "BOX")
+    ball = _rigid_body(box_object("Ball", size=(1.0, 1.0, 1.0)), "SPHERE")
     ball.scale = (2.0, 2.0, 2.0)
-    hull = _rigid_body(_box("Hull", size=(1.0, 2.0, 3.0), offset=(5.0, 0.0, 0.0)), "CONVEX_HULL")
-    skip = _box("NotABody")
+    hull = _rigid_body(box_object("Hull", size=(1.0, 2.0, 3.0), offset=(5.0, 0.0, 0.0)), "CONVEX_HULL")
+    skip = box_object("NotABody")
     assert _run("compute_mass", [box, ball, hull, skip], density=500.0) == {"FINISHED"}
     assert box.rigid_body.mass == pytest.approx(500.0 * 1.0)
     assert ball.rigid_body.mass == pytest.approx(500.0 * 4 / 3 * math.pi * 1.0**3, rel=1e-6)  # r 0.5 × scale 2
@@ -102,10 +89,10 @@ def test_compute_mass_on_a_compound_body_and_its_child(addon, clean):
 
 
 def test_make_trigger_turns_meshes_into_trigger_volumes(addon, clean):
-    box = _box("Zone", size=(2.0, 4.0, 6.0))
-    hull = _box("Hull", size=(1.0, 1.0, 1.0))
-    off = _box("Off", size=(1.0, 1.0, 1.0), offset=(3.0, 0.0, 0.0))
-    body = _rigid_body(_box("Body"))
+    box = box_object("Zone", size=(2.0, 4.0, 6.0))
+    hull = box_object("Hull", size=(1.0, 1.0, 1.0))
+    off = box_object("Off", size=(1.0, 1.0, 1.0), offset=(3.0, 0.0, 0.0))
+    body = _rigid_body(box_object("Body"))
     empty = bpy.data.objects.new("Empty", None)
     bpy.context.scene.collection.objects.link(empty)
     assert _run("make_trigger", [box, off, body, empty], shape="BOX") == {"FINISHED"}
@@ -128,7 +115,7 @@ def test_make_trigger_turns_meshes_into_trigger_volumes(addon, clean):
 
 
 def test_made_triggers_show_in_the_trigger_panel_and_validate(addon, clean):
-    zone = _box("Zone", size=(2.0, 2.0, 2.0))
+    zone = box_object("Zone", size=(2.0, 2.0, 2.0))
     assert _run("make_trigger", [zone], shape="SPHERE") == {"FINISHED"}
     panel = submodule(addon, "ui.panels_body").GLTF_PHYSICS_PT_trigger
     assert "Shape -1: Sphere r 1 m" in draw_panel(panel, zone).texts()
@@ -235,7 +222,7 @@ def test_export_diagnostics_name_their_node(addon):
 
 
 def test_hull_cache_follows_mesh_edits(addon, clean):
-    hull = _rigid_body(_box("Hull", size=(1.0, 1.0, 1.0)), "CONVEX_HULL")
+    hull = _rigid_body(box_object("Hull", size=(1.0, 1.0, 1.0)), "CONVEX_HULL")
     assert _run("compute_mass", [hull], density=1000.0) == {"FINISHED"}
     assert hull.rigid_body.mass == pytest.approx(1000.0, rel=1e-6)
     for v in hull.data.vertices:  # stretch to 1 × 1 × 3: same vertex count, new coordinates

@@ -10,6 +10,7 @@ import pytest
 
 from blenderkit import submodule
 from joint_helpers import constraints, import_gltf
+from scene_helpers import box_object
 from testkit import corpus_files, corpus_id, fixture
 from ui_helpers import FakeLayout, draw_list_item, draw_panel
 
@@ -33,18 +34,6 @@ def _draw_all(addon, ob) -> dict:
     return {name: draw_panel(cls, ob) for name, cls in _panels(addon).items()}
 
 
-def _mesh_object(name: str, size=(1.0, 1.0, 1.0), offset=(0.0, 0.0, 0.0)):
-    hx, hy, hz = (s / 2 for s in size)
-    ox, oy, oz = offset
-    verts = [(ox + x * hx, oy + y * hy, oz + z * hz) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(verts, [], faces)
-    ob = bpy.data.objects.new(name, mesh)
-    bpy.context.scene.collection.objects.link(ob)
-    return ob
-
-
 def test_panels_are_registered_in_properties_physics(addon):
     for cls in _panels(addon).values():
         assert cls.is_registered
@@ -61,7 +50,7 @@ def test_nothing_polls_without_an_object(addon, clean):
 
 
 def test_plain_object_shows_only_parent_and_notes(addon, clean):
-    ob = _mesh_object("Plain")
+    ob = box_object("Plain")
     drawn = _draw_all(addon, ob)
     assert drawn["main"] is not None and drawn["notes"] is not None
     assert all(drawn[name] is None for name in ("body", "collider", "trigger", "joint"))
@@ -195,7 +184,7 @@ def test_joint_panel_on_a_limited_hinge_and_its_motor_helper(addon, clean):
 
 
 def test_fake_layout_rejects_unknown_properties_and_operators(addon, clean):
-    ob = _mesh_object("Probe")
+    ob = box_object("Probe")
     layout = FakeLayout()
     with pytest.raises(AssertionError):
         layout.prop(ob.gltf_physics.motion, "no_such_property")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mathkit import NodeFrames
 
+from mathkit import NodeFrames
 from testkit import corpus_files, corpus_id, read_json, submodule
 
 frames_mod = submodule("io.gltf.node_frames")

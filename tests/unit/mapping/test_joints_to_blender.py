@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from mathkit import NodeFrames
 
+from mathkit import NodeFrames
 from testkit import corpus_files, corpus_id, read_json, submodule
 
 jm = submodule("io.mapping.joints_to_blender")

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from mathkit import rodrigues
 
+from mathkit import rodrigues
 from testkit import submodule
 
 Q = submodule("sim.quat")
