@@ -14,6 +14,7 @@ from .exporter import pipeline as export_pipeline
 from .exporter.context import EXPORT_APPROXIMATED, ExportSession
 from .exporter.selection import export_decision
 from .gltf.parse import parse_gltf
+from .gltf.validate.codes import INTERNAL_ERROR
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
@@ -44,9 +45,7 @@ def _guarded(kind: str):
                 return method(self, *args)
             except Exception as exc:
                 log.exception("%s hook %s failed", kind, name)
-                self.report.add(
-                    Severity.ERROR, "GLTF_PHYSICS_INTERNAL_ERROR", "", f"{name} failed: {type(exc).__name__}: {exc}"
-                )
+                self.report.add(Severity.ERROR, INTERNAL_ERROR, "", f"{name} failed: {type(exc).__name__}: {exc}")
                 return None
 
         hook.__name__ = name
@@ -96,7 +95,7 @@ class GltfPhysicsImport:
         try:
             self.empty_names.before_node(vnode, gltf_node)
         except Exception as exc:  # a name only: never worth more than a note
-            self.report.add(Severity.INFO, "GLTF_PHYSICS_INTERNAL_ERROR", "", f"naming an Empty failed: {exc}")
+            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"naming an Empty failed: {exc}")
 
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):

@@ -38,10 +38,11 @@ class RunReport:
 
 
 class Reporting:
-    """Mixin of a run's step context (``ImportContext``, export ``Builder``): needs ``report`` and ``FAILED``."""
+    """Mixin of a run's step context (``ImportContext``, export ``Builder``): the class sets ``FAILED`` (the code of
+    a step that raised) and the instance has ``report``."""
 
     report: Any
-    FAILED: str = "GLTF_PHYSICS_INTERNAL_ERROR"
+    FAILED: str
 
     def warn(self, code: str, ptr: str, message: str) -> None:
         self.report.add(Severity.WARNING, code, ptr, message)

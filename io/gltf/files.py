@@ -5,7 +5,7 @@
 * ``.glb``: the JSON chunk is rewritten, the BIN chunk and any other chunk are kept byte for byte (external URIs,
   if any, are handled as for ``.gltf``).
 
-Resource URIs go through ``resources.safe_resource`` and every file is written with ``resources.atomic_write*``
+Resource URIs go through ``safe_files.safe_resource`` and every file is written with ``safe_files.atomic_write*``
 (re-exported here): reuse them in any command that writes glTF files or copies their resources.
 
 Errors (unreadable file, bad GLB header, invalid JSON) raise ``PhysicsDataError`` carrying a diagnostic.
@@ -146,7 +146,7 @@ def save(gltf_file: GltfFile, document: object, out_path: str | pathlib.Path) ->
     refused (outside the input's folder, not a regular file) nothing at all is written. Otherwise the resources
     are copied next to ``out_path`` when the folder changes (``copy_resource``: a differing stale file is replaced
     with a WARNING; a failed copy writes no output), then ``out_path`` is written last. A missing resource is an
-    ERROR but does not stop the write. Returns the diagnostics (``resources.BLOCKING`` codes: nothing written);
+    ERROR but does not stop the write. Returns the diagnostics (``safe_files.BLOCKING`` codes: nothing written);
     raises ``PhysicsDataError`` (``FILE_UNWRITABLE``) when the output cannot be encoded or written, leaving any
     previous ``out_path`` untouched."""
     out_path = pathlib.Path(out_path)
