@@ -2,8 +2,42 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from dataclasses import dataclass, field
 from enum import IntEnum
+
+#: What never reaches a console, a log, an operator report or a Blender name raw: C0/C1 control characters (a
+#: newline in a key would forge a line, ESC starts terminal sequences), lone UTF-16 surrogates (valid in JSON, not
+#: encodable in UTF-8), line/paragraph separators and the bidirectional overrides (text shown reordered).
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """``text`` as one visible line safe for any UTF-8 sink: every character of ``_UNPRINTABLE`` is replaced by its
+    Python escape (``\\n``, ``\\x1b``, ``\\ud800``). The one sanitiser of messages, logs, CLI output and Blender
+    names; the original value stays in the data (JSON output and exports keep it)."""
+    text = text if type(text) is str else str(text)
+    return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
+
+
+def safe_streams() -> None:
+    """Make ``sys.stdout`` / ``sys.stderr`` write any text on any console encoding (``PYTHONIOENCODING=ascii``,
+    ``LANG=C`` with a pipe): characters the encoding lacks become backslash escapes instead of raising."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 class Severity(IntEnum):
@@ -32,7 +66,8 @@ class Diagnostic:
         return {"severity": self.severity.label, "code": self.code, "pointer": self.pointer, "message": self.message}
 
     def __str__(self) -> str:
-        return f"{self.severity.label.upper()} {self.code} at {self.pointer or '/'}: {self.message}"
+        text = f"{self.severity.label.upper()} {self.code} at {self.pointer or '/'}: {self.message}"
+        return printable(text)
 
 
 class PhysicsDataError(Exception):

@@ -10,7 +10,9 @@ Input (world transforms of frame A = joint node and frame B = connected node, pe
   ``limits``, a JSON string in the ``--limits`` format.
 
 Output: JSON with, per joint and limit, metric statistics, the largest violation and the frames in violation; with
-``--plot DIR`` one PNG per joint. Bad input becomes diagnostics (exit code 2), never a traceback.
+``--plot DIR`` one PNG per joint. Bad input becomes diagnostics, never a traceback. Exit codes: 0 done; 1 the input
+has errors (bad samples, limits or CSV rows, no joints; violations with ``--fail-on-violation``); 2 usage error or
+unreadable input (missing, not JSON/CSV/NPZ, unknown format, ``--plot`` without matplotlib).
 """
 
 from __future__ import annotations
@@ -27,13 +29,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..io.diagnostics import Diagnostic, DiagnosticList, PhysicsDataError, Severity, pointer
+from ..io.diagnostics import Diagnostic, DiagnosticList, PhysicsDataError, Severity, pointer, safe_streams
 from . import limits as limit_metrics
 
 FORMAT = "gltf_physics.joint_metrics/1"
 FIELDS = {"t_a": 3, "q_a": 4, "t_b": 3, "q_b": 4}
 CSV_COLUMNS = ["joint", "time"] + [f"{name}_{c}" for name, width in FIELDS.items() for c in "xyzw"[:width]]
 MAX_LISTED_FRAMES = 1000
+#: Codes that make the run a usage / unreadable-input failure (exit code 2); every other error is exit code 1.
+USAGE_CODES = frozenset({"METRICS_UNREADABLE", "METRICS_UNKNOWN_FORMAT", "METRICS_NO_MATPLOTLIB"})
 
 
 def _fail(code: str, where: str, message: str) -> PhysicsDataError:
@@ -152,7 +156,13 @@ def read_samples(path: pathlib.Path, limits_path: pathlib.Path | None = None) ->
             extra = _read_limits_document(json.loads(limits_path.read_text(encoding="utf-8")), "")
             for joint in joints:
                 joint["limits"] = extra.get(joint["name"], joint["limits"])
-    except (OSError, UnicodeDecodeError, zipfile.BadZipFile, ValueError) as err:  # JSONDecodeError is a ValueError
+    except (
+        OSError,
+        UnicodeDecodeError,
+        zipfile.BadZipFile,
+        ValueError,
+        RecursionError,
+    ) as err:  # incl. JSONDecodeError
         raise _fail("METRICS_UNREADABLE", "", f"cannot read input: {err}") from None
     if not joints:
         raise _fail("METRICS_NO_JOINTS", "", f"{path.name} holds no joint samples")
@@ -292,13 +302,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the command; 0 = done, 1 = violations with --fail-on-violation, 2 = bad input."""
+    """Run the command; 0 = done, 1 = the input has errors or violations with --fail-on-violation, 2 = usage
+    error or unreadable input (``USAGE_CODES``)."""
     diagnostics = DiagnosticList()
     try:
         joints = read_samples(args.input, args.limits)
     except PhysicsDataError as err:
         print(err.diagnostic, file=sys.stderr)
-        return 2
+        return 2 if err.diagnostic.code in USAGE_CODES else 1
     results = evaluate(joints, args.tolerance, diagnostics)
     if args.plot is not None:
         try:
@@ -322,8 +333,9 @@ def run(args: argparse.Namespace) -> int:
         args.output.write_text(text + "\n", encoding="utf-8")
     for diag in diagnostics:
         print(diag, file=sys.stderr)
-    if diagnostics.has_errors():
-        return 2
+    errors = {d.code for d in diagnostics if d.severity >= Severity.ERROR}
+    if errors:
+        return 2 if errors & USAGE_CODES else 1
     violated = any(r["frames_in_violation"] for entry in results for r in entry["limits"])
     return 1 if violated and args.fail_on_violation else 0
 
@@ -333,4 +345,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="gltf-physics metrics", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     _add_arguments(parser)
+    safe_streams()
     return run(parser.parse_args(argv))

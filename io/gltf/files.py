@@ -8,7 +8,8 @@
 Resource URIs go through ``safe_files.safe_resource`` and every file is written with ``safe_files.atomic_write*``
 (re-exported here): reuse them in any command that writes glTF files or copies their resources.
 
-Errors (unreadable file, bad GLB header, invalid JSON) raise ``PhysicsDataError`` carrying a diagnostic.
+Errors (unreadable file, bad GLB header, invalid JSON, JSON beyond ``MAX_JSON_DEPTH`` levels or with an integer
+longer than Python reads: ``FILE_JSON_LIMIT``) raise ``PhysicsDataError`` carrying a diagnostic at pointer "".
 """
 
 from __future__ import annotations
@@ -44,11 +45,37 @@ def _error(code: str, path: pathlib.Path, message: str) -> PhysicsDataError:
     return PhysicsDataError(Diagnostic(Severity.ERROR, code, "", f"{path}: {message}"))
 
 
+#: Deepest JSON nesting read (glTF documents nest < 20 levels). Python's own reader fails near 1,000 levels and
+#: deep copies and writers near 500; refusing here keeps every later step (migrate, save) inside the limits.
+MAX_JSON_DEPTH = 400
+
+
+def json_depth_exceeds(value: object, limit: int = MAX_JSON_DEPTH) -> bool:
+    """True when ``value`` nests objects/arrays deeper than ``limit`` levels (iterative: any depth is safe)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 def _decode_json(data: bytes, path: pathlib.Path) -> object:
     try:
-        return json.loads(data.decode("utf-8-sig"))
+        document = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _error("FILE_INVALID_JSON", path, f"invalid JSON: {exc}") from exc
+    except RecursionError as exc:  # nesting beyond Python's reader
+        raise _error("FILE_JSON_LIMIT", path, f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from exc
+    except ValueError as exc:  # an integer longer than sys.get_int_max_str_digits() (4,300 digits)
+        raise _error("FILE_JSON_LIMIT", path, f"JSON value not readable: {exc}") from exc
+    if json_depth_exceeds(document):
+        raise _error("FILE_JSON_LIMIT", path, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    return document
 
 
 def load(path: str | pathlib.Path) -> GltfFile:

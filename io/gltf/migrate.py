@@ -8,22 +8,42 @@ mesh holders for KHR 2024-10 ``geometry.node``) are appended to ``nodes``.
 
 from __future__ import annotations
 
-import copy
-
 from ..diagnostics import Diagnostic, DiagnosticList
 from .extensions import OMI_GRAVITY, OMI_SHAPE, PHYSICS_EXTENSIONS
 from .parse import parse_gltf
 from .write import TARGETS, write_target
 from .write.common import WriteOutput
 
-__all__ = ["TARGETS", "apply_output", "migrate", "strip_physics", "write_target"]
+__all__ = ["TARGETS", "apply_output", "copy_json", "migrate", "strip_physics", "write_target"]
 
 EXTENSION_ORDER = {name: i for i, name in enumerate(PHYSICS_EXTENSIONS)}
 
 
+def copy_json(value: object) -> object:
+    """A deep copy of a JSON value (dicts, lists, scalars), iterative: any nesting depth is safe (``copy.deepcopy``
+    recurses and fails near 500 levels)."""
+    if not isinstance(value, dict | list):
+        return value
+    root = {} if isinstance(value, dict) else []
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, dict | list):
+                child = {} if isinstance(item, dict) else []
+                stack.append((item, child))
+                item = child
+            if isinstance(target, dict):
+                target[key] = item
+            else:
+                target.append(item)
+    return root
+
+
 def strip_physics(gltf: dict) -> dict:
     """A deep copy of ``gltf`` without any physics extension (root, nodes, extension lists)."""
-    out = copy.deepcopy(gltf)
+    out = copy_json(gltf)
     exts = out.get("extensions")
     if isinstance(exts, dict):
         for name in PHYSICS_EXTENSIONS:
@@ -50,15 +70,15 @@ def apply_output(gltf: dict, output: WriteOutput) -> dict:
     """Put a writer's output into a (physics-free) glTF JSON document, in place; returns it."""
     used: set[str] = set(output.root)
     if output.new_nodes:
-        gltf.setdefault("nodes", []).extend(copy.deepcopy(output.new_nodes))
+        gltf.setdefault("nodes", []).extend(copy_json(output.new_nodes))
     nodes = gltf.get("nodes", [])
     for parent, child in output.new_children:
         nodes[parent].setdefault("children", []).append(child)
     for index, node_exts in sorted(output.nodes.items()):
-        nodes[index].setdefault("extensions", {}).update(copy.deepcopy(node_exts))
+        nodes[index].setdefault("extensions", {}).update(copy_json(node_exts))
         used.update(node_exts)
     if output.root:
-        gltf.setdefault("extensions", {}).update(copy.deepcopy(output.root))
+        gltf.setdefault("extensions", {}).update(copy_json(output.root))
     if used:
         names = gltf.get("extensionsUsed", [])
         gltf["extensionsUsed"] = list(names) + sorted(used - set(names), key=EXTENSION_ORDER.get)

@@ -61,7 +61,7 @@ def test_validate_unreadable_and_not_json(tmp_path):
     broken = tmp_path / "broken.gltf"
     broken.write_text("{not json", encoding="utf-8")
     result = run("validate", "--json", broken, tmp_path / "missing.gltf")
-    assert result.returncode == 1
+    assert result.returncode == 2  # unreadable input (issue 11, item 8; was 1 before)
     codes = [r["code"] for r in json.loads(result.stdout)]
     assert codes == ["FILE_INVALID_JSON", "FILE_UNREADABLE"]
 

@@ -4,6 +4,7 @@ import argparse
 import csv
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -109,7 +110,7 @@ def test_bad_limit_is_a_diagnostic_and_others_still_evaluate(tmp_path, capsys):
     source = tmp_path / "samples.json"
     bad = [*LIMITS, {"angularAxes": [3]}, {"linearAxes": [0], "min": 1, "max": 0}, {"linearAxes": [0], "min": "x"}]
     write_json(source, hinge_samples(), limits=bad)
-    assert R.main([str(source)]) == 2
+    assert R.main([str(source)]) == 1  # the input has errors (issue 11, item 8; was 2 before)
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     assert len(report["joints"][0]["limits"]) == len(LIMITS)
@@ -120,23 +121,40 @@ def test_bad_limit_is_a_diagnostic_and_others_still_evaluate(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
-    "name, content, code",
+    "name, content, code, exit_code",
     [
-        ("s.csv", "joint,time\nx,1\n", "METRICS_BAD_CSV"),
-        ("s.json", "{not json", "METRICS_UNREADABLE"),
-        ("s.json", '{"joints": [{"name": "a", "samples": {"time": [0, 1]}}]}', "METRICS_BAD_SAMPLES"),
-        ("s.json", '{"joints": [{"name": "a", "limits": 3, "samples": {}}]}', "METRICS_BAD_LIMIT"),
-        ("s.json", '{"joints": []}', "METRICS_NO_JOINTS"),
-        ("s.npz", "not a zip", "METRICS_UNREADABLE"),
-        ("s.txt", "", "METRICS_UNKNOWN_FORMAT"),
+        ("s.csv", "joint,time\nx,1\n", "METRICS_BAD_CSV", 1),
+        ("s.json", "{not json", "METRICS_UNREADABLE", 2),
+        ("s.json", '{"joints": [{"name": "a", "samples": {"time": [0, 1]}}]}', "METRICS_BAD_SAMPLES", 1),
+        ("s.json", '{"joints": [{"name": "a", "limits": 3, "samples": {}}]}', "METRICS_BAD_LIMIT", 1),
+        ("s.json", '{"joints": []}', "METRICS_NO_JOINTS", 1),
+        ("s.json", "[" * 5000 + "]" * 5000, "METRICS_UNREADABLE", 2),
+        ("s.npz", "not a zip", "METRICS_UNREADABLE", 2),
+        ("s.txt", "", "METRICS_UNKNOWN_FORMAT", 2),
     ],
+    ids=["csv", "not-json", "samples", "limits", "no-joints", "deep", "npz", "txt"],
 )
-def test_bad_input_exit_2_without_traceback(tmp_path, capsys, name, content, code):
+def test_bad_input_exit_code_without_traceback(tmp_path, capsys, name, content, code, exit_code):
+    """Exit codes (issue 11, item 8): 1 the input has errors, 2 unreadable input (was 2 for both before)."""
     path = tmp_path / name
     path.write_text(content)
-    assert R.main([str(path)]) == 2
+    assert R.main([str(path)]) == exit_code
     err = capsys.readouterr().err
     assert code in err and "Traceback" not in err
+
+
+def test_hostile_joint_name_is_escaped_on_stderr(tmp_path, capfd):
+    """Issue 11, items 5 and 9: a lone surrogate, ESC and a newline in a joint name reach stderr escaped."""
+    source = tmp_path / "samples.json"
+    samples = {k: v.tolist() for k, v in hinge_samples().items()}
+    joint = {"name": "a\ud800\x1b[31m\nERROR x", "limits": [{"linearAxes": [0], "min": 1, "max": 0}]}
+    source.write_text(json.dumps({"joints": [joint | {"samples": samples}]}), encoding="utf-8")
+    cmd = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "metrics", str(source)]
+    done = subprocess.run(cmd, capture_output=True, timeout=120, env=dict(os.environ, PYTHONIOENCODING="ascii"))
+    assert done.returncode == 1
+    err = done.stderr.decode("ascii")
+    assert "METRICS_BAD_LIMIT" in err and "a\\ud800\\x1b[31m\\nERROR x" in err and "Traceback" not in err
+    assert json.loads(done.stdout)["joints"][0]["name"] == joint["name"]
 
 
 def test_missing_file_and_nonfinite_samples(tmp_path, capsys):
@@ -144,7 +162,7 @@ def test_missing_file_and_nonfinite_samples(tmp_path, capsys):
     samples = hinge_samples()
     samples["q_b"][3, 0] = np.nan
     write_json(tmp_path / "nan.json", samples)
-    assert R.main([str(tmp_path / "nan.json")]) == 2
+    assert R.main([str(tmp_path / "nan.json")]) == 1
     err = capsys.readouterr().err
     assert "METRICS_UNREADABLE" in err and "METRICS_BAD_SAMPLES" in err
 
