@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .diagnostics import printable
 from .gltf.model import PHYSICS_EXTENSIONS
 
 
@@ -52,6 +53,26 @@ def raw_json(gltf) -> dict:
     except Exception:  # unreadable now, or an importer without these loaders: use the parsed data
         pass
     return gltf.data.to_dict()
+
+
+def escape_names(gltf) -> dict[int, str]:
+    """Make every ``name`` of ``gltf.data`` that io_scene_gltf2 turns into a Blender name printable (``printable``:
+    a lone UTF-16 surrogate makes ``bpy.data.*.new`` raise and the whole import fail; control characters are
+    escaped too). Call before the importer computes its vnodes. Returns node index → original name of the nodes
+    whose name changed (kept for export)."""
+    originals: dict[int, str] = {}
+    for key, items in vars(gltf.data).items():
+        for index, item in enumerate(items if isinstance(items, list) else ()):
+            name = getattr(item, "name", None)
+            if isinstance(name, str) and printable(name) != name:
+                item.name = printable(name)
+                if key == "nodes":
+                    originals[index] = name
+    lights = ((getattr(gltf.data, "extensions", None) or {}).get("KHR_lights_punctual") or {}).get("lights")
+    for light in lights if isinstance(lights, list) else ():
+        if isinstance(light, dict) and isinstance(light.get("name"), str):
+            light["name"] = printable(light["name"])
+    return originals
 
 
 def node_indices(gltf) -> dict[int, int]:
@@ -131,12 +152,13 @@ def report_to_operator(gltf, level: str, message: str) -> None:
     """Queue a message for the import operator's report (``gltf.log`` popup buffer; 4.2/4.5/5.0).
 
     ``level`` is "INFO" or "WARNING"; never "ERROR" (that makes ``bpy.ops.import_scene.gltf`` raise in scripts and
-    goes to the ``glTFImporter_errors`` logger).
+    goes to the ``glTFImporter_errors`` logger). The message goes through ``diagnostics.printable``.
     """
     log = getattr(gltf, "log", None)
     method = getattr(log, "warning" if level == "WARNING" else "info", None)
     if method is None:
         return
+    message = printable(message)  # report() cannot encode a lone surrogate; a newline would split the line
     try:
         method(message, popup=True)
     except TypeError:  # a Log without the popup argument

@@ -6,10 +6,11 @@ export hook would be swallowed silently. Problems become messages in the run's :
 
 from __future__ import annotations
 
+import json
 import logging
 
 from . import gltf_addon
-from .diagnostics import Severity
+from .diagnostics import Severity, printable
 from .exporter import pipeline as export_pipeline
 from .exporter.context import EXPORT_APPROXIMATED, ExportSession
 from .exporter.selection import export_decision
@@ -69,11 +70,13 @@ class GltfPhysicsImport:
         self.document = None
         self.json = None
         self.empty_names = None  # blender_proxies.EmptyNames when the file has physics
+        self.file_names: dict[int, str] = {}  # node index → original name Blender could not hold (escaped)
         LAST_REPORTS["import"] = self.report
 
     @_guarded("import")
     def gather_import_gltf_before_hook(self, gltf):
         """JSON parsed, no Blender objects yet: read our data into the model."""
+        self.file_names = gltf_addon.escape_names(gltf)  # before the importer names anything
         if not _import_enabled():
             self.report.counts["disabled"] = 1
             return
@@ -100,6 +103,10 @@ class GltfPhysicsImport:
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):
         """All objects exist: build the physics."""
+        for index, name in self.file_names.items():  # kept for export (ASCII JSON text holds any string)
+            ob = gltf_addon.node_object(gltf, index)
+            if ob is not None:
+                ob.gltf_physics.file_name = json.dumps(name)
         if self.document is None or self.document.is_empty():
             return
         ctx = ImportContext(
@@ -197,6 +204,8 @@ class GltfPhysicsExport:
         import bpy
 
         self.report.count("nodes")
+        if isinstance(blender_object, bpy.types.Object):
+            _restore_file_name(gltf2_node, blender_object)
         session = self._session(export_settings)
         if session is not None and isinstance(blender_object, bpy.types.Object):
             session.record_node(gltf2_node, blender_object)
@@ -218,6 +227,15 @@ class GltfPhysicsExport:
             export_pipeline.build(session, gltf2_plan)
         finally:
             _report_export(self.report, session.revision, export_settings)
+
+
+def _restore_file_name(gltf2_node, blender_object) -> None:
+    """Write back the node name the import had to escape, unless the object was renamed since."""
+    stored = blender_object.gltf_physics.file_name
+    if stored:
+        original = json.loads(stored)
+        if isinstance(original, str) and printable(original) == blender_object.name:
+            gltf2_node.name = original
 
 
 def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, str]]:

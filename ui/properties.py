@@ -191,6 +191,11 @@ class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
         description="The node imported as an Empty; its mesh is generated collision geometry (not exported)",
     )
     proxy_node: IntProperty(name="Proxy Of", default=-1, description="PROXY: the collider/trigger node it stands for")
+    file_name: StringProperty(
+        name="File Name",
+        description="The glTF node's name as JSON text when Blender shows it escaped (lone surrogates, control "
+        "characters); written back on export while the object keeps the escaped name",
+    )
     gltf_parent: PointerProperty(
         name="glTF Parent",
         type=bpy.types.Object,

@@ -15,7 +15,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..diagnostics import pointer
+from ..diagnostics import pointer, printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import relative_offset
 from ..mapping.joints_to_blender import ConstraintPlan, empty_matrix, plan_joint
@@ -181,7 +181,7 @@ def _node_name(ctx: ImportContext, index: int) -> str:
         return ob.name
     node = ctx.json_nodes[index]
     name = node.get("name") if isinstance(node, dict) else None
-    return name if isinstance(name, str) and name else f"Node_{index}"
+    return printable(name) if isinstance(name, str) and name else f"Node_{index}"
 
 
 def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int):
@@ -263,7 +263,7 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
     assign(  # only values that differ from the defaults become ID properties
         pj,
         role=role,
-        joint_name=description.name or "",
+        joint_name=printable(description.name or ""),
         enable_collision=bool(joint.enable_collision),
         node_a=ctx.objects.get(frame_a),
         node_b=ctx.objects.get(frame_b),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 
+from ..diagnostics import printable
 from ..gltf.model import (
     KINEMATIC,
     CollisionFilter,
@@ -102,7 +103,7 @@ def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> N
         return
     assign(
         pg,
-        name=material.name or "",
+        name=printable(material.name or ""),  # a Blender string cannot hold a lone surrogate
         static_friction=material.static_friction,
         dynamic_friction=material.dynamic_friction,
         restitution=material.restitution,
@@ -141,7 +142,7 @@ def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
         return
     assign(
         pg,
-        name=flt.name or "",
+        name=printable(flt.name or ""),
         collision_systems=_json_list(flt.collision_systems),
         collide_with_systems=_json_list(flt.collide_with_systems),
         not_collide_with_systems=_json_list(flt.not_collide_with_systems),
