@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, Severity, printable
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +62,13 @@ class Reporting:
 
 def operator_lines(report: RunReport, headline: str, shown: bool) -> list[tuple[str, str]]:
     """("INFO"|"WARNING", text) lines for an operator: ``headline`` with the warning and note counts, then the
-    first warnings. Empty unless ``shown`` (the run built something) or there are diagnostics."""
+    first warnings (every line through ``diagnostics.printable``, via ``Diagnostic.__str__`` for the warnings).
+    Empty unless ``shown`` (the run built something) or there are diagnostics."""
     if not report.diagnostics and not shown:
         return []
     warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
     notes = len(report.diagnostics) - len(warnings)
-    text = f"{headline}; {len(warnings)} warnings, {notes} notes (details in the console)"
+    text = printable(f"{headline}; {len(warnings)} warnings, {notes} notes (details in the console)")
     lines = [("WARNING" if warnings else "INFO", text)]
     lines += [("WARNING", f"glTF Physics: {d}") for d in warnings[:MAX_REPORTED]]
     if len(warnings) > MAX_REPORTED:

@@ -13,7 +13,7 @@ import bpy
 import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty
 
-from ..io.diagnostics import Severity
+from ..io.diagnostics import Severity, printable
 from ..io.mapping.shapes_to_blender import shape_to_json
 from ..io.mapping.values_to_gltf import derive_shape
 from . import body_shapes, export_check, scene_checks
@@ -39,7 +39,7 @@ def _finish(operator, key: str, summary: str, warnings: list[str]) -> set[str]:
     count = len(warnings)
     operator.report({"WARNING"} if count else {"INFO"}, f"{summary}; {count} warning{'s' * (count != 1)}")
     for text in warnings[:MAX_REPORTED]:
-        operator.report({"WARNING"}, text)
+        operator.report({"WARNING"}, printable(text))  # a newline or ESC in a name stays on one visible line
     if count > MAX_REPORTED:
         operator.report({"WARNING"}, f"… and {count - MAX_REPORTED} more (see the console)")
     return {"FINISHED"}
