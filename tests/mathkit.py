@@ -47,7 +47,5 @@ class NodeFrames:
         return self._world[index]
 
     def rigid(self, index: int) -> np.ndarray:
-        """World matrix without scale or shear (``nodes.rigid``; the bottom row kept as the file gave it)."""
-        m = self.world(index).copy()
-        m[:3] = _nodes.rigid(m)[:3]
-        return m
+        """World matrix without scale or shear (``nodes.rigid``: a rigid transform, bottom row (0, 0, 0, 1))."""
+        return _nodes.rigid(self.world(index))

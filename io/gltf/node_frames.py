@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .nodes import parent_map, world_matrix
+from .nodes import DEGENERATE, parent_map, rigid, world_matrix
 from .read.common import is_number
 
 
@@ -64,8 +64,10 @@ def local_matrices(nodes: list) -> np.ndarray:
 
 
 def _rigid(world: np.ndarray) -> np.ndarray:
-    """``nodes.rigid`` of every world matrix at once (Gram-Schmidt on X then Y; Z = X × Y: a reflection flips Z)."""
+    """``nodes.rigid`` of every world matrix at once (Gram-Schmidt on X then Y; Z = X × Y: a reflection flips Z);
+    the rare matrices with an axis of no direction go through ``nodes.rigid`` itself."""
     x, y = world[:, :3, 0], world[:, :3, 1]
+    tiny = DEGENERATE * np.linalg.norm(world[:, :3, :3], axis=(1, 2))
     nx = np.linalg.norm(x, axis=1)
     x = x / np.where(nx > 0.0, nx, 1.0)[:, None]
     y = y - np.sum(x * y, axis=1)[:, None] * x
@@ -73,6 +75,9 @@ def _rigid(world: np.ndarray) -> np.ndarray:
     y = y / np.where(ny > 0.0, ny, 1.0)[:, None]
     out = world.copy()
     out[:, :3, 0], out[:, :3, 1], out[:, :3, 2] = x, y, np.cross(x, y)
+    out[:, 3] = (0.0, 0.0, 0.0, 1.0)  # as nodes.rigid: a (non-glTF) projective last row is dropped
+    for k in np.nonzero((nx <= tiny) | (ny <= tiny))[0]:
+        out[k] = rigid(world[k])
     return out
 
 

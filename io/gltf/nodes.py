@@ -128,18 +128,38 @@ def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int])
 # --- rigid transforms -------------------------------------------------------------------------------------------
 
 
+DEGENERATE = 1e-9  # an axis shorter than this fraction of the 3×3 block's size has no direction
+
+
+def _unit_orthogonal(v: list[float]) -> list[float]:
+    """A unit vector orthogonal to unit vector ``v``: the coordinate axis least aligned with it, made orthogonal."""
+    k = min(range(3), key=lambda i: abs(v[i]))
+    e = [1.0 if i == k else 0.0 for i in range(3)]
+    w = [e[i] - v[k] * v[i] for i in range(3)]
+    n = math.sqrt(sum(c * c for c in w))
+    return [c / n for c in w]
+
+
 def rigid(m) -> np.ndarray:
-    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y). Plain floats: 3-vectors are much
-    faster in Python than through numpy."""
+    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y), always a proper rotation: an axis with no
+    direction (zero scale) is replaced by one orthogonal to the other (X: +X when both have none). Plain floats:
+    3-vectors are much faster in Python than through numpy."""
     rows = [[float(v) for v in row] for row in m]
     x = [rows[0][0], rows[1][0], rows[2][0]]
     y = [rows[0][1], rows[1][1], rows[2][1]]
-    n = math.sqrt(sum(v * v for v in x)) or 1.0
-    x = [v / n for v in x]
+    size = math.sqrt(sum(rows[i][j] ** 2 for i in range(3) for j in range(3)))
+    tiny = DEGENERATE * size
+    nx, ny = math.sqrt(sum(v * v for v in x)), math.sqrt(sum(v * v for v in y))
+    if nx > tiny:
+        x = [v / nx for v in x]
+    elif ny > tiny:
+        x = _unit_orthogonal([v / ny for v in y])
+    else:
+        x = [1.0, 0.0, 0.0]
     d = sum(a * b for a, b in zip(x, y, strict=True))
     y = [b - d * a for a, b in zip(x, y, strict=True)]
-    n = math.sqrt(sum(v * v for v in y)) or 1.0
-    y = [v / n for v in y]
+    n = math.sqrt(sum(v * v for v in y))
+    y = [v / n for v in y] if n > tiny else _unit_orthogonal(x)
     z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
     t = [rows[0][3], rows[1][3], rows[2][3]]
     return np.array([[x[i], y[i], z[i], t[i]] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]])

@@ -117,3 +117,24 @@ def test_quaternions_of_every_branch(axis, angle):
     m = gltf_nodes.quat_to_matrix(q)
     expected = gltf_nodes.matrix_to_quat(m)
     assert tuple(frames_mod.matrices_to_quats(m[None])[0]) == pytest.approx(expected, abs=1e-12)
+
+
+# A node whose world matrix has a zero X column (found by the property test above): Gram-Schmidt has no direction
+# to start from, and the "rigid" frame used to come out singular, so a frame relative to itself was not the identity.
+DEGENERATE = [
+    {"matrix": [0.0, 0.0, -3.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 1.125, 0.0, 0.0, 0.0]},
+    {},
+    {"matrix": [1.0, -1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0], "children": [0]},
+]
+
+
+@pytest.mark.parametrize("index", range(len(DEGENERATE)))
+def test_rigid_frames_are_rotations_even_for_degenerate_matrices(index):
+    frames = frames_mod.WorldFrames(DEGENERATE)
+    for rotation in (frames.rigid(index)[:3, :3], gltf_nodes.rigid(frames.world(index))[:3, :3]):
+        assert np.allclose(rotation.T @ rotation, np.eye(3), atol=1e-12)
+        assert np.linalg.det(rotation) == pytest.approx(1.0)
+    t, q = frames.relative_many([(index, index)])[(index, index)]
+    assert t == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
+    assert q == pytest.approx((0.0, 0.0, 0.0, 1.0), abs=1e-12)
+    assert gltf_nodes.relative_offset(frames.rigid(index), frames.rigid(index))[1] == pytest.approx(q, abs=1e-12)
