@@ -170,8 +170,11 @@ class GltfPhysicsExport:
                 self.report.counts["disabled"] = 1
                 return None
             revision = settings.export_revision if settings is not None else "2026"
+            mass_properties = settings.export_mass_properties if settings is not None else "BLENDER"
             yup = gltf_addon.export_yup(export_settings)
-            self.session = ExportSession(report=self.report, revision=revision, yup=yup)
+            self.session = ExportSession(
+                report=self.report, revision=revision, yup=yup, mass_properties=mass_properties
+            )
         return self.session
 
     @_guarded("export")

@@ -32,3 +32,4 @@ def draw_export(context, layout) -> None:
     if body:
         body.active = settings.export_physics
         body.prop(settings, "export_revision")
+        body.prop(settings, "export_mass_properties")

@@ -29,6 +29,20 @@ EXPORT_REVISIONS = (
     ("2024-07", "KHR 2024-07", "KHR_physics_rigid_bodies with KHR_collision_shapes"),
     ("omi", "OMI", "OMI_physics_body, OMI_physics_shape and OMI_physics_joint"),
 )
+EXPORT_MASS_PROPERTIES = (
+    (
+        "BLENDER",
+        "As Blender Simulates",
+        "Write the centre of mass (the object origin) and the inertia Blender's Bullet uses, where an engine "
+        "computing them from the shapes would differ (off-centre hulls and compounds, cones, capsules, meshes)",
+    ),
+    (
+        "ENGINE",
+        "Engine Computes",
+        "Write no centre of mass or inertia: the engine computes them from the exported shapes (solid, uniform "
+        "density), so bodies may balance differently than in Blender",
+    ),
+)
 MOTION_KINDS = (
     ("dynamic", "Dynamic", "Simulated body"),
     ("kinematic", "Kinematic", "Moved by animation or velocity, not by forces"),
@@ -82,6 +96,13 @@ class GLTF_PHYSICS_PG_scene(bpy.types.PropertyGroup):
     )
     export_revision: EnumProperty(
         name="Format", items=EXPORT_REVISIONS, default="2026", description="Which physics extension revision to write"
+    )
+    export_mass_properties: EnumProperty(
+        name="Mass Properties",
+        items=EXPORT_MASS_PROPERTIES,
+        default="BLENDER",
+        description="Centre of mass and inertia of bodies authored in Blender (values imported from a glTF file are "
+        "written back as they were unless edited)",
     )
 
 

@@ -1,11 +1,17 @@
 """Bodies authored in Blender (no stored glTF values): ACTIVE → dynamic body (Animated → kinematic), PASSIVE +
 Animated → kinematic, PASSIVE → static collider; the collision shape from the mesh bounds (primitives) or the
-exported mesh (convex hull / mesh); friction/restitution as a ``multiply`` material.
+exported mesh (convex hull / mesh); friction/restitution as a ``multiply`` material. With the export option
+*Mass Properties* = BLENDER a dynamic body also gets the centre of mass and inertia Bullet simulates
+(``mapping.mass_to_gltf``) where an engine would compute others from the shapes.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
+from ..gltf.nodes import affine_inverse
+from ..mapping.mass_to_gltf import Child, blender_mass_values, effective_margin
 from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, native_material, r7
 from .context import Builder
 
@@ -32,7 +38,10 @@ def native_motion(b: Builder, ob, ptr: str) -> Motion | None:
     if rb is None or compound_child(ob) or ob.type != "MESH":
         return None
     if rb.type == "ACTIVE":
-        return Motion(kind=KINEMATIC if rb.kinematic else DYNAMIC, mass=r7(rb.mass))
+        motion = Motion(kind=KINEMATIC if rb.kinematic else DYNAMIC, mass=r7(rb.mass))
+        if not rb.kinematic and b.session.mass_properties == "BLENDER":
+            motion.center_of_mass, motion.inertia_diagonal = bullet_mass(b, ob)
+        return motion
     if rb.kinematic:  # PASSIVE + Animated: Blender's animated collider
         return Motion(kind=KINEMATIC, mass=r7(rb.mass))
     return None
@@ -63,3 +72,54 @@ def blender_geometry(b: Builder, ob, holder, how: str, ptr: str):
     if shape_type in ("CONVEX_HULL", "MESH"):
         return b.mesh_geometry(holder, shape_type == "CONVEX_HULL", how, ptr)
     return None
+
+
+def bullet_mass(b: Builder, ob) -> tuple:
+    """(centerOfMass, inertiaDiagonal) in glTF axes as Bullet simulates ``ob``'s rigid body (None = not written).
+
+    Unscaled local bounds: Blender gives Bullet the inertia of the unscaled shape (measured: a box scaled by 2 swings
+    with the inertia of the unscaled box)."""
+    rb = ob.rigid_body
+    kind = rb.collision_shape
+    margin = effective_margin(kind, rb.use_margin, rb.collision_margin)
+    if kind == "COMPOUND":
+        return blender_mass_values(kind, rb.mass, margin=margin, children=compound_children(b, ob))
+    bounds = local_bounds(ob)
+    if bounds is None:
+        return None, None
+    vertices = mesh_vertices(ob) if kind in ("CONVEX_HULL", "MESH") else None
+    return blender_mass_values(kind, rb.mass, *bounds, margin=margin, vertices=vertices)
+
+
+def compound_children(b: Builder, ob) -> list[Child]:
+    """The collision shapes of a COMPOUND body: its children with rigid bodies, placed relative to it."""
+    inverse = affine_inverse(b.session.world(ob))
+    children = []
+    for child in ob.children:
+        crb = child.rigid_body
+        bounds = local_bounds(child) if crb is not None and child.type == "MESH" else None
+        if bounds is None or inverse is None or crb.collision_shape == "COMPOUND":
+            continue
+        rel = inverse @ b.session.world(child)
+        basis = rel[:3, :3]
+        rotation = basis / np.linalg.norm(basis, axis=0)
+        margin = effective_margin(crb.collision_shape, crb.use_margin, crb.collision_margin)
+        children.append(Child(crb.collision_shape, *bounds, rotation, rel[:3, 3], margin))
+    return children
+
+
+def mesh_vertices(ob) -> np.ndarray:
+    """Local vertex positions of the mesh Blender's rigid body uses (``mesh_source`` BASE: the mesh data; else the
+    evaluated mesh)."""
+    holder = ob
+    if ob.rigid_body.mesh_source != "BASE":
+        import bpy
+
+        holder = ob.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    mesh = holder.to_mesh()
+    try:
+        co = np.empty(len(mesh.vertices) * 3)
+        mesh.vertices.foreach_get("co", co)
+    finally:
+        holder.to_mesh_clear()
+    return co.reshape(-1, 3)

@@ -94,7 +94,13 @@ def test_compound_parent_and_child_colliders(clean, tmp_path):
     out = export(tmp_path / "compound.gltf", "2024-10")
     document = _valid(clean, out)
     nodes = _nodes_by_name(out)
-    assert _ext(nodes["Cart"][1]) == {"motion": {"isKinematic": False, "mass": 4}}
+    motion = _ext(nodes["Cart"][1])["motion"]
+    assert motion["isKinematic"] is False and motion["mass"] == 4
+    # Mass Properties = BLENDER: Bullet's compound inertia is the box of the children's AABB (x −1…1, y −0.5…0.5,
+    # z −0.4…0.1) grown by the 0.04 m margin: (2.08, 1.08, 0.58) m; its centre of mass is the origin (an engine
+    # would put it between the deck and the wheel)
+    assert motion["centerOfMass"] == [0, 0, 0]
+    assert motion["inertiaDiagonal"] == pytest.approx([0.5009333, 1.830933, 1.554267], rel=1e-6)
     for child in ("Wheel", "Deck"):
         index, node = nodes[child]
         assert index in nodes["Cart"][1]["children"]
