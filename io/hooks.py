@@ -20,6 +20,7 @@ from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
 from .importer.proxies import EmptyNames
+from .importer.scenes import mark_outside_scene
 from .importer.world import create_world_early
 from .report import RunReport, operator_lines
 
@@ -102,11 +103,13 @@ class GltfPhysicsImport:
 
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):
-        """All objects exist: build the physics."""
+        """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics."""
         for index, name in self.file_names.items():  # kept for export (ASCII JSON text holds any string)
             ob = gltf_addon.node_object(gltf, index)
             if ob is not None:
                 ob.gltf_physics.file_name = json.dumps(name)
+        if self.json is not None and mark_outside_scene(gltf, self.json):
+            self.report.count("outside_scene")
         if self.document is None or self.document.is_empty():
             return
         ctx = ImportContext(

@@ -217,6 +217,12 @@ class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
         description="The glTF node's name as JSON text when Blender shows it escaped (lone surrogates, control "
         "characters); written back on export while the object keeps the escaped name",
     )
+    outside_scene: BoolProperty(
+        name="Outside Scene",
+        default=False,
+        description="The file kept this node outside its scene (imported into the orphan collection): export "
+        "writes it as a node of no scene",
+    )
     gltf_parent: PointerProperty(
         name="glTF Parent",
         type=bpy.types.Object,

@@ -29,6 +29,11 @@ def pg_of(ob):
     return getattr(ob, "gltf_physics", None)
 
 
+def _outside(ob) -> bool:
+    pg = pg_of(ob)
+    return pg is not None and bool(pg.outside_scene)
+
+
 def has_stored(pg) -> bool:
     return pg is not None and (pg.motion.has_motion or pg.collider.has_collider or pg.trigger.has_trigger)
 
@@ -189,10 +194,15 @@ class Builder(Reporting):
             self.report.count("restored_parents")
 
     def finish_nodes(self) -> None:
-        """Take collider-only meshes off their nodes and proxy nodes out of the scene graph."""
+        """Take collider-only meshes off their nodes, proxy nodes out of the scene graph, and nodes the file kept
+        outside its scene (``Object.gltf_physics.outside_scene``) out of the scenes' root lists."""
         for index in self.unrendered:
             node = self.gltf_node(index)
             node.mesh, node.weights, node.skin = None, None, None
+        outside = {i for ob in self.session.objects.values() if _outside(ob) for i in self.node_indices(ob)}
+        if outside:
+            for scene in self.plan.scenes or []:
+                scene.nodes = [n for n in scene.nodes or [] if n not in outside] or None
         if not self.orphans:
             return
         for node in self.plan.nodes:
