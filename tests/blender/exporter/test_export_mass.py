@@ -127,3 +127,50 @@ def test_kinematic_bodies_write_nothing_derived(clean, tmp_path):
     hull = _body(rigid_body_world(bpy.context.scene), "Hull", "CONVEX_HULL", size=(1, 2, 3), offset=(0.5, 0, 0))
     hull.rigid_body.kinematic = True
     assert _motion(export(tmp_path / "kinematic.gltf", "2026"), "Hull") == {"isKinematic": True, "mass": 1}
+
+
+def _settle(names, frames=80) -> dict:
+    scene = bpy.context.scene
+    scene.rigidbody_world.point_cache.frame_end = frames
+    for frame in range(1, frames + 1):
+        scene.frame_set(frame)
+    return {n: bpy.data.objects[n].matrix_world.copy() for n in names}
+
+
+def _tipping_scene(rbw):
+    ground = box_object("Ground", (20, 20, 1), location=(0, 0, -0.5))
+    rbw.collection.objects.link(ground)
+    ground.rigid_body.type = "PASSIVE"
+    cart = _body(rbw, "Cart", "COMPOUND", size=(0.2, 0.2, 0.2), location=(0, 0, 0.6))
+    _body(rbw, "CartChild", "BOX", location=(1.0, 0.0, 0.0), parent=cart)  # 1 m to the side of the origin
+    _body(rbw, "Hull", "CONVEX_HULL", size=(0.5, 0.5, 1.2), offset=(0.45, 0, 0), location=(4, 0, 0.6))
+    _body(rbw, "Cone", "CONE", size=(1, 1, 2), location=(8, 0, 1.2))
+    for ob in rbw.collection.objects:  # glTF has no damping: the import sets none (docs/export.md)
+        ob.rigid_body.linear_damping = ob.rigid_body.angular_damping = 0.0
+    return ("Cart", "Hull", "Cone")
+
+
+def test_scene_plays_the_same_after_export_and_import(clean, tmp_path):
+    """Simulated in Blender, exported (BLENDER mass properties), imported into an empty scene and simulated again:
+    the off-centre compound and hull tip over both times and end where they ended (0.05 m / 5°, issue 12).
+
+    Measured (bpy 4.2 and 5.0 alike, Bullet is deterministic): Cart 0.031 m / 0.3°, Hull 0.048 m / 4.3°, Cone 0 m.
+    The hull's margin is small because io_scene_gltf2 imports the box mesh with 24 split vertices instead of 8: the
+    same hull, built in another order, so the contacts differ slightly when it lands."""
+    rbw = rigid_body_world(bpy.context.scene)
+    names = _tipping_scene(rbw)
+    bpy.context.scene.frame_set(1)
+    before = _settle(names)
+    bpy.context.scene.frame_set(1)
+    gltf = export(tmp_path / "tipping.gltf", "2026")
+    assert _motion(gltf, "Cart")["centerOfMass"] == [0, 0, 0] and _motion(gltf, "Hull")["centerOfMass"] == [0, 0, 0]
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert bpy.ops.import_scene.gltf(filepath=str(tmp_path / "tipping.gltf")) == {"FINISHED"}
+    after = _settle(names)
+    for name in names:
+        a, b = before[name], after[name]
+        assert (a.translation - b.translation).length < 0.05, name
+        angle = a.to_quaternion().rotation_difference(b.to_quaternion()).angle
+        assert math.degrees(min(angle, 2 * math.pi - angle)) < 5.0, name
+    assert before["Hull"].to_quaternion().angle > math.radians(30)  # it really tipped over
+    assert before["Cart"].to_quaternion().angle > math.radians(30)
