@@ -12,7 +12,7 @@ import logging
 from . import gltf_addon
 from .diagnostics import Severity, printable
 from .exporter import pipeline as export_pipeline
-from .exporter.context import EXPORT_APPROXIMATED, ExportSession
+from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSession
 from .exporter.selection import export_decision
 from .gltf.parse import parse_gltf
 from .gltf.validate.codes import INTERNAL_ERROR
@@ -245,13 +245,16 @@ def _restore_file_name(gltf2_node, blender_object) -> None:
 
 
 def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, str]]:
-    """("INFO"|"WARNING", text) lines for the export operator: one summary plus the first warnings."""
+    """("INFO"|"WARNING", text) lines for the export operator: one summary, the first warnings, then every Blender
+    setting that was not written (``GLTF_PHYSICS_EXPORT_NOT_WRITTEN``: one line per setting)."""
     counts = report.counts
     headline = (
         f"glTF Physics ({revision}): {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('colliders', 0)} "
         f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers"
     )
-    return operator_lines(report, headline, any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")))
+    lines = operator_lines(report, headline, any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")))
+    unwritten = [d for d in report.diagnostics if d.code == EXPORT_NOT_WRITTEN]
+    return lines + [("INFO", f"glTF Physics: {d.message}") for d in unwritten]
 
 
 def _report_export(report: RunReport, revision: str, export_settings) -> None:

@@ -33,3 +33,4 @@ def draw_export(context, layout) -> None:
         body.active = settings.export_physics
         body.prop(settings, "export_revision")
         body.prop(settings, "export_mass_properties")
+        body.label(text="Blender's damping is not exported: engines will not damp", icon="INFO")

@@ -21,6 +21,7 @@ EXPORT_SKIPPED = "GLTF_PHYSICS_EXPORT_SKIPPED"  # something that could not be wr
 EXPORT_EDITED = "GLTF_PHYSICS_EXPORT_EDITED"  # stored file values overridden by edited Blender settings (INFO)
 EXPORT_APPROXIMATED = "GLTF_PHYSICS_EXPORT_APPROXIMATED"  # Blender value written in an approximate form (INFO)
 EXPORT_FAILED = "GLTF_PHYSICS_EXPORT_FAILED"  # one object or step raised (WARNING)
+EXPORT_NOT_WRITTEN = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"  # a Blender setting not at its default with no glTF field (INFO)
 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape
 

@@ -1,6 +1,7 @@
 """The order of an export, run in ``gather_gltf_extensions_hook`` once node indices are final: every object's
 body / collider / trigger (``bodies``) → collision filters of native collision collections → joints (``joints``) →
-nested bodies back under their file parents → collider-only meshes off their nodes. The document is written with
+nested bodies back under their file parents → notes for Blender settings glTF cannot hold (``unwritten``) →
+collider-only meshes off their nodes. The document is written with
 the project's writers (``gltf.write.write_target``) and merged into io_scene_gltf2's plan as plain dicts.
 """
 
@@ -10,7 +11,7 @@ from .. import gltf_addon
 from ..diagnostics import pointer
 from ..gltf.write import write_target
 from ..mapping.passthrough import extension_names
-from . import bodies, joints
+from . import bodies, joints, unwritten
 from .context import Builder, ExportSession
 
 
@@ -59,6 +60,7 @@ def build(session: ExportSession, plan) -> None:
     builder.guarded("", "collision filters", bodies.assign_native_filters, builder)
     builder.guarded("", "joints", joints.add_joints, builder)
     builder.guarded("", "restoring nested bodies", builder.restore_parents)
+    builder.guarded("", "settings without a glTF field", unwritten.note_unwritten, builder)
     builder.finish_nodes()
     counts = session.report.counts
     counts["rigid_bodies"] = sum(1 for n in builder.doc.nodes.values() if n.motion is not None)
