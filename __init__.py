@@ -47,18 +47,29 @@ def draw_export(context, layout) -> None:
     gltf_dialogs.draw_export(context, layout)
 
 
+def convert_worker(answers, enable) -> int:
+    """Entry of a batch-conversion worker process (``io/convert/bootstrap.py``, extension enabled)."""
+    from .io.convert import worker
+
+    return worker.serve(answers, enable)
+
+
 def register() -> None:
     from . import ui
     from .io import gltf_addon
+    from .io.convert import command
 
     ui.register()
     gltf_addon.register_export_draw(__package__, draw_export)
+    command.register()  # blender --command gltf_physics convert …
 
 
 def unregister() -> None:
     from . import ui
     from .io import gltf_addon
+    from .io.convert import command
 
+    command.unregister()
     gltf_addon.unregister_export_draw(__package__)
 
     ui.unregister()

@@ -7,7 +7,8 @@
 * ``importer/`` and ``exporter/`` (bpy): ``context`` shared by the steps, ``pipeline`` (the order), one module per
   step; a step imports ``context``, never ``pipeline``.
 * ``hooks`` (the io_scene_gltf2 hook classes), ``gltf_addon`` (the only module touching io_scene_gltf2 internals),
-  ``report`` and ``diagnostics`` (bpy-free, shared), ``cli`` (bpy-free command line).
+  ``report`` and ``diagnostics`` (bpy-free, shared), ``cli`` (bpy-free command line), ``convert/`` (batch
+  conversion: bpy-free driver, Blender-side worker processes).
 
 Import rule (checked by tests/unit/test_layers.py, its ``ALLOWED`` table is the rule): ``gltf`` imports only
 ``diagnostics``; ``mapping`` imports ``gltf``, ``sim``, ``diagnostics``; ``importer`` / ``exporter`` import

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 
 from ..sim import joint_report
+from .convert import driver as convert_driver
 from .diagnostics import Diagnostic, PhysicsDataError, Severity, printable, safe_streams
 from .gltf.files import load, save
 from .gltf.migrate import TARGETS, migrate
@@ -25,7 +26,10 @@ from .gltf.validate.codes import INTERNAL_ERROR
 #: Exit codes of every subcommand: the run is clean; the input has errors; usage error or unreadable input.
 EXIT_OK, EXIT_INPUT_ERRORS, EXIT_USAGE = 0, 1, 2
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [joint_report.add_subcommand]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    joint_report.add_subcommand,
+    convert_driver.add_subcommand,
+]
 
 
 def register(add_subcommand: Callable[[argparse._SubParsersAction], None]) -> None:

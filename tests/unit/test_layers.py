@@ -24,7 +24,7 @@ MAX_LINES = 400
 
 # Layer of a module (its dotted path inside the package) → the layers it may import besides its own.
 ALLOWED: dict[str, set[str]] = {
-    "root": {"hooks", "gltf_addon", "ui"},
+    "root": {"hooks", "gltf_addon", "ui", "convert"},
     "io": set(),
     "hooks": {"importer", "exporter", "gltf", "gltf_addon", "diagnostics", "report"},
     "importer": {"mapping", "gltf", "gltf_addon", "diagnostics", "report", "sim"},
@@ -34,11 +34,21 @@ ALLOWED: dict[str, set[str]] = {
     "gltf_addon": {"gltf", "diagnostics"},
     "report": {"diagnostics"},
     "diagnostics": set(),
-    "cli": {"gltf", "sim", "diagnostics"},
+    "cli": {"gltf", "sim", "diagnostics", "convert"},
+    "convert": {"hooks", "gltf", "diagnostics"},
     "sim": {"diagnostics"},
     "ui": {"hooks", "gltf", "mapping", "sim", "diagnostics", "report"},
 }
-BPY_FREE = ("io.gltf", "io.mapping", "sim", "io.diagnostics", "io.report", "io.cli", "ui.readout")
+BPY_FREE = (
+    "io.gltf",
+    "io.mapping",
+    "sim",
+    "io.diagnostics",
+    "io.report",
+    "io.cli",
+    "ui.readout",
+    *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol")),
+)
 
 
 def bpy_free(module: str) -> bool:

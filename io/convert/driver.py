@@ -1,0 +1,161 @@
+"""``convert``: batch conversion of .gltf / .glb / .blend files and folders (bpy-free driver).
+
+The same ``run`` serves ``bin/gltf-physics convert`` (workers: this Python with the ``bpy`` module, or
+``--blender PATH``) and ``blender --background --command gltf_physics convert`` (workers: that Blender). Exit
+codes: 0 every file converted (or skipped), 1 some failed, 2 usage error or no worker could start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import time
+
+from ..gltf.migrate import TARGETS
+from ..gltf.safe_files import atomic_write_bytes
+from . import protocol as p
+from .plan import FORMATS, Job, PlanError, parse_shard, plan, up_to_date
+from .pool import Pool, StartError, worker_command
+from .progress import Progress
+
+DESCRIPTION = (
+    "Convert .gltf, .glb and .blend files (folders walked recursively; OUT mirrors each folder's tree) through "
+    "Blender: glTF → glTF re-exports in revision --to, glTF → .blend imports and saves, .blend → glTF exports "
+    "Blender-authored physics. Each file is written atomically (no partial output after a failure or a kill); "
+    "inputs are never overwritten. Exit code 0 all converted, 1 some failed, 2 usage error."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("inputs", nargs="+", metavar="IN", help=".gltf, .glb or .blend files, or folders")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT", help="output folder (created)")
+    parser.add_argument("--to", choices=TARGETS, default="2026", help="physics revision of glTF outputs (2026)")
+    parser.add_argument(
+        "--format", choices=FORMATS, default="same", help="output container; same keeps the input's (default)"
+    )
+    parser.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (1)")
+    parser.add_argument("--shard", metavar="K/N", help="convert only the K-th of N shares of the sorted file list")
+    parser.add_argument(
+        "--report",
+        metavar="FILE",
+        help="write a JSON report: per file status, time, counts, diagnostics with code and JSON pointer",
+    )
+    parser.add_argument("--skip-existing", action="store_true", help="skip files whose output is newer")
+    parser.add_argument("--validate", action="store_true", help="validate each glTF output; errors fail the file")
+    parser.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=600.0,
+        metavar="S",
+        help="kill a worker stuck on one file for S seconds (600)",
+    )
+    parser.add_argument(
+        "--recycle", type=_positive_int, default=50, metavar="K", help="replace each worker after K files (50)"
+    )
+    parser.add_argument("--blender", metavar="PATH", help="run workers in this Blender executable (background)")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def add_subcommand(subparsers) -> None:
+    parser = subparsers.add_parser("convert", help="batch-convert files through Blender", description=DESCRIPTION)
+    add_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def main(argv: list[str], prog: str, blender: str | None, python: str) -> int:
+    """The Blender door: ``argv`` = ``["convert", …]``; ``--blender`` on the line wins over ``blender``."""
+    parser = argparse.ArgumentParser(prog=prog)
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_subcommand(subparsers)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2): never leave Blender from here
+        return int(exc.code or 0)
+    return run(args, blender=blender, python=python)
+
+
+def run(args: argparse.Namespace, blender: str | None = None, python: str | None = None) -> int:
+    started = time.monotonic()
+    try:
+        shard = parse_shard(args.shard) if args.shard else None
+        jobs = plan(args.inputs, args.output, args.format, shard)
+    except PlanError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    progress = Progress(len(jobs))
+    results: dict[str, dict] = {}
+    todo = []
+    for job in jobs:
+        if args.skip_existing and up_to_date(job):
+            results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": []}
+            progress.finished(job.key, results[job.key])
+        else:
+            todo.append(job)
+    command = worker_command(args.blender or blender, python or sys.executable)
+    pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate)
+
+    def on_event(kind: str, job: Job, result: dict | None) -> None:
+        if kind == "start":
+            progress.started(job.key)
+        else:
+            results[job.key] = result
+            progress.finished(job.key, result)
+
+    code = None
+    try:
+        pool.run(todo, on_event)
+    except StartError as exc:
+        print(f"\nerror: {exc}\n(convert needs the bpy module in this Python, or --blender PATH)", file=sys.stderr)
+        code = 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: files not converted are listed as not_run in the report", file=sys.stderr)
+        code = 130
+    summary = progress.summary()
+    if args.report:
+        try:
+            _write_report(args, jobs, results, summary, time.monotonic() - started)
+        except OSError as exc:
+            print(f"error: report {args.report!r} not written: {exc}", file=sys.stderr)
+            code = code or 2
+    if code is not None:
+        return code
+    return 1 if any(r["status"] == p.FAILED for r in results.values()) else 0
+
+
+def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str, seconds: float) -> None:
+    files = []
+    for job in jobs:
+        result = results.get(job.key, {"status": "not_run", "seconds": 0.0, "counts": {}, "diagnostics": []})
+        counts = {k: result.get("counts", {}).get(k, 0) for k in p.COUNT_KEYS} if result.get("counts") else {}
+        files.append({"input": str(job.input), "output": str(job.output), "name": job.key, **result, "counts": counts})
+    statuses = [f["status"] for f in files]
+    report = {
+        "to": args.to,
+        "format": args.format,
+        "shard": args.shard,
+        "jobs": args.jobs,
+        "summary": {
+            "files": len(files),
+            **{s: statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.FAILED, p.SKIPPED)},
+            "seconds": round(seconds, 3),
+            "text": summary,
+        },
+        "files": files,
+    }
+    pathlib.Path(args.report).parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(args.report, (json.dumps(report, indent=2) + "\n").encode("utf-8"))

@@ -1,0 +1,212 @@
+"""Convert one file inside a Blender process (bpy): reset the scene, read the input, write the output atomically.
+
+* ``.gltf`` / ``.glb`` input: read by our loader first (a malformed file fails with our diagnostic and its JSON
+  pointer), then ``import_scene.gltf`` into an empty scene (``read_homefile``: enabled extensions kept).
+* ``.blend`` input: ``open_mainfile`` without running the file's scripts; Blender-authored physics is exported.
+* glTF output: ``export_scene.gltf`` into the hidden folder ``.<name>.partial`` inside the output folder, validated
+  there when asked, then the resources are moved next to the output (``safe_files.copy_resource``: never outside
+  the output folder) and the ``.gltf`` / ``.glb`` renamed into place last. ``.blend`` output: saved as a hidden
+  temporary file beside the output (relative paths stay right), then renamed. A failed or killed conversion leaves
+  no output file; a stale ``.partial`` folder is removed by the next conversion of the same file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import pathlib
+import shutil
+
+from ..diagnostics import PhysicsDataError, Severity
+from ..gltf.files import load, resource_uris
+from ..gltf.parse import parse_gltf
+from ..gltf.safe_files import copy_resource, safe_resource
+from ..hooks import LAST_REPORTS
+from . import protocol as p
+
+GLTF_FORMATS = {".gltf": "GLTF_SEPARATE", ".glb": "GLB"}
+
+
+class _Collect(logging.Handler):
+    """io_scene_gltf2 logs export-hook exceptions here instead of raising."""
+
+    def __init__(self):
+        super().__init__(level=logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def _reset(enable) -> None:
+    import bpy
+
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)  # keeps enabled extensions (hooks doc §8.3)
+    enable()
+
+
+def document_counts(document: object) -> dict:
+    """Bodies, colliders, joints, triggers of a glTF's physics as our parser reads it (the exporter's definition)."""
+    nodes = parse_gltf(document).document.nodes.values()
+    return {
+        "bodies": sum(n.motion is not None for n in nodes),
+        "colliders": sum(n.collider is not None for n in nodes),
+        "joints": sum(n.joint is not None for n in nodes),
+        "triggers": sum(n.trigger is not None for n in nodes),
+    }
+
+
+def _read(src: pathlib.Path, out: list[dict], counts: dict, enable) -> bool:
+    """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read."""
+    import bpy
+
+    if src.suffix.lower() == ".blend":
+        try:
+            bpy.ops.wm.open_mainfile(filepath=str(src), load_ui=False, use_scripts=False)
+        except RuntimeError as exc:
+            out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", f"Blender could not open it: {exc}"))
+            return False
+        enable()
+        return True
+    try:
+        document = load(src).json
+    except PhysicsDataError as exc:
+        out.append(p.staged("read", exc.diagnostic))
+        return False
+    counts.update(document_counts(document))
+    _reset(enable)
+    try:
+        result = bpy.ops.import_scene.gltf(filepath=str(src))
+    except RuntimeError as exc:
+        result = {str(exc).strip()}
+    if result != {"FINISHED"}:
+        out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", f"glTF import failed: {result}"))
+        return False
+    return True
+
+
+def _settings(to: str) -> None:
+    import bpy
+
+    settings = getattr(bpy.context.scene, "gltf_physics", None)
+    if settings is not None:
+        settings.export_physics = True
+        settings.export_revision = to
+
+
+def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) -> pathlib.Path | None:
+    """Export into ``tmp``; the written main file, or None."""
+    import bpy
+
+    _settings(job["to"])
+    tmp.mkdir()
+    target = tmp / dst.name
+    collect = _Collect()
+    logger = logging.getLogger("glTFImporter_errors")
+    logger.addHandler(collect)
+    try:
+        result = bpy.ops.export_scene.gltf(filepath=str(target), export_format=GLTF_FORMATS[dst.suffix.lower()])
+    except RuntimeError as exc:
+        result = {str(exc).strip()}
+    finally:
+        logger.removeHandler(collect)
+    out += [p.diag("export", Severity.ERROR, p.GLTF_ADDON_ERROR, "", m) for m in collect.messages]
+    if result != {"FINISHED"} or not target.is_file():
+        out.append(p.diag("export", Severity.ERROR, p.EXPORT_FAILED, "", f"glTF export failed: {result}"))
+        return None
+    return target
+
+
+def _validate(target: pathlib.Path, out: list[dict]) -> None:
+    try:
+        document = load(target).json
+    except PhysicsDataError as exc:
+        out.append(p.staged("validate", exc.diagnostic))
+        return
+    out += [p.staged("validate", d) for d in parse_gltf(document).diagnostics]
+
+
+def _commit_gltf(target: pathlib.Path, dst: pathlib.Path, out: list[dict]) -> None:
+    """Resources first (inside the output folder only), then the main file by rename."""
+    document = load(target).json
+    for where, uri in resource_uris(document):
+        found = safe_resource(target.parent, uri, where)
+        problem = found if not isinstance(found, pathlib.Path) else copy_resource(found, dst.parent, uri, where)
+        if problem is not None:
+            out.append(p.staged("write", problem))
+    if p.status_of(out) == p.FAILED:
+        return
+    os.replace(target, dst)
+
+
+def _counts(kind: str) -> dict:
+    report = LAST_REPORTS.get(kind)
+    counts = report.counts if report is not None else {}
+    return {
+        "bodies": counts.get("rigid_bodies", 0),
+        "colliders": counts.get("colliders", 0),
+        "joints": counts.get("joints", 0),
+        "triggers": counts.get("triggers", 0),
+    }
+
+
+def _scene_counts() -> dict:
+    import bpy
+
+    objects = bpy.data.objects
+    return {
+        "bodies": sum(1 for ob in objects if ob.rigid_body is not None),
+        "colliders": 0,
+        "joints": sum(1 for ob in objects if ob.rigid_body_constraint is not None),
+        "triggers": 0,
+    }
+
+
+def _report(kind: str, out: list[dict]) -> None:
+    report = LAST_REPORTS.get(kind)
+    if report is not None:
+        out += [p.staged(kind, d) for d in report.diagnostics]
+
+
+def convert(job: dict, enable) -> dict:
+    """Convert ``job`` (``protocol``'s job dict); ``enable()`` re-enables the extension after a scene reset.
+    Returns ``{"status", "counts", "diagnostics"}`` (the worker adds the time)."""
+    import bpy
+
+    src, dst = pathlib.Path(job["input"]), pathlib.Path(job["output"])
+    out: list[dict] = []
+    counts: dict = {}
+    LAST_REPORTS.clear()  # module state survives scene resets
+    tmp = p.partial_path(dst)
+    try:
+        _remove(tmp)  # left by a killed run
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if not _read(src, out, counts, enable):
+            return {"status": p.FAILED, "counts": counts, "diagnostics": out}
+        _report("import", out)
+        if dst.suffix.lower() == ".blend":
+            counts = counts or _scene_counts()  # a glTF input: its own physics
+            bpy.ops.wm.save_as_mainfile(filepath=str(tmp), copy=True, check_existing=False)
+            os.replace(tmp, dst)
+        else:
+            target = _export(dst, tmp, job, out)
+            counts = _counts("export")
+            _report("export", out)
+            if target is not None and job.get("validate"):
+                _validate(target, out)
+            if target is not None and p.status_of(out) != p.FAILED:
+                _commit_gltf(target, dst, out)
+    except Exception as exc:  # one bad file never stops the worker
+        out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", f"{type(exc).__name__}: {exc}"))
+    finally:
+        _remove(tmp)
+    return {"status": p.status_of(out), "counts": counts, "diagnostics": out}
+
+
+def _remove(path: pathlib.Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()

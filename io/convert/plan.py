@@ -1,0 +1,103 @@
+"""Which files a ``convert`` run converts, and to where (bpy-free).
+
+* Inputs are ``.gltf`` / ``.glb`` / ``.blend`` files and folders; a folder is walked recursively (hidden entries
+  and the output folder skipped) and its **contents** go to ``OUT`` with the same relative paths; a file given
+  directly goes to ``OUT/<name>``.
+* The output suffix comes from ``--format`` (``same`` keeps the input's container).
+* Jobs are sorted by output path relative to ``OUT`` (the same on every machine whatever the absolute paths), then
+  ``--shard K/N`` keeps every N-th job starting at K-1: together the N shards convert each file exactly once.
+* ``--skip-existing`` skips a job whose output exists and is at least as new as its input.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+from dataclasses import dataclass
+
+SUFFIXES = (".gltf", ".glb", ".blend")
+FORMATS = ("gltf", "glb", "blend", "same")
+
+
+class PlanError(ValueError):
+    """A usage error (exit code 2): the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Job:
+    input: pathlib.Path
+    output: pathlib.Path
+    key: str  # output path relative to OUT, posix: the sort key and the report's name
+
+    def to_json(self, to: str, validate: bool) -> dict:
+        return {"input": str(self.input), "output": str(self.output), "to": to, "validate": validate}
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"K/N"`` → (K, N) with 1 ≤ K ≤ N."""
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError as exc:
+        raise PlanError(f"--shard {text!r}: expected K/N, e.g. 2/8") from exc
+    if not 1 <= k <= n:
+        raise PlanError(f"--shard {text!r}: K must be between 1 and N")
+    return k, n
+
+
+def output_name(path: pathlib.PurePath, fmt: str) -> pathlib.PurePath:
+    return path if fmt == "same" else path.with_suffix("." + fmt)
+
+
+def _walk(folder: pathlib.Path, skip: pathlib.Path) -> list[pathlib.Path]:
+    found = []
+    for top, dirs, files in os.walk(folder):
+        here = pathlib.Path(top)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (here / d).resolve() != skip)
+        found += [here / f for f in sorted(files) if not f.startswith(".") and f.lower().endswith(SUFFIXES)]
+    return found
+
+
+def _sources(inputs: list[str], out: pathlib.Path) -> list[tuple[pathlib.Path, pathlib.PurePosixPath]]:
+    """(input file, path relative to OUT) of every input."""
+    sources = []
+    for text in inputs:
+        path = pathlib.Path(text)
+        if path.is_dir():
+            root = path.resolve()
+            if out == root or root.is_relative_to(out):
+                raise PlanError(f"OUT {str(out)!r} contains the input folder {text!r}: choose another OUT")
+            sources += [(f, pathlib.PurePosixPath(f.relative_to(path).as_posix())) for f in _walk(path, out)]
+        elif path.is_file():
+            if not path.name.lower().endswith(SUFFIXES):
+                raise PlanError(f"{text!r} is not a .gltf, .glb or .blend file")
+            if path.resolve().parent == out or path.resolve().parent.is_relative_to(out):
+                raise PlanError(f"OUT {str(out)!r} contains the input {text!r}: choose another OUT")
+            sources.append((path, pathlib.PurePosixPath(path.name)))
+        else:
+            raise PlanError(f"{text!r}: no such file or folder")
+    return sources
+
+
+def plan(inputs: list[str], out: str, fmt: str, shard: tuple[int, int] | None = None) -> list[Job]:
+    """The sorted, sharded jobs; raises ``PlanError`` for a usage error (a missing input, OUT containing an
+    input, two inputs with the same output)."""
+    out_root = pathlib.Path(out).resolve()
+    jobs: dict[str, Job] = {}
+    for source, relative in _sources(inputs, out_root):
+        key = output_name(relative, fmt).as_posix()
+        if key in jobs:
+            raise PlanError(f"{str(jobs[key].input)!r} and {str(source)!r} would both be written to {key!r}")
+        jobs[key] = Job(source.absolute(), out_root / key, key)
+    ordered = [jobs[key] for key in sorted(jobs)]
+    if shard is not None:
+        k, n = shard
+        ordered = ordered[k - 1 :: n]
+    return ordered
+
+
+def up_to_date(job: Job) -> bool:
+    """True when the output exists and is at least as new as the input (``--skip-existing``)."""
+    try:
+        return job.output.stat().st_mtime >= job.input.stat().st_mtime
+    except OSError:
+        return False

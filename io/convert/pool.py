@@ -1,0 +1,213 @@
+"""Worker processes of a ``convert`` run (bpy-free): N slots, each driving one Blender / bpy process at a time.
+
+A slot starts its worker lazily (``bootstrap.py`` with a fresh ``BLENDER_USER_RESOURCES``), sends one job, waits
+for the answer at most ``timeout`` seconds, and replaces the worker after a crash (the file fails with
+``CONVERT_WORKER_CRASHED`` and the tail of the worker's stderr), after a hang (killed, ``CONVERT_TIMEOUT``, its
+``.partial`` output removed) and after ``recycle`` files (memory held by Blender between files is returned).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+
+from . import protocol as p
+from .plan import Job
+
+HERE = pathlib.Path(__file__).resolve().parent
+PACKAGE_DIR = HERE.parent.parent  # the extension's root folder (checkout or installed)
+STARTUP_SECONDS = 120.0  # importing bpy and enabling the extension, on a busy machine
+_TIMEOUT = object()
+
+
+class StartError(RuntimeError):
+    """No worker could be started (no bpy module in this Python, a Blender that does not run)."""
+
+
+def worker_command(blender: str | None, python: str) -> list[str]:
+    """The command line of a worker: ``blender --background`` when an executable is given, else ``python``."""
+    bootstrap = str(HERE / "bootstrap.py")
+    if blender:
+        return [blender, "--background", "--factory-startup", "--python", bootstrap, "--", str(PACKAGE_DIR)]
+    return [python, "-P", bootstrap, str(PACKAGE_DIR)]
+
+
+class Worker:
+    """One worker process; answers arrive through a reader thread."""
+
+    def __init__(self, command: list[str]):
+        self.home = pathlib.Path(tempfile.mkdtemp(prefix="gltf_physics_convert_"))
+        self.log = (self.home / "stderr.log").open("w+b")
+        env = dict(os.environ, BLENDER_USER_RESOURCES=str(self.home / "user"))
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=self.home
+        )
+        self.answers: queue.Queue = queue.Queue()
+        self.files = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for raw in self.proc.stdout:
+            message = p.decode(raw.decode("utf-8", "replace"))
+            if message is not None:
+                self.answers.put(message)
+        self.answers.put(None)  # end of stream: the worker exited
+
+    def send(self, job: dict) -> bool:
+        try:
+            self.proc.stdin.write((json.dumps(job) + "\n").encode())
+            self.proc.stdin.flush()
+        except OSError:
+            return False
+        return True
+
+    def answer(self, timeout: float):
+        """The next message, None when the worker died, ``_TIMEOUT`` after ``timeout`` seconds."""
+        try:
+            return self.answers.get(timeout=timeout)
+        except queue.Empty:
+            return _TIMEOUT
+
+    def tail(self, lines: int = 12) -> str:
+        with contextlib.suppress(OSError):
+            self.log.flush()
+            text = (self.home / "stderr.log").read_text(encoding="utf-8", errors="replace")
+            return "\n".join(text.strip().splitlines()[-lines:])
+        return ""
+
+    def stop(self, kill: bool = False) -> None:
+        """Close stdin (the worker finishes and exits) or kill it; remove its temporary folder."""
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+        if kill:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Pool:
+    """Run jobs on ``jobs`` slots; ``events`` receives ("start", job, None) and ("done", job, result)."""
+
+    def __init__(self, command: list[str], slots: int, timeout: float, recycle: int, to: str, validate: bool):
+        self.command, self.slots, self.timeout, self.recycle = command, slots, timeout, recycle
+        self.to, self.validate = to, validate
+        self.todo: queue.Queue = queue.Queue()
+        self.events: queue.Queue = queue.Queue()
+        self.stopping = threading.Event()
+        self.started_once = threading.Event()
+        self.live: set[Worker] = set()
+        self.lock = threading.Lock()
+
+    def run(self, jobs: list[Job], on_event: Callable[[str, Job, dict | None], None]) -> None:
+        """Convert every job; raises ``StartError`` when no worker ever started."""
+        for job in jobs:
+            self.todo.put(job)
+        threads = [threading.Thread(target=self._slot, daemon=True) for _ in range(min(self.slots, len(jobs)))]
+        for thread in threads:
+            thread.start()
+        remaining = len(jobs)
+        try:
+            while remaining:
+                kind, job, result = self.events.get()
+                if kind == "fatal":
+                    raise StartError(result)
+                on_event(kind, job, result)
+                remaining -= kind == "done"
+        except BaseException:  # start failure, Ctrl-C: workers are killed (their outputs are never partial)
+            self.stopping.set()
+            self._kill_all()
+            raise
+        finally:
+            for thread in threads:
+                thread.join(timeout=30)
+
+    def _kill_all(self) -> None:
+        with self.lock:
+            live = list(self.live)
+        for worker in live:
+            with contextlib.suppress(OSError):
+                worker.proc.kill()
+
+    def _start(self) -> Worker | None:
+        worker = Worker(self.command)
+        with self.lock:
+            self.live.add(worker)
+        first = worker.answer(max(STARTUP_SECONDS, self.timeout))
+        if isinstance(first, dict) and first.get("ready"):
+            self.started_once.set()
+            return worker
+        message = f"worker did not start ({' '.join(self.command[:2])} …): {worker.tail() or 'no output'}"
+        self._retire(worker, kill=True)
+        if not self.started_once.is_set():
+            self.events.put(("fatal", None, message))
+            self.stopping.set()
+        return None
+
+    def _retire(self, worker: Worker, kill: bool = False) -> None:
+        worker.stop(kill=kill)
+        with self.lock:
+            self.live.discard(worker)
+
+    def _slot(self) -> None:
+        worker = None
+        try:
+            while not self.stopping.is_set():
+                try:
+                    job = self.todo.get_nowait()
+                except queue.Empty:
+                    return
+                worker = worker or self._start()
+                if worker is None:
+                    if self.stopping.is_set():
+                        return
+                    self.events.put(("done", job, p.failure("worker", p.WORKER_CRASHED, "worker did not start")))
+                    continue
+                worker, result = self._one(worker, job)
+                self.events.put(("done", job, result))
+        finally:
+            if worker is not None:
+                self._retire(worker)
+
+    def _one(self, worker: Worker, job: Job) -> tuple[Worker | None, dict]:
+        self.events.put(("start", job, None))
+        start = time.perf_counter()
+        answer = worker.answer(self.timeout) if worker.send(job.to_json(self.to, self.validate)) else None
+        seconds = time.perf_counter() - start
+        if isinstance(answer, dict) and "status" in answer:
+            worker.files += 1
+            if self.recycle and worker.files >= self.recycle:
+                self._retire(worker)
+                return None, answer
+            return worker, answer
+        if answer is _TIMEOUT:
+            self._retire(worker, kill=True)
+            result = p.failure("worker", p.TIMEOUT, f"no answer after {self.timeout:g} s: worker killed", seconds)
+        else:
+            tail = worker.tail()
+            self._retire(worker, kill=True)
+            result = p.failure("worker", p.WORKER_CRASHED, f"the worker died on this file: {tail}", seconds)
+        _remove_partial(job.output)
+        return None, result
+
+
+def _remove_partial(output: pathlib.Path) -> None:
+    partial = p.partial_path(output)
+    with contextlib.suppress(OSError):
+        if partial.is_dir():
+            shutil.rmtree(partial)
+        else:
+            partial.unlink()

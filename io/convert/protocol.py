@@ -1,0 +1,82 @@
+"""What a conversion worker and the driver say to each other (bpy-free).
+
+The driver writes one JSON job per line on the worker's stdin; the worker answers on its own copy of stdout (the
+process's fd 1 is pointed at stderr, so Blender's and io_scene_gltf2's prints never mix with answers) with lines
+``MARK + json``: first ``{"ready": true}``, then one result per job. A result is a dict ``{"status", "seconds",
+"counts", "diagnostics"}``; a diagnostic dict is ``Diagnostic.to_dict()`` plus ``stage`` (``read``, ``import``,
+``export``, ``validate``, ``write``, ``worker``).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+from ..diagnostics import Diagnostic, Severity
+
+MARK = "@@gltf_physics-convert@@ "
+
+# Statuses of a file in the report.
+CONVERTED = "converted"
+WARNINGS = "warnings"  # converted, with at least one WARNING diagnostic
+FAILED = "failed"
+SKIPPED = "skipped"
+
+# Codes of the conversion itself (the import, export and validator codes keep their own).
+IMPORT_FAILED = "CONVERT_IMPORT_FAILED"  # Blender could not read the input
+EXPORT_FAILED = "CONVERT_EXPORT_FAILED"  # Blender could not write the output
+GLTF_ADDON_ERROR = "CONVERT_GLTF_ADDON_ERROR"  # io_scene_gltf2 logged an error (an export hook raised)
+WRITE_FAILED = "CONVERT_WRITE_FAILED"  # the output could not be moved into place
+TIMEOUT = "CONVERT_TIMEOUT"  # the worker was killed after --timeout seconds
+WORKER_CRASHED = "CONVERT_WORKER_CRASHED"  # the worker process died on this file
+INTERNAL = "CONVERT_INTERNAL_ERROR"  # an unexpected exception in the worker
+
+COUNT_KEYS = ("bodies", "colliders", "joints", "triggers")
+
+
+def diag(stage: str, severity: Severity, code: str, pointer: str, message: str) -> dict:
+    return {"stage": stage, **Diagnostic(severity, code, pointer, message).to_dict()}
+
+
+def staged(stage: str, diagnostic: Diagnostic) -> dict:
+    return {"stage": stage, **diagnostic.to_dict()}
+
+
+def status_of(diagnostics: list[dict]) -> str:
+    """converted / warnings / failed from the diagnostics' severities."""
+    severities = {d["severity"] for d in diagnostics}
+    if Severity.ERROR.label in severities:
+        return FAILED
+    return WARNINGS if Severity.WARNING.label in severities else CONVERTED
+
+
+def failure(stage: str, code: str, message: str, seconds: float = 0.0) -> dict:
+    """The result of a file the worker never finished."""
+    return {
+        "status": FAILED,
+        "seconds": round(seconds, 3),
+        "counts": {},
+        "diagnostics": [diag(stage, Severity.ERROR, code, "", message)],
+    }
+
+
+def encode(message: dict) -> str:
+    return MARK + json.dumps(message, separators=(",", ":")) + "\n"
+
+
+def decode(line: str) -> dict | None:
+    """The message of a protocol line, or None for anything else."""
+    if not line.startswith(MARK):
+        return None
+    try:
+        message = json.loads(line[len(MARK) :])
+    except json.JSONDecodeError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def partial_path(output: pathlib.Path) -> pathlib.Path:
+    """The hidden temporary folder (glTF) or file (.blend) of ``output``, beside it on the same file system so
+    that the final rename is atomic; the driver removes it when it kills a worker."""
+    suffix = ".blend" if output.suffix.lower() == ".blend" else ""  # Blender saves .blend files only
+    return output.with_name(f".{output.name}.partial{suffix}")

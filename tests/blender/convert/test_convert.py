@@ -1,0 +1,198 @@
+"""``convert`` through ``bin/gltf-physics`` in subprocesses (workers: this tier's bpy): outputs exist, mirror the
+input tree and validate; the report's counts match the inputs; a malformed file fails alone with its diagnostic
+(exit 1); shards cover every file once; --skip-existing skips; a killed run leaves no partial output; a hung file
+is killed after --timeout; Blender-authored rigid bodies and constraints in a .blend export."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import bpy
+import pytest
+from convert_helpers import LIBRARY, ROOT, convert, library, report
+
+from blenderkit import submodule
+from scene_helpers import constraint, rigid_body_world, rigid_box
+from testkit import FIXTURES, corpus_files, read_json
+
+RB = "KHR_physics_rigid_bodies"
+
+
+@pytest.fixture(scope="module")
+def tools(addon):
+    """The bpy-free loader, validator and counter of the installed extension."""
+    files, parse = submodule(addon, "io.gltf.files"), submodule(addon, "io.gltf.parse")
+    counts = submodule(addon, "io.convert.one_file").document_counts
+
+    def errors(path):
+        return [d for d in parse.parse_gltf(files.load(path).json).diagnostics if d.severity.name == "ERROR"]
+
+    return files.load, errors, counts
+
+
+def test_folder_with_a_malformed_file_converts_the_rest(tmp_path, tools):
+    load, errors, counts = tools
+    src = library(tmp_path / "in", broken=True)
+    result = convert(
+        src, "-o", tmp_path / "out", "--format", "glb", "--validate", "--jobs", "2", "--report", tmp_path / "r.json"
+    )
+    assert result.returncode == 1, result.stderr
+    files = report(tmp_path / "r.json")
+    assert files["joints/broken.glb"]["status"] == "failed"
+    (diag,) = files["joints/broken.glb"]["diagnostics"]
+    assert (diag["code"], diag["pointer"], diag["stage"]) == ("FILE_INVALID_JSON", "", "read")
+    assert "FILE_INVALID_JSON" in result.stderr and "failed 1" in result.stderr
+    assert not (tmp_path / "out" / "joints" / "broken.glb").exists()
+    for source, name in LIBRARY.items():
+        out = tmp_path / "out" / name.replace(".gltf", ".glb")
+        entry = files[name.replace(".gltf", ".glb")]
+        assert entry["status"] in ("converted", "warnings") and out.is_file()
+        assert load(out).is_glb and errors(out) == []
+        assert entry["counts"] == counts(read_json(FIXTURES / source)), source
+    assert files["joints/hinge_x.glb"]["counts"]["joints"] == 1
+    assert not list((tmp_path / "out").rglob(".*"))  # no temporary folder left
+
+
+def test_gltf_outputs_keep_resources_inside_the_output_folder(tmp_path, tools):
+    load, errors, _ = tools
+    src = tmp_path / "in"
+    src.mkdir()
+    gltf = read_json(FIXTURES / "basic_body.gltf")
+    (src / "body.gltf").write_text(json.dumps(gltf))
+    result = convert(src, "-o", tmp_path / "out", "--format", "gltf", "--to", "2024-10")
+    assert result.returncode == 0, result.stderr
+    written = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*"))
+    assert written == ["body.bin", "body.gltf"]
+    document = load(tmp_path / "out" / "body.gltf").json
+    assert document["buffers"][0]["uri"] == "body.bin" and errors(tmp_path / "out" / "body.gltf") == []
+    assert RB in document["extensionsUsed"]
+
+
+def test_shards_convert_every_file_exactly_once_and_skip_existing_skips(tmp_path):
+    src = library(tmp_path / "in")
+    seen = []
+    for k in (1, 2, 3):
+        result = convert(src, "-o", tmp_path / "out", "--shard", f"{k}/3", "--report", tmp_path / f"{k}.json")
+        assert result.returncode == 0, result.stderr
+        seen += [name for name, f in report(tmp_path / f"{k}.json").items() if f["status"] != "skipped"]
+    assert sorted(seen) == sorted(LIBRARY.values())
+    written = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.gltf"))
+    assert written == sorted(LIBRARY.values())
+    os.utime(src / "rev_2026.gltf", (time.time() + 5, time.time() + 5))  # edited after the first run
+    result = convert(src, "-o", tmp_path / "out", "--skip-existing", "--report", tmp_path / "r.json")
+    assert result.returncode == 0, result.stderr
+    statuses = {name: f["status"] for name, f in report(tmp_path / "r.json").items()}
+    assert statuses.pop("rev_2026.gltf") == "converted"
+    assert set(statuses.values()) == {"skipped"} and len(statuses) == 3
+    assert "skipped 3" in result.stderr
+
+
+def test_a_killed_run_leaves_no_partial_output_and_skip_existing_finishes_it(tmp_path, tools):
+    load, _, _ = tools
+    src = tmp_path / "in"
+    for i in range(12):
+        library(src / f"set{i:02d}")
+    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", str(src), "-o", str(tmp_path / "out")]
+    run = subprocess.Popen([*command, "--format", "glb"], stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not list((tmp_path / "out").rglob("*.glb")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGKILL)  # the driver and its worker, mid-run
+    run.wait()
+    done = list((tmp_path / "out").rglob("*.glb"))
+    assert 0 < len(done) < 48
+    for path in done:
+        assert load(path).is_glb  # every output there is complete
+    result = subprocess.run([*command, "--format", "glb", "--skip-existing"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert f"skipped {len(done)}" in result.stderr or f"skipped {len(done) + 1}" in result.stderr
+    assert len(list((tmp_path / "out").rglob("*.glb"))) == 48
+    assert not [p for p in (tmp_path / "out").rglob(".*")]  # stale .partial folders were removed
+
+
+def test_a_hung_file_is_killed_after_the_timeout(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "fine.gltf").write_bytes((FIXTURES / "import" / "rev_2026.gltf").read_bytes())
+    gltf = read_json(FIXTURES / "basic_body.gltf")
+    gltf["buffers"][0]["uri"] = "stuck.bin"
+    (src / "stuck.gltf").write_text(json.dumps(gltf))
+    os.mkfifo(src / "stuck.bin")  # Blender's importer blocks reading it, as on a hung network share
+    result = convert(src, "-o", tmp_path / "out", "--timeout", "3", "--report", tmp_path / "r.json")
+    assert result.returncode == 1, result.stderr
+    files = report(tmp_path / "r.json")
+    assert [d["code"] for d in files["stuck.gltf"]["diagnostics"]] == ["CONVERT_TIMEOUT"]
+    assert {f["status"] for n, f in files.items() if n != "stuck.gltf"} <= {"converted", "warnings"}
+    assert not (tmp_path / "out" / "stuck.gltf").exists()
+    assert not list((tmp_path / "out").rglob(".*"))
+
+
+def test_blend_with_native_rigid_bodies_and_constraints_exports_them(tmp_path, clean):
+    rbw = rigid_body_world()
+    ground = rigid_box(rbw, "Ground", size=(4, 4, 0.2), kind="PASSIVE")
+    box = rigid_box(rbw, "Box", location=(0, 0, 2), shape="SPHERE", mass=3.0)
+    constraint(rbw, "Hinge", ground, box, "HINGE", location=(0, 0, 1))
+    (tmp_path / "in").mkdir()
+    bpy.ops.wm.save_as_mainfile(filepath=str(tmp_path / "in" / "scene.blend"), copy=True)
+    result = convert(
+        tmp_path / "in",
+        "-o",
+        tmp_path / "out",
+        "--format",
+        "glb",
+        "--validate",
+        "--to",
+        "2024-10",
+        "--report",
+        tmp_path / "r.json",
+    )
+    assert result.returncode == 0, result.stderr
+    assert report(tmp_path / "r.json")["scene.glb"]["counts"] == {
+        "bodies": 1,
+        "colliders": 2,
+        "joints": 1,
+        "triggers": 0,
+    }
+    load = submodule(clean, "io.gltf.files").load
+    document = load(tmp_path / "out" / "scene.glb").json
+    nodes = {n["name"]: n.get("extensions", {}).get(RB, {}) for n in document["nodes"]}
+    assert nodes["Box"]["motion"]["mass"] == pytest.approx(3.0)
+    assert "sphere" in json.dumps(document["extensions"]["KHR_implicit_shapes"])
+    assert any("joint" in ext for ext in nodes.values())
+
+
+def test_gltf_to_blend_and_back(tmp_path, tools):
+    _, _, counts = tools
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "hinge.gltf").write_bytes((FIXTURES / "joints" / "hinge_x.gltf").read_bytes())
+    assert convert(src, "-o", tmp_path / "blend", "--format", "blend").returncode == 0
+    assert (tmp_path / "blend" / "hinge.blend").stat().st_size > 0
+    result = convert(tmp_path / "blend", "-o", tmp_path / "back", "--format", "gltf", "--report", tmp_path / "r.json")
+    assert result.returncode == 0, result.stderr
+    expected = counts(read_json(FIXTURES / "joints" / "hinge_x.gltf"))
+    assert report(tmp_path / "r.json")["hinge.gltf"]["counts"] == expected
+
+
+@pytest.mark.corpus
+def test_corpus_files_convert_and_validate(tmp_path, tools):
+    load, errors, counts = tools
+    picked = corpus_files(
+        "glTF_Physics/tests/RigidBodies_Joint/RigidBodies_Joint_0[01].gltf",
+        "omigroup-gltf-extensions/extensions/2.0/OMI_physics_body/examples/basic/*.gltf",
+    )
+    assert len(picked) == 5
+    result = convert(
+        *picked, "-o", tmp_path / "out", "--format", "glb", "--validate", "--jobs", "2", "--report", tmp_path / "r.json"
+    )
+    assert result.returncode == 0, result.stderr
+    files = report(tmp_path / "r.json")
+    for path in picked:
+        out = tmp_path / "out" / path.with_suffix(".glb").name
+        assert errors(out) == []
+        assert files[out.name]["counts"] == counts(load(path).json), path

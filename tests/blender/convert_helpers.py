@@ -1,0 +1,39 @@
+"""Shared by the ``convert`` tests: run the command in a subprocess (this interpreter, so the workers use this
+tier's bpy), read its report, and copy a small fixture library."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from testkit import FIXTURES, ROOT
+
+LIBRARY = {  # fixture → path inside the library (a sub-folder checks the mirrored tree)
+    "import/rev_2026.gltf": "rev_2026.gltf",
+    "joints/hinge_x.gltf": "joints/hinge_x.gltf",
+    "import/triggers.gltf": "joints/deeper/triggers.gltf",
+    "basic_body.gltf": "basic_body.gltf",
+}
+BROKEN = '{"asset": {"version": "2.0"}, "nodes": ['
+
+
+def library(root: pathlib.Path, broken: bool = False) -> pathlib.Path:
+    for source, name in LIBRARY.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(FIXTURES / source, root / name)
+    if broken:
+        (root / "joints" / "broken.gltf").write_text(BROKEN)
+    return root
+
+
+def convert(*args: object, timeout: float = 300, **popen) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", *map(str, args)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **popen)
+
+
+def report(path: pathlib.Path) -> dict[str, dict]:
+    """The report's files by name (output path relative to OUT)."""
+    return {f["name"]: f for f in json.loads(path.read_text())["files"]}

@@ -1,0 +1,80 @@
+"""``convert``'s plan (bpy-free): walking, output names, shards, usage errors, skip-existing."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+import pytest
+
+from testkit import submodule
+
+plan = submodule("io.convert.plan")
+
+
+def _tree(root: pathlib.Path, names: list[str]) -> None:
+    for name in names:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}")
+
+
+def test_folders_mirror_their_tree_and_files_go_to_the_top(tmp_path):
+    _tree(tmp_path / "lib", ["b.glb", "a/x.gltf", "a/.hidden.gltf", ".git/y.gltf", "notes.txt", "c.blend"])
+    _tree(tmp_path, ["single.gltf"])
+    jobs = plan.plan([str(tmp_path / "lib"), str(tmp_path / "single.gltf")], str(tmp_path / "out"), "glb")
+    assert [j.key for j in jobs] == ["a/x.glb", "b.glb", "c.glb", "single.glb"]
+    assert jobs[0].output == (tmp_path / "out" / "a" / "x.glb").resolve()
+    assert all(j.input.is_absolute() for j in jobs)
+
+
+def test_format_same_keeps_the_container():
+    assert plan.output_name(pathlib.PurePosixPath("a/b.blend"), "same").as_posix() == "a/b.blend"
+    assert plan.output_name(pathlib.PurePosixPath("a/b.glb"), "gltf").as_posix() == "a/b.gltf"
+
+
+def test_shards_are_disjoint_and_cover_everything(tmp_path):
+    _tree(tmp_path / "lib", [f"f{i:02d}.gltf" for i in range(10)])
+    every = [j.key for j in plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), "same")]
+    shards = [
+        [j.key for j in plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), "same", (k, 3))] for k in (1, 2, 3)
+    ]
+    assert sorted(key for shard in shards for key in shard) == every
+    assert [len(s) for s in shards] == [4, 3, 3]
+
+
+@pytest.mark.parametrize("text", ["0/3", "4/3", "1", "a/b", "1/0"])
+def test_bad_shards_are_usage_errors(text):
+    with pytest.raises(plan.PlanError):
+        plan.parse_shard(text)
+
+
+def test_usage_errors(tmp_path):
+    _tree(tmp_path / "lib", ["a.gltf", "a.glb"])
+    with pytest.raises(plan.PlanError, match="both be written"):
+        plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), "glb")
+    with pytest.raises(plan.PlanError, match="contains the input"):
+        plan.plan([str(tmp_path / "lib")], str(tmp_path), "same")
+    with pytest.raises(plan.PlanError, match="contains the input"):
+        plan.plan([str(tmp_path / "lib" / "a.gltf")], str(tmp_path / "lib"), "blend")
+    with pytest.raises(plan.PlanError, match="no such"):
+        plan.plan([str(tmp_path / "missing")], str(tmp_path / "out"), "same")
+
+
+def test_an_output_folder_inside_the_input_is_not_walked(tmp_path):
+    _tree(tmp_path / "lib", ["a.gltf", "out/a.glb"])
+    jobs = plan.plan([str(tmp_path / "lib")], str(tmp_path / "lib" / "out"), "glb")
+    assert [j.key for j in jobs] == ["a.glb"]
+
+
+def test_up_to_date_compares_modification_times(tmp_path):
+    _tree(tmp_path / "lib", ["a.gltf"])
+    (job,) = plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), "glb")
+    assert not plan.up_to_date(job)
+    job.output.parent.mkdir(parents=True)
+    job.output.write_bytes(b"x")
+    os.utime(job.input, (1_000_000, 1_000_000))
+    assert plan.up_to_date(job)
+    os.utime(job.input, None)
+    os.utime(job.output, (1_000_000, 1_000_000))
+    assert not plan.up_to_date(job)
