@@ -92,6 +92,12 @@ def test_shards_convert_every_file_exactly_once_and_skip_existing_skips(tmp_path
     assert "skipped 3" in result.stderr
 
 
+def _visible(folder):
+    """Output files, not the hidden temporary ones."""
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    return [p for p in files if not any(part.startswith(".") for part in p.relative_to(folder).parts)]
+
+
 def test_a_killed_run_leaves_no_partial_output_and_skip_existing_finishes_it(tmp_path, tools):
     load, _, _ = tools
     src = tmp_path / "in"
@@ -100,18 +106,18 @@ def test_a_killed_run_leaves_no_partial_output_and_skip_existing_finishes_it(tmp
     command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", str(src), "-o", str(tmp_path / "out")]
     run = subprocess.Popen([*command, "--format", "glb"], stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
-    while not list((tmp_path / "out").rglob("*.glb")) and time.monotonic() < deadline:
+    while not _visible(tmp_path / "out") and time.monotonic() < deadline:
         time.sleep(0.05)
     os.killpg(run.pid, signal.SIGKILL)  # the driver and its worker, mid-run
     run.wait()
-    done = list((tmp_path / "out").rglob("*.glb"))
-    assert 0 < len(done) < 48
+    done = _visible(tmp_path / "out")
+    assert 0 < len(done) < 48  # anything else is a hidden .partial folder, removed by the next run
     for path in done:
         assert load(path).is_glb  # every output there is complete
     result = subprocess.run([*command, "--format", "glb", "--skip-existing"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert f"skipped {len(done)}" in result.stderr or f"skipped {len(done) + 1}" in result.stderr
-    assert len(list((tmp_path / "out").rglob("*.glb"))) == 48
+    assert len(_visible(tmp_path / "out")) == 48
     assert not [p for p in (tmp_path / "out").rglob(".*")]  # stale .partial folders were removed
 
 

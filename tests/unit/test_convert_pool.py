@@ -1,0 +1,143 @@
+"""``convert``'s worker pool and progress (bpy-free), with a fake worker that speaks the protocol: one bad file
+fails alone, a crash and a hang replace the worker (the hang after --timeout, its .partial removed), workers are
+recycled every K files, no worker at all is a start error; the progress bar and the per-file lines."""
+
+from __future__ import annotations
+
+import io
+import pathlib
+import sys
+import textwrap
+
+import pytest
+
+from testkit import submodule
+
+plan = submodule("io.convert.plan")
+pool_module = submodule("io.convert.pool")
+protocol = submodule("io.convert.protocol")
+progress = submodule("io.convert.progress")
+severity = submodule("io.diagnostics").Severity
+
+FAKE = textwrap.dedent(
+    """
+    import json, os, sys, time
+    MARK = {mark!r}
+    print("Blender-like noise on stdout", flush=True)
+    print(MARK + json.dumps({{"ready": True}}), flush=True)
+    for line in sys.stdin:
+        job = json.loads(line)
+        name = os.path.basename(job["input"])
+        if name.startswith("crash"):
+            print("about to crash", file=sys.stderr, flush=True)
+            os._exit(3)
+        if name.startswith("hang"):
+            os.makedirs(job["output"] + ".partial-by-fake", exist_ok=True)
+            time.sleep(60)
+        status = "failed" if name.startswith("bad") else "converted"
+        answer = {{"status": status, "counts": {{"bodies": 1}}, "diagnostics": [], "pid": os.getpid()}}
+        print(MARK + json.dumps(answer), flush=True)
+    """
+)
+
+
+@pytest.fixture
+def fake(tmp_path) -> list[str]:
+    script = tmp_path / "fake_worker.py"
+    script.write_text(FAKE.format(mark=protocol.MARK))
+    return [sys.executable, str(script)]
+
+
+def _jobs(tmp_path: pathlib.Path, names: list[str]) -> list:
+    return [plan.Job(tmp_path / "in" / n, tmp_path / "out" / n, n) for n in names]
+
+
+def _run(command, jobs, slots=1, timeout=30.0, recycle=0):
+    results, started = {}, []
+
+    def on_event(kind, job, result):
+        if kind == "start":
+            started.append(job.key)
+        else:
+            results[job.key] = result
+
+    pool_module.Pool(command, slots, timeout, recycle, "2026", False).run(jobs, on_event)
+    return results, started
+
+
+def test_a_crash_fails_one_file_and_the_batch_goes_on(tmp_path, fake):
+    results, started = _run(fake, _jobs(tmp_path, ["a.gltf", "crash.gltf", "bad.gltf", "b.gltf"]))
+    assert started == ["a.gltf", "crash.gltf", "bad.gltf", "b.gltf"]
+    assert {k: r["status"] for k, r in results.items()} == {
+        "a.gltf": "converted",
+        "crash.gltf": "failed",
+        "bad.gltf": "failed",
+        "b.gltf": "converted",
+    }
+    (diag,) = results["crash.gltf"]["diagnostics"]
+    assert diag["code"] == protocol.WORKER_CRASHED and "about to crash" in diag["message"]
+    assert results["a.gltf"]["pid"] != results["b.gltf"]["pid"]  # replaced after the crash
+
+
+def test_a_hang_is_killed_after_the_timeout_and_its_partial_output_removed(tmp_path, fake, monkeypatch):
+    monkeypatch.setattr(protocol, "partial_path", lambda output: output.with_name(output.name + ".partial-by-fake"))
+    (tmp_path / "out").mkdir()
+    results, _ = _run(fake, _jobs(tmp_path, ["hang.gltf", "a.gltf"]), timeout=1.0)
+    assert [d["code"] for d in results["hang.gltf"]["diagnostics"]] == [protocol.TIMEOUT]
+    assert results["a.gltf"]["status"] == "converted"
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_workers_are_recycled_every_k_files_and_slots_share_the_work(tmp_path, fake):
+    names = [f"f{i}.gltf" for i in range(6)]
+    results, _ = _run(fake, _jobs(tmp_path, names), recycle=2)
+    pids = [results[n]["pid"] for n in names]
+    assert len(set(pids)) == 3 and pids[0] == pids[1] and pids[2] == pids[3]
+    results, _ = _run(fake, _jobs(tmp_path, names), slots=2)
+    assert len({r["pid"] for r in results.values()}) == 2 and len(results) == 6
+
+
+def test_no_worker_at_all_is_a_start_error(tmp_path):
+    command = [sys.executable, "-c", "import sys; print('no bpy here', file=sys.stderr); sys.exit(1)"]
+    with pytest.raises(pool_module.StartError, match="no bpy here"):
+        _run(command, _jobs(tmp_path, ["a.gltf", "b.gltf"]))
+
+
+def test_worker_commands():
+    python = pool_module.worker_command(None, "/venv/bin/python")
+    assert python[:2] == ["/venv/bin/python", "-P"] and python[2].endswith("bootstrap.py")
+    blender = pool_module.worker_command("/opt/blender/blender", "unused")
+    assert blender[:4] == ["/opt/blender/blender", "--background", "--factory-startup", "--python"]
+    assert blender[-2] == "--" and pathlib.Path(blender[-1], "blender_manifest.toml").is_file()
+
+
+def test_progress_bar_on_a_terminal_and_lines_otherwise():
+    stream = io.StringIO()
+    bar = progress.Progress(2, stream, tty=True)
+    bar.started("lib/a.glb")
+    assert "0/2" in stream.getvalue() and "ETA" in stream.getvalue() and "lib/a.glb" in stream.getvalue()
+    failed = {
+        "status": "failed",
+        "diagnostics": [protocol.diag("read", severity.ERROR, "FILE_INVALID_JSON", "", "bad")],
+    }
+    bar.finished("lib/a.glb", failed)
+    bar.finished("lib/b.glb", {"status": "skipped"})
+    text = stream.getvalue()
+    assert "\r\x1b[K" in text and "files/s" in text and "2/2" in text
+    assert "FAILED lib/a.glb\n    ERROR FILE_INVALID_JSON at /: bad" in text
+    assert "skipped lib/b.glb" not in text  # only problems leave a line above the bar
+    assert bar.summary() == "converted 0 (0 with warnings), failed 1, skipped 1 in 0:00"
+
+    plain = io.StringIO()
+    lines = progress.Progress(1, plain, tty=False)
+    lines.finished("a.glb", {"status": "converted", "seconds": 0.5, "counts": {"bodies": 2}})
+    assert plain.getvalue() == "[1/1] ok a.glb (0.50 s; 2 bodies, 0 colliders, 0 joints, 0 triggers)\n"
+    assert "\r" not in plain.getvalue()
+
+
+def test_usage_errors_exit_2_before_any_worker(tmp_path, capsys):
+    driver = submodule("io.convert.driver")
+    assert driver.main(["convert", str(tmp_path / "missing.gltf"), "-o", str(tmp_path)], "t", None, "x") == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    assert driver.main(["convert", str(tmp_path), "-o", str(tmp_path / "o"), "--shard", "4/3"], "t", None, "x") == 2
+    assert driver.main(["convert", str(tmp_path), "-o", str(tmp_path / "o"), "--jobs", "0"], "t", None, "x") == 2
