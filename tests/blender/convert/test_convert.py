@@ -202,3 +202,21 @@ def test_corpus_files_convert_and_validate(tmp_path, tools):
         out = tmp_path / "out" / path.with_suffix(".glb").name
         assert errors(out) == []
         assert files[out.name]["counts"] == counts(load(path).json), path
+
+
+def test_blender_option_starts_workers_the_way_blender_is_started(tmp_path):
+    """No Blender executable here: a stand-in checks the command line Blender would get (``--background
+    --factory-startup --python bootstrap.py -- PACKAGE_DIR``) and runs the bootstrap with this tier's bpy."""
+    fake = tmp_path / "blender"
+    fake.write_text(
+        "#!/bin/sh\n"
+        '[ "$1" = --background ] && [ "$2" = --factory-startup ] && [ "$3" = --python ] && [ "$5" = -- ] || exit 9\n'
+        f'exec "{sys.executable}" -P "$4" "$@"\n'
+    )
+    fake.chmod(0o755)
+    source = FIXTURES / "joints" / "hinge_x.gltf"
+    result = convert(
+        source, "-o", tmp_path / "out", "--blender", fake, "--format", "glb", "--report", tmp_path / "r.json"
+    )
+    assert result.returncode == 0, result.stderr
+    assert report(tmp_path / "r.json")["hinge_x.glb"]["counts"]["joints"] == 1
