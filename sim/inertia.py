@@ -31,10 +31,17 @@ def principal_axes(tensor) -> tuple[np.ndarray, np.ndarray]:
 
     The rotation is proper (det +1), the quaternion unit with w >= 0. Stable ordering: eigenvectors are assigned to
     the coordinate axes they are closest to, so a diagonal tensor gives its own diagonal and the identity.
+    The tensor is divided by its largest magnitude first, so entries near the float64 limit cannot overflow
+    into NaN; the eigenvalues are scaled back (they may overflow to ±inf, never to NaN).
     """
     t = np.asarray(tensor, dtype=float)
+    scale = float(np.max(np.abs(t))) if t.size else 0.0
+    scale = scale if 0.0 < scale < np.inf else 1.0
+    t = t / scale
     t = 0.5 * (t + t.T)
     vals, vecs = np.linalg.eigh(t)
+    with np.errstate(over="ignore"):
+        vals = vals * scale
     perm = max(_PERMS, key=lambda p: float(np.prod(np.abs(np.diag(vecs[:, p]))) + np.abs(np.diag(vecs[:, p])).sum()))
     vals, vecs = vals[perm], vecs[:, perm]
     vecs = vecs * np.where(np.diag(vecs) < 0.0, -1.0, 1.0)

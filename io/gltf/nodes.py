@@ -102,10 +102,17 @@ def world_matrix(index: int, nodes: list, parents: dict[int, int]) -> np.ndarray
 
 
 def decompose(m: np.ndarray) -> tuple[tuple, tuple, tuple] | None:
-    """4x4 -> (translation, rotation xyzw, scale); None when singular.  A reflection goes into a negative X scale."""
+    """4x4 -> (translation, rotation xyzw, scale); None when singular or not finite.  A reflection goes into a
+    negative X scale."""
+    if not np.isfinite(m).all():
+        return None
     basis = m[:3, :3]
-    scale = np.linalg.norm(basis, axis=0)
-    if np.any(scale < 1e-12):
+    peak = np.max(np.abs(basis), axis=0)
+    if np.any(peak < 1e-12):
+        return None
+    with np.errstate(over="ignore"):  # column norms without squaring huge values (inf past the float64 range)
+        scale = peak * np.linalg.norm(basis / peak, axis=0)
+    if np.any(scale < 1e-12) or not np.isfinite(scale).all():
         return None
     rot = basis / scale
     if np.linalg.det(rot) < 0:
@@ -117,12 +124,13 @@ def decompose(m: np.ndarray) -> tuple[tuple, tuple, tuple] | None:
 
 def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int]):
     """The world transform of node ``target`` expressed in node ``base``'s local space, decomposed (or None)."""
-    base_world = world_matrix(base, nodes, parents)
-    try:
-        inverse = np.linalg.inv(base_world)
-    except np.linalg.LinAlgError:
-        return None
-    return decompose(inverse @ world_matrix(target, nodes, parents))
+    with np.errstate(over="ignore", invalid="ignore"):  # huge or tiny transforms: decompose refuses non-finite
+        base_world = world_matrix(base, nodes, parents)
+        try:
+            inverse = np.linalg.inv(base_world)
+        except np.linalg.LinAlgError:
+            return None
+        return decompose(inverse @ world_matrix(target, nodes, parents))
 
 
 # --- rigid transforms -------------------------------------------------------------------------------------------

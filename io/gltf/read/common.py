@@ -24,6 +24,11 @@ DROPPED = "PHYSICS_PARSE_DROPPED"
 DROPPED_REFERENCE = "PHYSICS_PARSE_REFERENCE_TO_DROPPED"
 CONVERTED = "PHYSICS_PARSE_CONVERTED"
 INTERNAL = "PHYSICS_PARSE_INTERNAL_ERROR"
+OUT_OF_RANGE = "PHYSICS_PARSE_OUT_OF_RANGE"  # a computed value glTF cannot store (WARNING; the value is not kept)
+
+#: glTF stores physics numbers as 32-bit floats: the largest finite one and the smallest non-zero (subnormal) one.
+FLOAT32_MAX = 3.4028234663852886e38
+FLOAT32_TINY = 1.401298464324817e-45
 
 _NODE_UNIT = re.compile(
     rf"^/nodes/\d+/extensions/(?:(?:{KHR_RIGID_BODIES}|{OMI_BODY})/(?:motion|collider|trigger|joint)"
@@ -50,6 +55,11 @@ class DropUnitError(Exception):
 
 def is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def fits_float32(value: float) -> bool:
+    """Finite and not above ``FLOAT32_MAX`` in magnitude (a number a glTF writer may store)."""
+    return math.isfinite(value) and abs(value) <= FLOAT32_MAX
 
 
 def is_index(value: Any) -> bool:

@@ -9,6 +9,8 @@ same either way and stays grouped.  Bodies connected by a legacy joint do not co
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...diagnostics import Severity
@@ -27,7 +29,16 @@ from ..model import (
     PhysicsDocument,
 )
 from ..nodes import matrix_to_quat, parent_map, relative_frame
-from .common import CONVERTED, DropUnitError, ReadContext, pointer_join
+from .common import (
+    CONVERTED,
+    FLOAT32_MAX,
+    FLOAT32_TINY,
+    OUT_OF_RANGE,
+    DropUnitError,
+    ReadContext,
+    fits_float32,
+    pointer_join,
+)
 
 LEGACY_BODY_KINDS = {
     "rigid": DYNAMIC,
@@ -41,23 +52,40 @@ LEGACY_BODY_KINDS = {
 
 
 def read_legacy_inertia(ctx: ReadContext, d: dict, ptr: str, motion: Motion) -> None:
-    """Legacy ``inertiaTensor`` float[9] -> principal moments + orientation (all-zero = automatic)."""
+    """Legacy ``inertiaTensor`` float[9] -> principal moments + orientation (all-zero = automatic).
+
+    The tensor is divided by its largest magnitude before the eigen-decomposition (so ``1e308`` entries cannot
+    overflow into NaN) and the moments are scaled back; a tensor that is not positive definite or whose moments a
+    32-bit float cannot hold is reported at its pointer and ignored (the inertia is then computed automatically).
+    """
     values = ctx.numbers(d, "inertiaTensor", ptr)
     if values is None or len(values) != 9 or not any(values):
         return
+    here = pointer_join(ptr, "inertiaTensor")
     tensor = np.array(values).reshape(3, 3)
-    moments, axes = np.linalg.eigh((tensor + tensor.T) / 2)
+    scale = float(np.max(np.abs(tensor)))
+    unit = tensor / scale
+    moments, axes = np.linalg.eigh((unit + unit.T) / 2)
     if np.linalg.det(axes) < 0:
         axes[:, 0] = -axes[:, 0]
     if np.any(moments <= 0):
+        ctx.report(Severity.WARNING, OUT_OF_RANGE, here, "legacy inertiaTensor is not positive definite: ignored")
+        return
+    with np.errstate(over="ignore"):
+        moments = moments * scale
+    if not all(FLOAT32_TINY <= v <= FLOAT32_MAX for v in moments):
+        ctx.report(
+            Severity.WARNING,
+            OUT_OF_RANGE,
+            here,
+            f"legacy inertiaTensor has principal moments {[float(v) for v in moments]} that a 32-bit float cannot "
+            "hold: ignored (inertia computed automatically)",
+        )
         return
     motion.inertia_diagonal = tuple(float(v) for v in moments)
     motion.inertia_orientation = matrix_to_quat(axes)
     ctx.report(
-        Severity.INFO,
-        CONVERTED,
-        pointer_join(ptr, "inertiaTensor"),
-        "legacy inertiaTensor diagonalized into inertiaDiagonal + inertiaOrientation",
+        Severity.INFO, CONVERTED, here, "legacy inertiaTensor diagonalized into inertiaDiagonal + inertiaOrientation"
     )
 
 
@@ -101,11 +129,22 @@ def _description(ctx: ReadContext, refs: list, ptr: str, root: list | None) -> J
     return desc
 
 
-def _frame(found) -> Frame | None:
-    if found is None:
-        return None
-    translation, rotation, scale = found
-    return Frame(translation=translation, rotation=rotation, scale=scale)
+def _frame(ctx: ReadContext, found, ptr: str, key: str, body: int) -> Frame | None:
+    """The pivot in body ``body``'s space, or None (reported at ``ptr/key``) when it is singular, not finite or does
+    not fit the 32-bit floats of a glTF node; the rotation is normalised (a sheared base leaves it non-unit)."""
+    if found is not None:
+        translation, rotation, scale = found
+        norm = math.sqrt(math.fsum(v * v for v in rotation))
+        if all(fits_float32(v) and abs(v) >= FLOAT32_TINY for v in scale) and all(map(fits_float32, translation)):
+            return Frame(translation=translation, rotation=tuple(v / norm for v in rotation), scale=scale)
+    ctx.report(
+        Severity.WARNING,
+        OUT_OF_RANGE,
+        pointer_join(ptr, key),
+        f"the joint's pivot cannot be expressed in node {body}'s space as 32-bit floats (singular, huge or tiny "
+        "transforms)",
+    )
+    return None
 
 
 def read_legacy_joints(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
@@ -140,8 +179,8 @@ def read_legacy_joints(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> No
         pivot = LegacyPivot(
             body_a=body_a,
             body_b=body_b,
-            frame_a=_frame(relative_frame(index, body_a, ctx.nodes, parents)),
-            frame_b=_frame(relative_frame(index, body_b, ctx.nodes, parents)),
+            frame_a=_frame(ctx, relative_frame(index, body_a, ctx.nodes, parents), ptr, "nodeA", body_a),
+            frame_b=_frame(ctx, relative_frame(index, body_b, ctx.nodes, parents), ptr, "nodeB", body_b),
         )
         joint = NodeJoint(connected_node=body_b, joint=descriptions[key], legacy_pivot=pivot)
         ctx.passthrough(ext, ptr, {"constraints", "nodeA", "nodeB"}, joint)

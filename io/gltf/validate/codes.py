@@ -76,6 +76,7 @@ OMI_LEGACY_FORM = "GLTF_PHYSICS_OMI_LEGACY_FORM"
 OMI_EMPTY_TRIGGER = "GLTF_PHYSICS_OMI_EMPTY_TRIGGER"
 DRIVE_TARGET_WITHOUT_GAIN = "GLTF_PHYSICS_DRIVE_TARGET_WITHOUT_GAIN"
 OMI_MOTION_TYPE_MISSING = "GLTF_PHYSICS_OMI_MOTION_TYPE_MISSING"
+FLOAT32_OVERFLOW = "GLTF_PHYSICS_FLOAT32_OVERFLOW"
 
 _P = "/nodes/0/extensions/KHR_physics_rigid_bodies"
 _J = "/extensions/KHR_physics_rigid_bodies/physicsJoints/0"
@@ -262,5 +263,10 @@ CODES: dict[str, CodeInfo] = {
         W,
         "An OMI motion lacks the required 'type' (OMI's triggers example does this); read as dynamic.",
         "/nodes/0/extensions/OMI_physics_body/motion",
+    ),
+    FLOAT32_OVERFLOW: CodeInfo(
+        W,
+        "A number is beyond the 32-bit float range glTF stores (|v| > 3.4028235e38); importers and writers drop it.",
+        "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/mass",
     ),
 }

@@ -11,10 +11,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ...diagnostics import Severity, pointer
+from ..read.common import FLOAT32_MAX
 from .codes import (
     ARRAY_LENGTH_NOT_IN_LIST,
     DUPLICATE_ELEMENTS,
     EMPTY_ENTITY,
+    FLOAT32_OVERFLOW,
     INVALID_INDEX,
     TYPE_MISMATCH,
     UNDEFINED_PROPERTY,
@@ -149,6 +151,8 @@ def check_number(
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
         ctx.error(VALUE_NOT_IN_RANGE, ptr, f"Value {show(value)} is out of range.")
         return None
+    if abs(number) > FLOAT32_MAX:
+        ctx.add(Severity.WARNING, FLOAT32_OVERFLOW, ptr, f"Value {show(value)} does not fit a 32-bit float.")
     return number
 
 

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .common import WriteOutput
+from .common import WriteOutput, guard_numbers
 from .khr import KHR_TARGETS, write_khr
 from .omi import write_omi
 
@@ -12,9 +12,9 @@ TARGETS = (*KHR_TARGETS, "omi")
 
 
 def write_target(document, to: str, gltf: dict | None) -> WriteOutput:
-    """Dispatch to the writer of target ``to`` (one of ``TARGETS``)."""
+    """Dispatch to the writer of target ``to`` (one of ``TARGETS``); no output holds a number a 32-bit float cannot."""
     if to == "omi":
-        return write_omi(document, gltf)
+        return guard_numbers(write_omi(document, gltf))
     if to in KHR_TARGETS:
-        return write_khr(document, to, gltf)
+        return guard_numbers(write_khr(document, to, gltf))
     raise ValueError(f"unknown target {to!r}; expected one of {TARGETS}")

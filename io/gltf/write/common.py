@@ -3,6 +3,7 @@ node geometry conversion and legacy-joint attachment nodes (bpy-free)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ...diagnostics import Diagnostic, DiagnosticList, pointer
@@ -25,6 +26,7 @@ from ..model import (
     PhysicsMaterial,
 )
 from ..nodes import parent_map
+from ..read.common import fits_float32
 
 LOSSY = "PHYSICS_WRITE_LOSSY"  # a value the target cannot hold (WARNING)
 CONVERTED = "PHYSICS_WRITE_CONVERTED"  # same meaning, different form (INFO)
@@ -275,3 +277,49 @@ def write_params(shape_type: str, params) -> dict:
 
 def node_ptr(index: int, ext: str, *parts: object) -> str:
     return pointer("nodes", index, "extensions", ext, *parts)
+
+
+# --- final guard: no number a 32-bit float (or JSON) cannot hold ------------------------------------------------
+
+
+def _unstorable(value: object, in_extras: bool) -> bool:
+    """A number JSON cannot hold (NaN, ±inf) or, outside ``extras``, one a glTF 32-bit float cannot hold."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond the float64 range
+        return True
+    return not math.isfinite(number) if in_extras else not fits_float32(number)
+
+
+def _guard(value: object, ptr: str, diags: DiagnosticList, in_extras: bool = False) -> None:
+    if isinstance(value, dict):
+        for key in list(value):
+            here = ptr + pointer(key)
+            item = value[key]
+            extras = in_extras or key == "extras"
+            bad = here if _unstorable(item, extras) else None
+            if bad is None and isinstance(item, list):
+                bad = next((f"{here}/{i}" for i, v in enumerate(item) if _unstorable(v, extras)), None)
+            if bad is None:
+                _guard(item, here, diags, extras)
+                continue
+            del value[key]
+            diags.warning(LOSSY, bad, f"{here.rsplit('/', 1)[-1]} does not fit a 32-bit float (or JSON): not written")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _guard(item, f"{ptr}/{i}", diags, in_extras)
+
+
+def guard_numbers(out: WriteOutput) -> WriteOutput:
+    """Remove (with a ``PHYSICS_WRITE_LOSSY`` warning at its pointer) every NaN, ±inf or value above the float32 range
+    from a writer's output: the last line of defence for computed and Blender-side values."""
+    for name, ext in out.root.items():
+        _guard(ext, pointer("extensions", name), out.diags)
+    for index, exts in out.nodes.items():
+        for name, ext in exts.items():
+            _guard(ext, node_ptr(index, name), out.diags)
+    for offset, node in enumerate(out.new_nodes):
+        _guard(node, pointer("nodes", out.node_base + offset), out.diags)
+    return out

@@ -189,6 +189,16 @@ def test_principal_axes_of_diagonal_tensor_is_identity():
     np.testing.assert_allclose(q, [0, 0, 0, 1])
 
 
+@pytest.mark.parametrize("scale", [5e307, 1e-300])
+def test_principal_axes_of_extreme_tensors_stay_finite(scale):
+    """Issue 11 item 7: the tensor is scaled before the eigen-decomposition (1e308 entries overflowed into NaN)."""
+    t = scale * np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 1.5]])
+    with np.errstate(all="raise"):
+        d, q = inertia.principal_axes(t)
+    np.testing.assert_allclose(sorted(d / scale), [1.0, 1.5, 3.0], rtol=1e-12)
+    assert np.isfinite(q).all() and np.linalg.norm(q) == pytest.approx(1.0)
+
+
 # ---------------------------------------------------------------- property tests
 unit = st.floats(-1, 1, allow_nan=False)
 quats = st.tuples(unit, unit, unit, unit).filter(lambda q: np.linalg.norm(q) > 0.1)
