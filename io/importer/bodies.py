@@ -11,9 +11,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 
-from ..gltf.model import BOX, STATIC, BoxShape, Shape
+from ..gltf.model import BOX, MOTION_KEYS, STATIC, BoxShape, Shape
+from ..gltf.read.common import FLOAT32_MAX
 from ..mapping import passthrough
 from ..mapping import stored as props
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
@@ -189,7 +191,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
             part = ctx.guarded(ctx.node_pointer(c, "collider"), "compound child", _compound_child, ctx, m, ob, c, geo)
             if part is not None:
                 parts.append(part)
-    motion = ctx.document.nodes[m].motion
+    motion = _fit_float32(ctx, m, ctx.document.nodes[m].motion)
     pg = ob.gltf_physics
     props.assign(pg, role="NODE", node_index=m, source=ctx.document.nodes[m].source or "")
     animated = _animated(ctx, m, ctx.parents.get(m)) or m in ctx.animated
@@ -254,6 +256,25 @@ def _compound_child(ctx: ImportContext, m: int, body, c: int, geo):
         _store_collider(ctx, proxy, c)
         proxy.gltf_physics.role = "PROXY"
     return c, proxy, data
+
+
+def _fit_float32(ctx: ImportContext, m: int, motion):
+    """The motion with every value beyond the 32-bit float range clamped to it (noted at its pointer): Blender keeps
+    them as float32 (1e39 would become inf, and the glTF exporter then fails with ``OverflowError``)."""
+    changes = {}
+    for attr, key in MOTION_KEYS.items():
+        value = getattr(motion, attr)
+        values = value if isinstance(value, tuple) else (value,)
+        if value is None or all(abs(v) <= FLOAT32_MAX for v in values):
+            continue
+        fitted = tuple(max(-FLOAT32_MAX, min(FLOAT32_MAX, v)) for v in values)
+        changes[attr] = fitted if isinstance(value, tuple) else fitted[0]
+        ctx.note(
+            APPROXIMATED,
+            ctx.node_pointer(m, "motion") + "/" + key,
+            f"{key} {value} does not fit a 32-bit float: clamped to ±{FLOAT32_MAX:.7g}",
+        )
+    return dataclasses.replace(motion, **changes) if changes else motion
 
 
 def _apply_motion(ctx: ImportContext, m: int, ob, rb, motion, volume: float | None, animated: bool) -> None:
