@@ -138,7 +138,7 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
         if shape is None:
             b.warn(EXPORT_SKIPPED, ptr, "stored shape unreadable: geometry skipped")
             return None
-        if holder is not None and holder.rigid_body is not None:
+        if holder is not None and holder.rigid_body is not None and shape.params is not None:  # unknown type: kept
             derived = _holder_shape(b, ob, holder)
             if derived is not None and not shapes_close(derived, shape):
                 b.note(EXPORT_EDITED, ptr, f"collision shape of {ob.name!r} changed in Blender: written from Blender")

@@ -12,7 +12,7 @@ from mathutils import Matrix
 from .. import gltf_addon
 from ..gltf.model import MESH, Geometry, MeshShape, Shape
 from ..mapping.shapes_to_blender import derived_primitive_matches, implicit_mesh
-from .context import SKIPPED, ImportContext
+from .context import NOT_SIMULATED, SKIPPED, ImportContext
 from .proxies import mesh_from_shape
 
 
@@ -46,7 +46,8 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str) -> ResolvedGeometr
             notes = ["skin/morph weights of the mesh shape ignored"] if shape.params.skin is not None else []
             return ResolvedGeometry(mesh_index=shape.params.mesh, convex=shape.params.convex_hull, notes=notes)
         if shape.params is None:
-            ctx.warn(SKIPPED, ptr + "/shape", f"shape type {shape.type!r} is not supported: collider skipped")
+            # The validator already warned once at the shape; the shape is kept as raw JSON for export.
+            ctx.note(NOT_SIMULATED, ptr + "/shape", f"shape type {shape.type!r} is unknown: not simulated, kept")
             return None
         return ResolvedGeometry(shape=shape)
     if geometry.mesh is not None:

@@ -77,6 +77,7 @@ OMI_EMPTY_TRIGGER = "GLTF_PHYSICS_OMI_EMPTY_TRIGGER"
 DRIVE_TARGET_WITHOUT_GAIN = "GLTF_PHYSICS_DRIVE_TARGET_WITHOUT_GAIN"
 OMI_MOTION_TYPE_MISSING = "GLTF_PHYSICS_OMI_MOTION_TYPE_MISSING"
 FLOAT32_OVERFLOW = "GLTF_PHYSICS_FLOAT32_OVERFLOW"
+OMI_NO_SHAPE = "GLTF_PHYSICS_OMI_NO_SHAPE"
 
 _P = "/nodes/0/extensions/KHR_physics_rigid_bodies"
 _J = "/extensions/KHR_physics_rigid_bodies/physicsJoints/0"
@@ -268,5 +269,10 @@ CODES: dict[str, CodeInfo] = {
         W,
         "A number is beyond the 32-bit float range glTF stores (|v| > 3.4028235e38); importers and writers drop it.",
         "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/mass",
+    ),
+    OMI_NO_SHAPE: CodeInfo(
+        I,
+        "An OMI collider, trigger or node-level shape writes 'shape': -1 (the schema default: no shape) explicitly.",
+        "/nodes/0/extensions/OMI_physics_body/collider/shape",
     ),
 }

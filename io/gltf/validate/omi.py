@@ -14,7 +14,7 @@ from .bodies import (
     validate_materials,
     validate_motion,
 )
-from .codes import OMI_EMPTY_TRIGGER, OMI_LEGACY_FORM, OMI_MOTION_TYPE_MISSING, ONE_OF_MISMATCH
+from .codes import OMI_EMPTY_TRIGGER, OMI_LEGACY_FORM, OMI_MOTION_TYPE_MISSING, OMI_NO_SHAPE, ONE_OF_MISMATCH
 from .common import (
     Ctx,
     check_members,
@@ -64,7 +64,7 @@ def validate_omi_node(ctx: Ctx, index: int, name: str, ext: dict, ptr: str) -> N
     elif name == OMI_SHAPE:
         check_members(ctx, ext, ("shape",), ptr)
         _legacy_note(ctx, ptr, "Node-level OMI_physics_shape (2023-08 form).")
-        get_doc_ref(ctx, ext, "shape", ptr, OMI_SHAPE, "shapes", none_value=-1)
+        _shape_ref(ctx, ext, ptr)
         check_zero_scale(ctx, index, ptr)
     elif name == OMI_COLLIDER:
         check_members(ctx, ext, ("collider",), ptr)
@@ -117,7 +117,7 @@ def _body(ctx: Ctx, index: int, body: dict, ptr: str) -> None:
     if collider is not None:
         here = pointer_join(ptr, "collider")
         check_members(ctx, collider, ("shape", "physicsMaterial", "collisionFilter"), here)
-        get_doc_ref(ctx, collider, "shape", here, OMI_SHAPE, "shapes", none_value=-1)
+        _shape_ref(ctx, collider, here)
         get_doc_ref(ctx, collider, "physicsMaterial", here, OMI_BODY, "physicsMaterials", none_value=-1)
         get_doc_ref(ctx, collider, "collisionFilter", here, OMI_BODY, "collisionFilters", none_value=-1)
         check_zero_scale(ctx, index, here)
@@ -131,11 +131,11 @@ def _body(ctx: Ctx, index: int, body: dict, ptr: str) -> None:
 def _trigger(ctx: Ctx, index: int, trigger: dict, ptr: str) -> None:
     """OMI ``trigger {shape | nodes, collisionFilter}``."""
     check_members(ctx, trigger, ("shape", "nodes", "collisionFilter"), ptr)
-    get_doc_ref(ctx, trigger, "shape", ptr, OMI_SHAPE, "shapes", none_value=-1)
+    has_shape = _shape_ref(ctx, trigger, ptr)
     nodes = get_index_list(ctx, trigger, "nodes", ptr, len(ctx.nodes))
-    if nodes is not None and "shape" in trigger:
+    if nodes is not None and has_shape:
         ctx.error(ONE_OF_MISMATCH, ptr, "Exactly one of ('nodes', 'shape') properties must be defined.")
-    elif nodes is None and "shape" not in trigger:
+    elif nodes is None and not has_shape:
         ctx.warning(
             OMI_EMPTY_TRIGGER, ptr, "Trigger has neither shape nor nodes; read as grouping descendant triggers."
         )
@@ -143,3 +143,14 @@ def _trigger(ctx: Ctx, index: int, trigger: dict, ptr: str) -> None:
         ctx.error(ONE_OF_MISMATCH, ptr, "Exactly one of ('nodes', 'collisionFilter') properties must be defined.")
     get_doc_ref(ctx, trigger, "collisionFilter", ptr, OMI_BODY, "collisionFilters", none_value=-1)
     check_trigger_nodes(ctx, index, nodes or (), ptr, OMI_BODY)
+
+
+def _shape_ref(ctx: Ctx, obj: dict, ptr: str) -> bool:
+    """An OMI ``shape`` index (-1 = none, the schema default); True when it names a shape.  An explicit -1 is
+    legal but easy to miss, so it gets an INFO note."""
+    value = obj.get("shape")
+    if type(value) is int and value == -1:
+        ctx.info(OMI_NO_SHAPE, pointer_join(ptr, "shape"), "Shape -1 (the default: no shape) is written explicitly.")
+        return False
+    get_doc_ref(ctx, obj, "shape", ptr, OMI_SHAPE, "shapes", none_value=-1)
+    return "shape" in obj

@@ -91,8 +91,11 @@ def _khr_root(ctx: Ctx, name: str, prefix: str) -> None:
 
 def _khr_shape(ctx: Ctx, shape: dict, ptr: str, prefix: str, legacy: bool) -> None:
     known = COLLISION_TYPES if legacy else IMPLICIT_TYPES
-    check_members(ctx, shape, ("type", *known), ptr, named=True)
     shape_type = get_string(ctx, shape, "type", ptr, required=True)
+    # An unknown type (e.g. a draft EXT_implicit_* shape) may carry its parameters under its own name: that object
+    # is part of the one UNKNOWN_SHAPE_TYPE warning below, not a second, UNEXPECTED_PROPERTY one.
+    custom = (shape_type,) if shape_type is not None and shape_type not in known else ()
+    check_members(ctx, shape, ("type", *known, *custom), ptr, named=True)
     present = [key for key in known if key in shape]
     for key in present[1:]:
         ctx.error(prefix + COMPOUND_SHAPE, pointer_join(ptr, key), "Shape contains multiple different geometries.")

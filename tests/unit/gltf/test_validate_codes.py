@@ -332,7 +332,10 @@ def test_omi_motion_type_rules():
 
 
 def test_omi_minus_one_means_none_and_other_negatives_are_invalid():
-    assert found(omi_doc({"collider": {"shape": -1, "physicsMaterial": -1, "collisionFilter": -1}})) == set()
+    # -1 is legal; an explicit shape -1 gets an INFO note (issue 11 item 10), the others stay silent
+    assert found(omi_doc({"collider": {"shape": -1, "physicsMaterial": -1, "collisionFilter": -1}})) == {
+        (codes.OMI_NO_SHAPE, "/nodes/0/extensions/OMI_physics_body/collider/shape")
+    }
     assert found(omi_doc({"collider": {"shape": -2, "physicsMaterial": 1}})) == {
         ("INVALID_INDEX", "/nodes/0/extensions/OMI_physics_body/collider/shape"),
         ("UNRESOLVED_REFERENCE", "/nodes/0/extensions/OMI_physics_body/collider/physicsMaterial"),
