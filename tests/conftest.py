@@ -1,8 +1,11 @@
 """Shared by both tiers. Its folder (tests/) goes on sys.path so that ``import testkit`` works."""
 
+import khronos
 import pytest
 
 from testkit import CORPUS, SCHEMAS
+
+_KHRONOS: dict = {}
 
 
 def pytest_runtest_setup(item):
@@ -11,3 +14,20 @@ def pytest_runtest_setup(item):
         pytest.skip("../shared/corpus not found")
     if item.get_closest_marker("schemas") and not SCHEMAS.is_dir():
         pytest.skip("../shared/schemas not found")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Every file registered with ``khronos.check`` goes through the Khronos glTF-Validator: 0 errors, or the run
+    fails (the lines are printed in the terminal summary)."""
+    try:
+        lines, failed = khronos.finish()
+    except Exception as exc:  # a broken validator install must fail the run visibly, not hide the check
+        lines, failed = [f"Khronos glTF-Validator could not run: {type(exc).__name__}: {exc}"], True
+    _KHRONOS["lines"] = lines
+    if failed and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in _KHRONOS.get("lines", []):
+        terminalreporter.write_line(line)

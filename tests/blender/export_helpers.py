@@ -8,6 +8,7 @@ import math
 import pathlib
 
 import bpy
+import khronos
 
 from blenderkit import submodule
 
@@ -35,6 +36,7 @@ def export(path: pathlib.Path, revision: str, **options) -> dict:
     settings.export_physics = options.pop("physics", True)
     result = bpy.ops.export_scene.gltf(filepath=str(path), export_format="GLTF_SEPARATE", **options)
     assert result == {"FINISHED"}
+    khronos.check(path)  # validated with the Khronos glTF-Validator when the session ends
     return json.loads(path.read_text())
 
 

@@ -4,6 +4,7 @@ run through the real launcher ``bin/gltf-physics`` in a subprocess."""
 import json
 import subprocess
 
+import khronos
 import pytest
 
 from testkit import ROOT, corpus_files, read_json, submodule
@@ -72,6 +73,8 @@ def test_migrate_gltf_with_bin_roundtrip(tmp_path):
     out_omi, out_back = tmp_path / "omi" / "j.gltf", tmp_path / "back" / "j.gltf"
     assert run("migrate", source, out_omi, "--to", "omi").returncode == 0
     assert run("migrate", out_omi, out_back, "--to", "2024-10").returncode == 0
+    khronos.check(out_omi, source=source)
+    khronos.check(out_back, source=source)
     for uri in gltf_file.relative_uris(read_json(source)):  # resources copied next to the outputs
         assert (out_omi.parent / uri).read_bytes() == (source.parent / uri).read_bytes()
         assert (out_back.parent / uri).exists()
@@ -99,6 +102,8 @@ def test_migrate_glb_keeps_binary_chunk_and_non_physics_json(tmp_path):
     assert "KHR_physics_rigid_bodies" in after.json["extensionsUsed"]
     back = tmp_path / "b.glb"
     assert run("migrate", out, back, "--to", "2024-10").returncode == 0
+    khronos.check(out, source=source)
+    khronos.check(back, source=source)
     assert migrate.strip_physics(gltf_file.load(back).json) == migrate.strip_physics(before.json)
 
 

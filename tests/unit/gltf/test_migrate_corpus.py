@@ -6,6 +6,7 @@ frames they connect).  Every difference between the source and the migrated (or 
 fall into a loss category listed in ``ALLOWED`` for its (source family, target) pair.
 """
 
+import khronos
 import pytest
 
 from testkit import corpus_files, corpus_id, read_json, submodule
@@ -198,6 +199,7 @@ def test_migration_keeps_what_the_target_can_hold(path, target):
     count = len(source.get("nodes", []))
     before = facts(source, count)
     migrated, _ = migrate.migrate(source, target)
+    khronos.check_json(migrated, path)  # the Khronos glTF-Validator: no error the source does not have
     back, _ = migrate.migrate(migrated, native_target(doc))
     allowed = ALLOWED[(family(doc), target)]
     for label, result in (("migrated", migrated), ("and back", back)):
