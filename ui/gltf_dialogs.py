@@ -19,6 +19,7 @@ def draw_import(context, layout) -> None:
         body.active = settings.import_physics
         body.label(text="KHR and OMI physics: all revisions")
         body.prop(settings, "import_density")
+        body.prop(settings, "import_reproduce")
 
 
 def draw_export(context, layout) -> None:

@@ -27,6 +27,11 @@ ROLES = (
     ("JOINT", "Joint", "The constraint object of a glTF joint (export writes the joint from it)"),
     ("MOTOR", "Motor", "Helper MOTOR constraint of a driven joint (not exported on its own)"),
     ("ANCHOR", "World Anchor", "Helper passive body standing for the world side of joints (not exported)"),
+    (
+        "REPRODUCTION",
+        "Reproduction Helper",
+        "Import helper reproducing a glTF value Blender has no setting for (not exported)",
+    ),
 )
 LIMIT_KINDS = (("LINEAR", "Linear", "Limits translation"), ("ANGULAR", "Angular", "Limits rotation"))
 DRIVE_TYPES = (("linear", "Linear", "Drives translation"), ("angular", "Angular", "Drives rotation"))

@@ -89,6 +89,13 @@ class GLTF_PHYSICS_PG_scene(bpy.types.PropertyGroup):
         unit="NONE",
         description="kg/m³ used to compute the mass of bodies whose file gives none (KHR: engine computes it)",
     )
+    import_reproduce: BoolProperty(
+        name="Reproduce Motion",
+        default=True,
+        description="Rebuild what Blender has no setting for so the scene moves as the file says: gravityFactor as "
+        "the world's gravity weight, infinite inertia as a rotation lock to a hidden anchor (helpers in the "
+        "'glTF Physics Helpers' collection, never exported); what stays impossible is reported",
+    )
     export_physics: BoolProperty(
         name="Export Physics",
         default=True,

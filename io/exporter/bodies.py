@@ -9,7 +9,7 @@ from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
 from ..mapping.values_to_gltf import filters_from_collections
-from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, PROXY_ROLES, Builder, has_stored, pg_of
+from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, HELPER_JOINT_ROLES, PROXY_ROLES, Builder, has_stored, pg_of
 from .native import native_collider, native_motion
 from .stored import stored_collider, stored_motion, stored_trigger
 
@@ -20,9 +20,7 @@ def add_object(b: Builder, ob) -> None:
     if not indices or ob.type not in ("MESH", "EMPTY"):
         return
     pg = pg_of(ob)
-    if pg is not None and (
-        pg.joint.role in ("JOINT", "MOTOR", "ANCHOR") or (pg.role in PROXY_ROLES and not has_stored(pg))
-    ):
+    if pg is not None and (pg.joint.role in HELPER_JOINT_ROLES or (pg.role in PROXY_ROLES and not has_stored(pg))):
         return
     ptr = pointer("nodes", indices[0], "extensions", KHR_RIGID_BODIES)
     stored = has_stored(pg)

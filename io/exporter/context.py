@@ -24,6 +24,8 @@ EXPORT_FAILED = "GLTF_PHYSICS_EXPORT_FAILED"  # one object or step raised (WARNI
 EXPORT_NOT_WRITTEN = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"  # a Blender setting not at its default with no glTF field (INFO)
 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape
+# joint roles of import-made objects that are not glTF nodes (REPRODUCTION: helpers of io/importer/reproduce.py)
+HELPER_JOINT_ROLES = ("JOINT", "MOTOR", "ANCHOR", "REPRODUCTION")
 
 
 def pg_of(ob):
@@ -42,7 +44,7 @@ def has_stored(pg) -> bool:
 def is_helper(ob) -> bool:
     """Objects the import made that are not glTF nodes of their own (never exported as physics nodes)."""
     pg = pg_of(ob)
-    return pg is not None and (pg.joint.role in ("JOINT", "MOTOR", "ANCHOR") or pg.role in PROXY_ROLES)
+    return pg is not None and (pg.joint.role in HELPER_JOINT_ROLES or pg.role in PROXY_ROLES)
 
 
 @dataclass

@@ -48,7 +48,7 @@ def _pg_joint(ob):
 
 def _is_anchor(ob) -> bool:
     pj = _pg_joint(ob)
-    return pj is not None and pj.role == "ANCHOR"
+    return pj is not None and pj.role in ("ANCHOR", "REPRODUCTION")
 
 
 def _one(b: Builder, empty) -> None:
@@ -58,7 +58,7 @@ def _one(b: Builder, empty) -> None:
     pj = _pg_joint(empty)
     role = pj.role if pj is not None else "NONE"
     where = f"constraint {empty.name!r}"
-    if role == "MOTOR":
+    if role in ("MOTOR", "REPRODUCTION"):  # helpers: a driven joint's motor, a reproduction lock
         return
     if c.object1 is None or c.object2 is None:
         b.warn(EXPORT_SKIPPED, "", f"{where}: needs two objects, not exported")

@@ -1,14 +1,14 @@
 """Which objects become glTF nodes, and with which mesh (the tree-filter and node-mesh hooks ask this).
 
-Import helpers are not glTF nodes: constraint Empties (``joint.role`` JOINT/MOTOR), the world anchor, and
-implicit-shape proxies whose data lives on their node's object. Generated collision geometry is not exported as a
-render mesh. Proxies holding a glTF collision mesh are exported (then taken out of the scene graph by
-``context.Builder.finish_nodes``).
+Import helpers are not glTF nodes: constraint Empties (``joint.role`` JOINT/MOTOR), the world anchor, reproduction
+helpers (REPRODUCTION), and implicit-shape proxies whose data lives on their node's object. Generated collision
+geometry is not exported as a render mesh. Proxies holding a glTF collision mesh are exported (then taken out of
+the scene graph by ``context.Builder.finish_nodes``).
 """
 
 from __future__ import annotations
 
-from .context import PROXY_ROLES, has_stored, pg_of
+from .context import HELPER_JOINT_ROLES, PROXY_ROLES, has_stored, pg_of
 from .stored import is_mesh_geometry
 
 
@@ -33,7 +33,7 @@ def export_decision(ob) -> str:
     pg = pg_of(ob)
     if pg is None:
         return "keep"
-    if pg.joint.role in ("JOINT", "MOTOR", "ANCHOR"):
+    if pg.joint.role in HELPER_JOINT_ROLES:
         return "drop"
     if pg.role in PROXY_ROLES:
         if has_stored(pg):  # the collider's node had no object: the proxy stands for it

@@ -1,12 +1,13 @@
 """The order of an import: rigid-body world → bodies and colliders → replaced Empties removed → triggers →
-collision filters → joints. Every step and every object is isolated (``ImportContext.guarded``): an exception
-becomes a WARNING diagnostic with the JSON pointer of the data, and the import goes on.
+collision filters → joints → reproduction helpers (``reproduce``, behind the import option). Every step and every
+object is isolated (``ImportContext.guarded``): an exception becomes a WARNING diagnostic with the JSON pointer of
+the data, and the import goes on.
 """
 
 from __future__ import annotations
 
 from .. import gltf_addon
-from . import bodies, filters, joints, triggers
+from . import bodies, filters, joints, reproduce, triggers
 from .context import ImportContext, gc_paused
 from .proxies import remove_replaced
 from .world import ensure_world, needs_world
@@ -35,8 +36,11 @@ def _build(ctx: ImportContext) -> None:
     ctx.guarded("", "triggers", triggers.build, ctx)
     ctx.guarded("", "collision filters", filters.apply, ctx)
     ctx.guarded("", "joints", joints.build, ctx)
+    ctx.guarded("", "reproduction", reproduce.build, ctx)
     counts = ctx.report.counts
     counts["rigid_bodies"] = len(ctx.body_objects)
     counts["triggers"] = len(ctx.trigger_objects)
     if ctx.world is not None and ctx.world.constraints is not None:
-        counts["constraints"] = sum(1 for ob in ctx.world.constraints.objects if ob.rigid_body_constraint)
+        counts["constraints"] = sum(  # the file's joints: reproduction helpers are not counted
+            1 for ob in ctx.world.constraints.objects if ob.rigid_body_constraint and not reproduce.is_helper(ob)
+        )

@@ -1,0 +1,175 @@
+"""Import option ``import_reproduce`` (issue 9, item 1): with it on, a gravityFactor-0 body floats and an
+infinite-inertia body does not rotate; with it off the import is what it was; export after import writes the file's
+values and none of the helpers. Fixtures are built here (implicit boxes on Empty nodes, glTF +Y up)."""
+
+from __future__ import annotations
+
+import json
+
+import bpy
+import pytest
+
+import devkit
+from blenderkit import submodule
+from export_helpers import export
+
+RB, SHAPES = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
+HELPERS = "glTF Physics Helpers"
+
+
+def _doc(nodes: list) -> dict:
+    shapes = [{"type": "box", "box": {"size": [4.0, 1.0, 4.0]}}, {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}]
+    return {
+        "asset": {"version": "2.0"},
+        "extensionsUsed": [RB, SHAPES],
+        "extensions": {SHAPES: {"shapes": shapes}},
+        "nodes": nodes,
+        "scenes": [{"nodes": list(range(len(nodes)))}],
+        "scene": 0,
+    }
+
+
+def _body(name: str, translation: list, **motion) -> dict:
+    motion.setdefault("mass", 1.0)
+    physics = {"motion": motion, "collider": {"geometry": {"shape": 1}}}
+    return {"name": name, "translation": translation, "extensions": {RB: physics}}
+
+
+def _ground() -> dict:  # top face at y = 0, spans x in [-2, 2]
+    return {
+        "name": "Ground",
+        "translation": [0.0, -0.5, 0.0],
+        "extensions": {RB: {"collider": {"geometry": {"shape": 0}}}},
+    }
+
+
+def _write(tmp_path, name: str, nodes: list):
+    path = tmp_path / f"{name}.gltf"
+    path.write_text(json.dumps(_doc(nodes)), encoding="utf-8")
+    return path
+
+
+def _import(path, reproduce: bool = True) -> list[str]:
+    bpy.context.scene.gltf_physics.import_reproduce = reproduce
+    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
+    return sorted(ob.name for ob in bpy.data.objects)
+
+
+def _reset() -> None:
+    """An empty scene again, as the ``clean`` fixture makes it."""
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    devkit.enable()
+
+
+def _step(frames: int) -> None:
+    scene = bpy.context.scene
+    for frame in range(scene.frame_start, scene.frame_start + frames):  # consecutive: jumping does not simulate
+        scene.frame_set(frame)
+
+
+def _tilt_degrees(name: str) -> float:
+    """Angle between the object's local up axis and world up, in degrees."""
+    import math
+
+    up = bpy.data.objects[name].matrix_world.to_3x3().col[2].normalized()
+    return math.degrees(math.acos(max(-1.0, min(1.0, up.z))))
+
+
+# --- gravityFactor -----------------------------------------------------------------------------------------------
+
+
+def test_gravity_factor_zero_body_keeps_its_height(clean, tmp_path):
+    path = _write(tmp_path, "float", [_body("Floater", [0.0, 3.0, 0.0], gravityFactor=0.0)])
+    _import(path, reproduce=False)  # today: Blender has no per-body gravity, the body falls
+    assert bpy.context.scene.rigidbody_world.effector_weights.gravity == 1.0
+    _step(40)
+    assert bpy.data.objects["Floater"].matrix_world.translation.z < 2.0
+    _reset()
+    _import(path)
+    assert bpy.context.scene.rigidbody_world.effector_weights.gravity == 0.0
+    _step(40)
+    assert bpy.data.objects["Floater"].matrix_world.translation.z == pytest.approx(3.0, abs=1e-3)
+
+
+def test_mixed_gravity_factors_are_reported_with_pointers(clean, tmp_path):
+    nodes = [
+        _body("A", [0.0, 3.0, 0.0], gravityFactor=0.5),
+        _body("B", [3.0, 3.0, 0.0], gravityFactor=0.5),
+        _body("C", [6.0, 3.0, 0.0], gravityFactor=2.0),
+    ]
+    _import(_write(tmp_path, "mixed", nodes))
+    assert bpy.context.scene.rigidbody_world.effector_weights.gravity == 0.5  # the most common factor
+    report = submodule(clean, "io.hooks").last_report("import")
+    found = [d for d in report.diagnostics if "not reproducible in Blender: mixed gravity factors" in d.message]
+    assert [d.pointer for d in found] == [f"/nodes/2/extensions/{RB}/motion/gravityFactor"]
+    assert str(found[0]).startswith("WARNING")  # a warning: ERROR would make the import operator raise
+
+
+# --- infinite inertia --------------------------------------------------------------------------------------------
+
+
+def _overhang(tmp_path, **motion):
+    """A cube whose centre is beyond the ground's edge: it hits the edge off-centre and tips over it."""
+    return _write(tmp_path, "overhang", [_ground(), _body("Cube", [2.3, 1.0, 0.0], **motion)])
+
+
+def test_infinite_inertia_body_does_not_rotate(clean, tmp_path):
+    path = _overhang(tmp_path, inertiaDiagonal=[0.0, 0.0, 0.0])
+    _import(path, reproduce=False)  # today: inertia comes from the shape, the cube tips over the edge
+    _step(60)
+    assert _tilt_degrees("Cube") > 10.0
+    _reset()
+    _import(path)
+    assert bpy.data.collections.get(HELPERS) is not None
+    _step(60)
+    assert _tilt_degrees("Cube") < 0.5
+    # it fell (from 1.5 m) and rests upright on the 0.2 m of the ground under it instead of tipping off the edge
+    assert bpy.data.objects["Cube"].matrix_world.translation.z == pytest.approx(0.5, abs=0.06)
+
+
+def test_one_infinite_axis_locks_only_that_axis(clean, tmp_path):
+    # the tip over the edge (+x) turns the cube about glTF -z (Blender y): infinite about glTF z stops it
+    _import(_overhang(tmp_path, inertiaDiagonal=[1.0, 1.0, 0.0]))
+    _step(60)
+    assert _tilt_degrees("Cube") < 0.5
+    empty = next(ob for ob in bpy.data.objects if ob.name.endswith(".lock_rotation"))
+    c = empty.rigid_body_constraint
+    assert [c.use_limit_ang_x, c.use_limit_ang_y, c.use_limit_ang_z].count(True) == 1
+    assert c.use_limit_ang_y  # a locked axis is the constraint's Euler middle axis
+    assert not any((c.use_limit_lin_x, c.use_limit_lin_y, c.use_limit_lin_z))
+
+
+# --- option off, export ------------------------------------------------------------------------------------------
+
+
+def test_option_off_gives_todays_objects(clean, tmp_path):
+    path = _overhang(tmp_path, inertiaDiagonal=[0.0, 0.0, 0.0], gravityFactor=0.5)
+    off = _import(path, reproduce=False)
+    assert bpy.data.collections.get(HELPERS) is None
+    assert all(ob.gltf_physics.joint.role == "NONE" for ob in bpy.data.objects)
+    assert (
+        bpy.context.scene.rigidbody_world.constraints is None
+        or not bpy.context.scene.rigidbody_world.constraints.objects
+    )
+    _reset()
+    on = _import(path)
+    helpers = {ob.name for ob in bpy.data.collections[HELPERS].objects}
+    assert sorted(set(on) - helpers) == off
+    assert all(ob.gltf_physics.joint.role == "REPRODUCTION" for ob in bpy.data.collections[HELPERS].objects)
+
+
+def test_export_after_import_writes_the_files_values(clean, tmp_path):
+    nodes = [_ground(), _body("Cube", [2.3, 1.0, 0.0], inertiaDiagonal=[0.0, 0.0, 0.0], gravityFactor=0.5)]
+    source = _doc(nodes)
+    path = tmp_path / "source.gltf"
+    path.write_text(json.dumps(source), encoding="utf-8")
+    _import(path)
+    assert bpy.data.collections[HELPERS].objects  # helpers exist, and must not leak
+    written = export(tmp_path / "back.gltf", "2026")
+    assert sorted(n.get("name") for n in written["nodes"]) == ["Cube", "Ground"]
+    cube = next(n for n in written["nodes"] if n.get("name") == "Cube")
+    motion = cube["extensions"][RB]["motion"]
+    assert motion["inertiaDiagonal"] == [0.0, 0.0, 0.0]
+    assert motion["gravityFactor"] == 0.5
+    assert "physicsJoints" not in written["extensions"].get(RB, {})
+    assert not any("joint" in n.get("extensions", {}).get(RB, {}) for n in written["nodes"])
