@@ -144,6 +144,7 @@ def lock_frame(body_rotation: Quaternion, inertia_orientation, locked: set[int])
     axes cyclically reordered so that a locked axis is the constraint's Y.
     """
     q = Quaternion(quat_to_blender(inertia_orientation)) if inertia_orientation is not None else Quaternion()
+    q.normalize()
     frame = (body_rotation @ q).to_matrix()
     blender_locked = {GLTF_TO_BLENDER_AXIS[i] for i in locked}
     order = next(o for o in CYCLIC if o[1] in blender_locked)

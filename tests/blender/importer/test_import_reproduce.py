@@ -12,6 +12,7 @@ import pytest
 import devkit
 from blenderkit import submodule
 from export_helpers import export
+from ui_helpers import FakeLayout
 
 RB, SHAPES = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 HELPERS = "glTF Physics Helpers"
@@ -173,3 +174,32 @@ def test_export_after_import_writes_the_files_values(clean, tmp_path):
     assert motion["gravityFactor"] == 0.5
     assert "physicsJoints" not in written["extensions"].get(RB, {})
     assert not any("joint" in n.get("extensions", {}).get(RB, {}) for n in written["nodes"])
+
+
+def test_lock_frame_puts_a_locked_axis_in_the_middle(clean):
+    from mathutils import Quaternion
+
+    lock_frame = submodule(clean, "io.importer.reproduce").lock_frame
+    # glTF y infinite = Blender z of the inertia frame: the constraint frame is (y, z, x), only its Y locked
+    rotation, axes = lock_frame(Quaternion(), None, {1})
+    assert axes == [False, True, False]
+    assert [tuple(round(v) for v in rotation.col[i]) for i in range(3)] == [(0, 1, 0), (0, 0, 1), (1, 0, 0)]
+    assert rotation.determinant() == pytest.approx(1.0)  # a rotation, not a mirror
+    # glTF x and z infinite (Blender x and y): y stays in the middle, x and y locked, z free
+    rotation, axes = lock_frame(Quaternion(), (0.0, 0.0, 0.0, 1.0), {0, 2})
+    assert axes == [True, True, False] and rotation.determinant() == pytest.approx(1.0)
+
+
+class _DialogLayout(FakeLayout):
+    def panel(self, idname, default_closed=False):
+        self.log.append(("panel", {"idname": idname}))
+        return FakeLayout(self.log), FakeLayout(self.log)
+
+
+def test_import_dialog_shows_the_option_with_a_tooltip(clean):
+    layout = _DialogLayout()
+    submodule(clean, "ui.gltf_dialogs").draw_import(bpy.context, layout)
+    assert "import_reproduce" in layout.props()
+    prop = bpy.context.scene.gltf_physics.bl_rna.properties["import_reproduce"]
+    assert prop.default is True
+    assert "gravityFactor" in prop.description and "never exported" in prop.description
