@@ -30,4 +30,4 @@ def test_export_panel_offers_mass_properties(addon, clean):
 def test_import_panel_draws(addon, clean):
     layout = _DialogLayout()
     submodule(addon, "ui.gltf_dialogs").draw_import(bpy.context, layout)
-    assert layout.props() == ["import_physics", "import_density"]
+    assert layout.props() == ["import_physics", "import_density", "import_reproduce"]
