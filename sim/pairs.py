@@ -29,6 +29,7 @@ AVERAGE, MINIMUM, MAXIMUM, MULTIPLY = 0, 1, 2, 3
 ABSENT = 255
 MODE_CODES = {"average": AVERAGE, "minimum": MINIMUM, "maximum": MAXIMUM, "multiply": MULTIPLY}
 MODE_NAMES = {v: k for k, v in MODE_CODES.items()}
+BLOCK_WORDS = 1 << 22  # uint64 words per temporary of FilterTable.matrix (32 MiB)
 
 
 def mode_code(name: str | None) -> int:
@@ -149,12 +150,98 @@ class FilterTable:
         return self.accepts(b, a) & self.accepts(a, b)
 
     def matrix(self) -> np.ndarray:
-        """The full N×N boolean collide matrix (symmetric)."""
-        i = np.arange(len(self.systems))
-        accepted = self.accepts(i[:, None], i[None, :])  # [b, a]: b accepts a
+        """The full N×N boolean collide matrix (symmetric); built in row blocks so the temporaries stay at
+        ``BLOCK_WORDS`` words (one N×N×W broadcast grew with the cube of the filter count)."""
+        n = len(self.systems)
+        i = np.arange(n)
+        accepted = np.empty((n, n), dtype=bool)  # [b, a]: b accepts a
+        rows = max(1, BLOCK_WORDS // max(1, n * self.words))
+        for start in range(0, n, rows):
+            accepted[start : start + rows] = self.accepts(i[start : start + rows, None], i[None, :])
         return accepted & accepted.T
 
 
 def filters_collide(a: CollisionFilter | None, b: CollisionFilter | None) -> bool:
     """Scalar convenience: do two filters (None = no filter) let their colliders collide?"""
     return bool(FilterTable([a, b]).collides(0, 1))
+
+
+class SparseRelation:
+    """The collide relation of many filters without an N×N table: each row is kept as a set (``rows[a]`` = the
+    filters that collide with filter ``a``, itself included when it collides with a copy of itself), stored as the
+    smaller of the set and its complement (``complement[a]`` says which).
+
+    Built from an inverted index (system name → filters listing it in ``collisionSystems``), so the cost is the
+    input size plus the number of (whitelist or blacklist name, filter listing that name) hits plus the size of the
+    stored rows: linear when filters mostly use their own systems; ``checks`` counts the element operations.
+    Same rule as ``FilterTable`` (tested against it).
+    """
+
+    def __init__(self, filters: Sequence[CollisionFilter | None]):
+        n = self.n = len(filters)
+        self.checks = 0
+        systems = [frozenset(f.collision_systems or ()) if f else frozenset() for f in filters]
+        posting: dict[str, list[int]] = {}
+        for a, names in enumerate(systems):
+            for name in names:
+                posting.setdefault(name, []).append(a)
+
+        def covered(names) -> set[int]:
+            """Filters with systems, all of them in ``names``."""
+            hits: dict[int, int] = {}
+            for name in names or ():
+                for a in posting.get(name, ()):
+                    hits[a] = hits.get(a, 0) + 1
+            self.checks += sum(hits.values()) + len(names or ())
+            return {a for a, k in hits.items() if k == len(systems[a])}
+
+        everyone = [f is None or f.collide_with_systems is None for f in filters]
+        white = [None if everyone[b] else covered(filters[b].collide_with_systems) for b in range(n)]
+        black = [covered(f.not_collide_with_systems) if f else set() for f in filters]
+        white_t: list[set[int]] = [set() for _ in range(n)]  # a -> whitelisting filters that accept a
+        black_t: list[set[int]] = [set() for _ in range(n)]  # a -> filters that exclude a
+        for b in range(n):
+            for a in white[b] or ():
+                white_t[a].add(b)
+            for a in black[b]:
+                black_t[a].add(b)
+        open_all = {b for b in range(n) if everyone[b]}
+        closed = [b for b in range(n) if not everyone[b]]
+        self.rows: list[frozenset[int]] = []
+        self.complement: list[bool] = []
+        for a in range(n):
+            # a collides with b iff b accepts a (b in open_all ∪ white_t[a], not in black_t[a]) and a accepts b
+            excluded = black_t[a] | black[a]
+            if white[a] is not None:  # explicit: a's own whitelist bounds the row
+                row = {b for b in white[a] if (b in open_all or b in white_t[a]) and b not in excluded}
+                self.checks += len(white[a])
+                self._store(row, False)
+            elif len(open_all) >= n / 2:  # complement: whitelisting filters that do not take a, and exclusions
+                miss = {b for b in closed if b not in white_t[a]} | excluded
+                self.checks += len(closed) + len(excluded)
+                self._store(miss, True)
+            else:
+                row = (open_all | white_t[a]) - excluded
+                self.checks += len(open_all) + len(white_t[a]) + len(excluded)
+                self._store(row, False)
+
+    def _store(self, members: set[int], complement: bool) -> None:
+        """Keep the smaller side: the canonical form makes equal rows equal (hashable) whatever their origin."""
+        if len(members) > self.n / 2 or (len(members) * 2 == self.n and complement):
+            members = set(range(self.n)) - members
+            complement = not complement
+            self.checks += self.n
+        self.rows.append(frozenset(members))
+        self.complement.append(complement)
+
+    def collides(self, a: int, b: int) -> bool:
+        return (b in self.rows[a]) != self.complement[a]
+
+    def closed_row(self, a: int) -> tuple[bool, frozenset[int]]:
+        """Canonical (complement, members) of row ``a`` with ``a`` itself added (its closed neighbourhood)."""
+        members, complement = set(self.rows[a]), self.complement[a]
+        (members.discard if complement else members.add)(a)
+        if len(members) > self.n / 2 or (len(members) * 2 == self.n and complement):
+            members = set(range(self.n)) - members
+            complement = not complement
+        return complement, frozenset(members)

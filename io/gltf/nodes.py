@@ -8,6 +8,7 @@ All functions are defensive: malformed nodes read as identity transforms and cyc
 from __future__ import annotations
 
 import math
+from collections.abc import Container, Iterable, Mapping
 
 import numpy as np
 
@@ -35,6 +36,46 @@ def ancestors(index: int, parents: dict[int, int]) -> list[int]:
         seen.add(index)
         out.append(index)
     return out
+
+
+def nearest_marked(parents: Mapping[int, int], marked: Container[int], nodes: Iterable[int]) -> dict[int, int | None]:
+    """For every node of ``nodes``: the first node in ``marked`` among itself and its ancestors (None = none).
+
+    Same answer as walking ``[index, *ancestors(index, parents)]`` per node, but every node is looked up once (the
+    answers are shared by all nodes below it), so a whole file costs O(nodes) instead of O(nodes × depth). A walk that
+    runs into a cycle (malformed files) gets, for a node on the cycle, the first marked node going round from it.
+    The returned dict also holds the answers of the ancestors visited.
+    """
+    memo: dict[int, int | None] = {}
+    for start in nodes:
+        path: list[int] = []
+        on_path: dict[int, int] = {}
+        current: int | None = start
+        while current is not None and current not in memo and current not in on_path:
+            on_path[current] = len(path)
+            path.append(current)
+            current = parents.get(current)
+        if current is None:
+            found = None
+        elif current in memo:
+            found = memo[current]
+        else:  # a cycle: path[entry:] goes round
+            entry = on_path[current]
+            cycle = path[entry:]
+            found = None
+            for t in range(2 * len(cycle) - 1, -1, -1):  # first marked going forward, for each cycle node
+                node = cycle[t % len(cycle)]
+                if node in marked:
+                    found = node
+                if t < len(cycle):
+                    memo[node] = found
+            found = memo[path[entry]]
+            path = path[:entry]
+        for node in reversed(path):
+            if node in marked:
+                found = node
+            memo[node] = found
+    return memo
 
 
 def _numbers(value, size: int, default: tuple) -> tuple:

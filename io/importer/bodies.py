@@ -15,6 +15,7 @@ import dataclasses
 from collections import defaultdict
 
 from ..gltf.model import BOX, MOTION_KEYS, STATIC, BoxShape, Shape
+from ..gltf.nodes import nearest_marked, parent_map
 from ..gltf.read.common import FLOAT32_MAX
 from ..mapping import passthrough
 from ..mapping import stored as props
@@ -30,9 +31,9 @@ NO_COLLIDER_SIZE = 0.1
 def build(ctx: ImportContext) -> None:
     doc = ctx.document
     motion_nodes = sorted(i for i, n in doc.nodes.items() if n.motion is not None)
-    motion_set = set(motion_nodes)
+    nearest = nearest_marked(ctx.parents, set(motion_nodes), range(len(ctx.json_nodes)))  # O(nodes)
     for index in range(len(ctx.json_nodes)):
-        ctx.body_node_of[index] = _nearest_motion(ctx, index, motion_set)
+        ctx.body_node_of[index] = nearest[index]
     by_body: dict[int | None, list[int]] = defaultdict(list)
     for index in sorted(i for i, n in doc.nodes.items() if n.collider is not None):
         by_body[ctx.body_node_of.get(index)].append(index)
@@ -53,11 +54,10 @@ def build(ctx: ImportContext) -> None:
 def replacement_candidates(document, json_nodes: list) -> set[int]:
     """Nodes whose Empty the body step replaces by a mesh object: motion nodes, and static colliders with geometry
     (no motion ancestor, not all-zero scale). A node predicted wrongly keeps its own name (``remove_replaced``)."""
-    from ..gltf.nodes import ancestors, parent_map
-
     json_nodes = json_nodes if isinstance(json_nodes, list) else []
     motion = {i for i, n in document.nodes.items() if n.motion is not None}
     parents = parent_map(json_nodes)
+    above = nearest_marked(parents, motion, parents.values())  # nearest motion at or above each parent: O(nodes)
     out = set(motion)
     for i, n in document.nodes.items():
         if n.collider is None or n.collider.geometry is None or i in motion or not 0 <= i < len(json_nodes):
@@ -66,30 +66,17 @@ def replacement_candidates(document, json_nodes: list) -> set[int]:
         scale = node.get("scale") if isinstance(node, dict) else None
         if isinstance(scale, list) and len(scale) == 3 and all(v == 0 for v in scale):
             continue
-        if not any(a in motion for a in ancestors(i, parents)):
+        if i not in parents or above.get(parents[i]) is None:
             out.add(i)
     return out
 
 
-def _nearest_motion(ctx: ImportContext, index: int, motion_set: set[int]) -> int | None:
-    seen = set()
-    while index is not None and index not in seen:
-        if index in motion_set:
-            return index
-        seen.add(index)
-        index = ctx.parents.get(index)
-    return None
-
-
-def _animated(ctx: ImportContext, index: int, stop: int | None = None) -> bool:
-    """Is the node or an ancestor (up to, excluding, ``stop``) animated by the file?"""
-    seen = set()
-    while index is not None and index != stop and index not in seen:
-        if index in ctx.animated:
-            return True
-        seen.add(index)
-        index = ctx.parents.get(index)
-    return False
+def _animated(ctx: ImportContext, index: int) -> bool:
+    """Is the node or an ancestor animated by the file? (All nodes answered together once: O(nodes).)"""
+    key = "animated ancestor"
+    if key not in ctx.cache:
+        ctx.cache[key] = nearest_marked(ctx.parents, ctx.animated, range(len(ctx.json_nodes)))
+    return ctx.cache[key].get(index) is not None
 
 
 def _scale_of(ctx: ImportContext, index: int) -> tuple[float, float, float]:
@@ -194,7 +181,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
     motion = _fit_float32(ctx, m, ctx.document.nodes[m].motion)
     pg = ob.gltf_physics
     props.assign(pg, role="NODE", node_index=m, source=ctx.document.nodes[m].source or "")
-    animated = _animated(ctx, m, ctx.parents.get(m)) or m in ctx.animated
+    animated = m in ctx.animated
     props.store_motion(pg.motion, motion, animated)
     if not parts:
         if ob.type == "EMPTY":

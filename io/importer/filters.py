@@ -63,7 +63,11 @@ def apply(ctx: ImportContext) -> None:
                 "Blender filters the whole compound with the union of their collections",
             )
     ctx.report.counts["collision_collections"] = len({c for cols in result.collections.values() for c in cols})
-    if not result.exact:
+    if result.approximate:
+        ctx.note(
+            APPROXIMATED, root, f"collision filters approximated with {COLLECTIONS} collections: {result.approximate}"
+        )
+    elif not result.exact:
         names = ", ".join(f"({m.a}, {m.b}) should {'' if m.expected else 'not '}collide" for m in result.mismatches)
         ctx.note(
             APPROXIMATED,

@@ -24,9 +24,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...sim.pairs import CollisionFilter as PairFilter
-from ...sim.pairs import FilterTable
+from ...sim.pairs import FilterTable, SparseRelation
 
 COLLECTIONS = 20
+SMALL = 64  # up to this many keys the full relation table is built (the original search, unchanged results)
+QUOTIENT = SMALL  # most merged classes the cover search runs on in solve_many
 Key = Hashable  # a filter index, or None for "collider without a filter"
 
 
@@ -47,10 +49,11 @@ class FilterAssignment:
     collections: dict[Key, tuple[int, ...]]
     mismatches: list[Mismatch] = field(default_factory=list)
     cliques_needed: int = 0
+    approximate: str = ""  # why the result is approximate when mismatches were not enumerated (solve_many)
 
     @property
     def exact(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and not self.approximate
 
     @property
     def wrong_pairs(self) -> int:
@@ -197,14 +200,20 @@ def solve(
     limit: int = COLLECTIONS,
     tries: int = 24,
     seed: int = 0,
+    small: int = SMALL,
 ) -> FilterAssignment:
     """Collections for each class key of ``filters`` (key → model ``CollisionFilter`` or None = no filter).
 
     ``counts`` = how many colliders use each key (default 1 each): it decides which self-pairs matter and weighs
-    the wrong pairs of an approximation.
+    the wrong pairs of an approximation. More than ``small`` keys: :func:`solve_many` (same rule, no N×N tables).
     """
-    counts = dict(counts or {})
-    rel = relation(filters)
+    if len(filters) > small:
+        return solve_many(filters, counts, limit=limit, tries=tries, seed=seed)
+    return _solve_table(filters, dict(counts or {}), relation(filters), limit, tries, seed)
+
+
+def _solve_table(filters, counts, rel, limit, tries, seed) -> FilterAssignment:
+    """The cover search on a full relation table (every ordered key pair)."""
     graph = _Graph(rel, counts)
     rng = random.Random(seed)
     best: list[frozenset[int]] | None = None
@@ -226,3 +235,50 @@ def solve(
             collections[k] = sets
     ordered = {k: collections[k] for k in filters}
     return FilterAssignment(ordered, verify(ordered, rel, counts), cliques_needed)
+
+
+def solve_many(
+    filters: Mapping[Key, object],
+    counts: Mapping[Key, int] | None = None,
+    *,
+    limit: int = COLLECTIONS,
+    tries: int = 24,
+    seed: int = 0,
+    stats: dict | None = None,
+) -> FilterAssignment:
+    """:func:`solve` for many keys in O(input + stored rows) instead of O(keys²) tables.
+
+    Keys with the same closed neighbourhood (they collide with each other and with exactly the same others, and
+    their own self-pair is fine) are one class for Blender: they can share every collection. The relation comes
+    from ``sim.pairs.SparseRelation``; the cover search then runs on one representative per class (weights = the
+    colliders of the class), and mismatches name representatives. More than ``QUOTIENT`` classes: every class that
+    may collide sits in collection 0 and the result says why it is approximate (the pairs are not enumerated).
+    ``stats`` (optional) receives ``checks`` (element operations of the relation) and ``classes``.
+    """
+    counts = dict(counts or {})
+    keys = list(filters)
+    sparse = SparseRelation([to_pair_filter(filters[k]) for k in keys])
+    groups: dict[tuple, list[int]] = {}
+    for a, key in enumerate(keys):
+        self_ok = sparse.collides(a, a) or counts.get(key, 1) < 2
+        signature = (*sparse.closed_row(a), self_ok) if self_ok else (False, frozenset({a}), False)
+        groups.setdefault(signature, []).append(a)
+    members = list(groups.values())
+    if stats is not None:
+        stats.update(checks=sparse.checks, classes=len(members))
+    reps = [keys[m[0]] for m in members]
+    size = {keys[m[0]]: sum(counts.get(keys[a], 1) for a in m) for m in members}
+    if len(members) > QUOTIENT:
+        ok = [sparse.collides(m[0], m[0]) or size[keys[m[0]]] < 2 for m in members]
+        collections = {keys[a]: ((0,) if ok[v] else ()) for v, m in enumerate(members) for a in m}
+        reason = (
+            f"{len(members)} distinct filter classes (the search handles {QUOTIENT}): "
+            "every class that may collide shares collection 0"
+        )
+        return FilterAssignment({k: collections[k] for k in keys}, [], len(members), reason)
+    rel = {(keys[u[0]], keys[v[0]]): sparse.collides(u[0], v[0]) for u in members for v in members}
+    for m in members:  # a merged class: its colliders collide with each other (equal closed neighbourhoods)
+        rel[(keys[m[0]], keys[m[0]])] |= len(m) > 1
+    result = _solve_table(dict.fromkeys(reps), size, rel, limit, tries, seed)
+    collections = {keys[a]: result.collections[keys[m[0]]] for m in members for a in m}
+    return FilterAssignment({k: collections[k] for k in keys}, result.mismatches, result.cliques_needed)

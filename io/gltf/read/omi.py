@@ -27,7 +27,7 @@ from ..model import (
     Shape,
     Trigger,
 )
-from ..nodes import ancestors, parent_map
+from ..nodes import nearest_marked, parent_map
 from .common import CONVERTED, INVALID_TYPE, DropUnitError, ReadContext, pointer_join
 from .omi_legacy import LEGACY_BODY_KINDS, read_legacy_inertia, read_legacy_joints
 from .resources import IndexMap, read_filter, read_joint_description, read_list, read_material, read_node_joint
@@ -333,9 +333,9 @@ def _attach_legacy_shapes(
     shape_nodes: dict[int, tuple[Geometry, bool, str]],
 ) -> None:
     """Legacy node-level shapes become colliders, or triggers under a legacy ``trigger`` body (or isTrigger)."""
-    parents = parent_map(ctx.nodes)
+    owners = nearest_marked(parent_map(ctx.nodes), legacy_kinds, shape_nodes)  # O(nodes), not O(nodes × depth)
     for index, (geometry, is_trigger, ext_name) in shape_nodes.items():
-        owner = next((a for a in [index, *ancestors(index, parents)] if a in legacy_kinds), None)
+        owner = owners.get(index)
         if owner is not None and legacy_kinds[owner] == "trigger":
             is_trigger = True
         node = doc.node(index)

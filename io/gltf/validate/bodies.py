@@ -232,16 +232,19 @@ def check_trigger_nodes(ctx: Ctx, index: int, nodes: object, ptr: str, ext_name:
 
 def check_zero_scale(ctx: Ctx, index: int, ptr: str) -> None:
     """A collider or trigger under an all-zero scale (on its node or an ancestor) is disabled."""
-    for node_index in ctx.self_and_ancestors(index):
-        scale = ctx.nodes[node_index].get("scale")
-        if isinstance(scale, list) and len(scale) == 3 and all(s == 0 for s in scale):
-            ctx.warning(COLLIDER_ZERO_SCALE, ptr, f"Node {node_index} has scale [0, 0, 0]: this shape is disabled.")
-            return
+    node_index = ctx.nearest("zero scale", _zero_scale, index)
+    if node_index is not None:
+        ctx.warning(COLLIDER_ZERO_SCALE, ptr, f"Node {node_index} has scale [0, 0, 0]: this shape is disabled.")
+
+
+def _zero_scale(index: int, node: dict) -> bool:
+    scale = node.get("scale")
+    return isinstance(scale, list) and len(scale) == 3 and all(s == 0 for s in scale)
 
 
 def check_motion_placement(ctx: Ctx, index: int, ptr: str) -> None:
     """A motion on a skin joint (or below one) fights the skeleton animation."""
     joints = ctx.skin_joints()
-    hit = next((n for n in ctx.self_and_ancestors(index) if n in joints), None)
+    hit = ctx.nearest("skin joint", lambda i, _node: i in joints, index)
     if hit is not None:
         ctx.warning(MOTION_IN_SKIN_JOINTS, ptr, f"Node {hit} is a skin joint: a simulated body inside a skeleton.")

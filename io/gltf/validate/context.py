@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...diagnostics import Diagnostic, DiagnosticList, Severity
+from ..nodes import nearest_marked
 from .codes import INTERNAL_ERROR
 
 
@@ -22,6 +23,7 @@ class Ctx:
         self._parents: dict[int, int] | None = None
         self._skin_joints: set[int] | None = None
         self._seen: set[str] = set()
+        self._nearest: dict[str, dict[int, int | None]] = {}
 
     def error(self, code: str, ptr: str, message: str) -> Diagnostic:
         return self.out.error(code, ptr, message)
@@ -69,19 +71,28 @@ class Ctx:
                         self._parents.setdefault(child, i)
         return self._parents
 
-    def self_and_ancestors(self, index: int) -> list[int]:
-        """``index`` followed by its ancestors (cycle-safe) — only nodes that are JSON objects."""
-        chain: list[int] = []
-        parents = self.parents()
-        current: int | None = index
-        while current is not None and current not in chain:
-            chain.append(current)
-            current = parents.get(current)
-        return [i for i in chain if self.node(i) is not None]
+    def nearest(self, key: str, marked: Callable[[int, dict], bool], index: int) -> int | None:
+        """The first of ``index`` and its ancestors (cycle-safe) whose node is a JSON object with ``marked(i, node)``.
+
+        ``key`` names the marking: the answers of every node are computed together once per key (O(nodes), where a
+        walk per call would cost O(depth) each: quadratic for many bodies in a deep hierarchy).
+        """
+        if key not in self._nearest:
+            chosen = {i for i, node in enumerate(self.nodes) if isinstance(node, dict) and marked(i, node)}
+            self._nearest[key] = nearest_marked(self.parents(), chosen, range(len(self.nodes)))
+        return self._nearest[key].get(index)
 
     def is_descendant(self, index: int, ancestor: int) -> bool:
         """True when ``ancestor`` is a proper ancestor of ``index``."""
-        return ancestor in _chain(self.parents(), index)
+        parents = self.parents()
+        seen: set[int] = set()
+        current = parents.get(index)
+        while current is not None and current not in seen:  # a set: list membership made deep chains quadratic
+            if current == ancestor:
+                return True
+            seen.add(current)
+            current = parents.get(current)
+        return False
 
     def subtree_has_mesh(self, index: int) -> bool:
         """True when the node or one of its descendants has a ``mesh``."""
@@ -111,15 +122,6 @@ class Ctx:
         if is_int(index) and 0 <= index < len(self.nodes) and isinstance(self.nodes[index], dict):
             return self.nodes[index]
         return None
-
-
-def _chain(parents: dict[int, int], index: int) -> list[int]:
-    chain: list[int] = []
-    current: int | None = parents.get(index)
-    while current is not None and current not in chain:
-        chain.append(current)
-        current = parents.get(current)
-    return chain
 
 
 def _list_or_empty(value: object) -> list:
