@@ -25,6 +25,7 @@ from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 AXES = "xyz"
 ANCHOR_NAME = "glTF Physics World Anchor"
 ANCHOR_SIZE = 0.05
+MAX_NOTES = 50  # notes kept on a JOINT object (a joint with 100,000 drives has 100,000 of them)
 
 
 def build(ctx: ImportContext) -> None:
@@ -119,8 +120,9 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
         setattr(mc, f"use_motor_{kind}", True)
         setattr(mc, f"motor_{kind}_target_velocity", motor.target_velocity)
         setattr(mc, f"motor_{kind}_max_impulse", motor.max_impulse)
-        _store(ctx, motor_empty, "MOTOR", description, joint, frame_a, frame_b, side_a, side_b, plan, state)
-    _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state)
+        sides = (frame_a, frame_b, side_a, side_b)
+        _store(ctx, motor_empty, "MOTOR", description, joint, *sides, plan, state, [motor.note])
+    _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state, plan.notes)
     for note in plan.notes:
         code = NOT_SIMULATED if "kept for export" in note else APPROXIMATED
         ctx.note(code, ptr, note)
@@ -247,13 +249,23 @@ def _passthrough_json(item) -> str:
     return json.dumps(data, sort_keys=True) if data else ""
 
 
+def _joined(notes: list[str]) -> str:
+    """The notes for the panel: at most ``MAX_NOTES`` of them (the import report lists every note)."""
+    shown = "; ".join(notes[:MAX_NOTES])
+    return shown if len(notes) <= MAX_NOTES else f"{shown}; … {len(notes) - MAX_NOTES} more in the import report"
+
+
 def _relative(state: _State, frame: int, body_node) -> tuple:
     """glTF frame relative to its body node (or the world when ``body_node`` is None)."""
     return state.relative(body_node, frame)
 
 
-def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_b, plan, state) -> None:
-    """Keep the exact glTF joint on the constraint object for export."""
+def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_b, plan, state, notes) -> None:
+    """Keep the exact glTF joint on the constraint object for export.
+
+    The JOINT object keeps the description (limits, drives) and all ``notes``; a MOTOR helper keeps its frames and
+    its own drive's note only, so a joint with N drives stores O(N), not N helpers × N notes.
+    """
     pg = getattr(empty, "gltf_physics", None)
     if pg is None:
         return
@@ -274,9 +286,9 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
         offset_translation=plan.offset[0],
         offset_rotation=plan.offset[1],
         approximated=plan.approximated,
-        notes="; ".join(plan.notes),
-        extras_json=_passthrough_json(description),
-        node_extras_json=_passthrough_json(joint),
+        notes=_joined(notes),
+        extras_json=_passthrough_json(description) if role == "JOINT" else "",
+        node_extras_json=_passthrough_json(joint) if role == "JOINT" else "",
         source=description.source or "",
     )
     if role != "JOINT":

@@ -42,6 +42,7 @@ class MotorPlan:
     perm: tuple[int, int, int]
     target_velocity: float  # Blender value (sign convention applied)
     max_impulse: float
+    note: str = ""  # this drive's entry of ``ConstraintPlan.notes`` (what the helper stores: not all N notes)
 
 
 @dataclass
@@ -213,11 +214,12 @@ def _plan_drives(description, plan, lin, ang, offset_t, offset_q, soft):
         velocity = drive.velocity_target or 0.0
         if drive.stiffness == 0 and drive.damping > 0:
             impulse = UNLIMITED_IMPULSE if drive.max_force is None else float(drive.max_force)
-            plan.motors.append(MotorPlan(kind, axis, cyclic(axis), -float(velocity), impulse))
-            plan.notes.append(
+            note = (
                 f"drive {n}: velocity drive → MOTOR (stiff up to its max impulse; damping {drive.damping:g} and "
                 f"mode {drive.mode!r} not reproduced)"
             )
+            plan.motors.append(MotorPlan(kind, axis, cyclic(axis), -float(velocity), impulse, note))
+            plan.notes.append(note)
             continue
         if drive.stiffness > 0 and drive.position_target is not None:
             rest = float(offset_t[axis]) if kind == "LINEAR" else (rest_angle if rest_axis == axis else 0.0)

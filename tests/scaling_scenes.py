@@ -1,0 +1,129 @@
+"""Generated glTF documents for the scaling tests and ``tests/bench/bench_scaling.py`` (issue 11 items 3, 4, 13).
+
+Every scene has physics listed in ``extensionsUsed`` only, box shapes and no meshes, so io_scene_gltf2 reads it
+quickly and the cost measured is ours. Sizes are parameters; the functions are pure (no Blender).
+"""
+
+from __future__ import annotations
+
+KHR = "KHR_physics_rigid_bodies"
+SHAPES = "KHR_implicit_shapes"
+OMI_BODY, OMI_JOINT, OMI_SHAPE = "OMI_physics_body", "OMI_physics_joint", "OMI_physics_shape"
+BOX = {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}
+
+
+def _khr(nodes: list, root: dict, roots: list[int] | None = None) -> dict:
+    return {
+        "asset": {"version": "2.0", "generator": "gltf_physics tests/scaling_scenes.py"},
+        "extensionsUsed": [KHR, SHAPES],
+        "extensions": {KHR: root, SHAPES: {"shapes": [BOX]}} if root else {SHAPES: {"shapes": [BOX]}},
+        "scene": 0,
+        "scenes": [{"nodes": roots if roots is not None else list(range(len(nodes)))}],
+        "nodes": nodes,
+    }
+
+
+def _body(name: str, x: float, motion: bool = True, **collider) -> dict:
+    ext: dict = {"collider": {"geometry": {"shape": 0}, **collider}}
+    if motion:
+        ext["motion"] = {"mass": 1.0}
+    return {"name": name, "translation": [x, 0.0, 0.0], "extensions": {KHR: ext}}
+
+
+def shapes(n: int) -> dict:
+    """``n`` static box colliders."""
+    return _khr([_body(f"S{i}", 2.0 * i, motion=False) for i in range(n)], {})
+
+
+def joints(n: int) -> dict:
+    """``n`` hinge joints, each between two bodies (2n bodies, n joint nodes)."""
+    nodes, roots, descriptions = [], [], []
+    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [1, 2], "min": 0.0, "max": 0.0}]
+    for j in range(n):
+        a, frame, b = len(nodes), len(nodes) + 1, len(nodes) + 2
+        body_a = _body(f"A{j}", 3.0 * j)
+        body_a["children"] = [frame]
+        joint = {"joint": {"connectedNode": b, "joint": 0}}
+        nodes += [body_a, {"name": f"J{j}", "extensions": {KHR: joint}}, _body(f"B{j}", 3.0 * j + 1.0)]
+        roots += [a, b]
+    descriptions.append({"limits": limits})
+    return _khr(nodes, {"physicsJoints": descriptions}, roots)
+
+
+def _one_joint(drives: list, limits: list) -> dict:
+    body_a = _body("A", 0.0)
+    body_a["children"] = [1]
+    nodes = [body_a, {"name": "J", "extensions": {KHR: {"joint": {"connectedNode": 2, "joint": 0}}}}, _body("B", 1.0)]
+    description = {"limits": limits, **({"drives": drives} if drives else {})}
+    return _khr(nodes, {"physicsJoints": [description]}, [0, 2])
+
+
+def drives(n: int) -> dict:
+    """One joint with ``n`` velocity drives (each one becomes a Blender MOTOR helper)."""
+    drive = [
+        {"type": "angular", "mode": "force", "axis": i % 3, "velocityTarget": 1.0 + i % 7, "damping": 2.0}
+        for i in range(n)
+    ]
+    return _one_joint(drive, [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}])
+
+
+def omi_drives(n: int) -> dict:
+    """The same joint as :func:`drives` written with the OMI extensions (the issue's report used OMI)."""
+    drive = [
+        {"type": "angular", "mode": "force", "axis": i % 3, "velocityTarget": 1.0 + i % 7, "damping": 2.0}
+        for i in range(n)
+    ]
+    body = {"motion": {"type": "dynamic", "mass": 1.0}, "collider": {"shape": 0}}
+    nodes = [
+        {"name": "A", "children": [1], "extensions": {OMI_BODY: body}},
+        {"name": "J", "extensions": {OMI_JOINT: {"connectedNode": 2, "joint": 0}}},
+        {"name": "B", "translation": [1.0, 0.0, 0.0], "extensions": {OMI_BODY: body}},
+    ]
+    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]
+    return {
+        "asset": {"version": "2.0", "generator": "gltf_physics tests/scaling_scenes.py"},
+        "extensionsUsed": [OMI_BODY, OMI_JOINT, OMI_SHAPE],
+        "extensions": {
+            OMI_JOINT: {"physicsJoints": [{"limits": limits, "drives": drive}]},
+            OMI_SHAPE: {"shapes": [BOX]},
+        },
+        "scene": 0,
+        "scenes": [{"nodes": [0, 2]}],
+        "nodes": nodes,
+    }
+
+
+def limits(n: int) -> dict:
+    """One joint with ``n`` limits (alternating linear / angular, single axes)."""
+    items = [
+        {"linearAxes" if i % 2 == 0 else "angularAxes": [i % 3], "min": -0.1 - i * 1e-6, "max": 0.1 + i * 1e-6}
+        for i in range(n)
+    ]
+    return _one_joint([], items)
+
+
+def filters(n: int) -> dict:
+    """``n`` bodies, each with its own collision filter (its own system, which it does not collide with: every
+    pair of bodies collides, a body with itself does not)."""
+    nodes = [_body(f"F{i}", 2.0 * i, collisionFilter=i) for i in range(n)]
+    table = [{"collisionSystems": [f"s{i}"], "notCollideWithSystems": [f"s{i}"]} for i in range(n)]
+    return _khr(nodes, {"collisionFilters": table})
+
+
+def chain(depth: int, bodies: int = 1) -> dict:
+    """A chain of ``depth`` nodes with ``bodies`` box bodies as children of the deepest node."""
+    nodes: list[dict] = [{"name": f"N{i}", "children": [i + 1]} for i in range(depth - 1)]
+    nodes.append({"name": f"N{depth - 1}", "children": list(range(depth, depth + bodies))})
+    nodes += [_body(f"L{i}", 2.0 * i) for i in range(bodies)]
+    return _khr(nodes, {}, [0])
+
+
+SCENES = {
+    "shapes": shapes,
+    "joints": joints,
+    "drives": drives,
+    "omi_drives": omi_drives,
+    "limits": limits,
+    "filters": filters,
+    "chain": chain,
+}
