@@ -1,10 +1,14 @@
 """Generated glTF documents for the scaling tests and ``tests/bench/bench_scaling.py`` (issue 11 items 3, 4, 13).
 
-Every scene has physics listed in ``extensionsUsed`` only, box shapes and no meshes, so io_scene_gltf2 reads it
-quickly and the cost measured is ours. Sizes are parameters; the functions are pure (no Blender).
+Every scene has physics listed in ``extensionsUsed`` only, box shapes and one shared cube mesh on the body nodes,
+so io_scene_gltf2 reads it quickly and the cost measured is ours. Sizes are parameters; the functions are pure
+(no Blender).
 """
 
 from __future__ import annotations
+
+import base64
+import struct
 
 KHR = "KHR_physics_rigid_bodies"
 SHAPES = "KHR_implicit_shapes"
@@ -12,11 +16,34 @@ OMI_BODY, OMI_JOINT, OMI_SHAPE = "OMI_physics_body", "OMI_physics_joint", "OMI_p
 BOX = {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}
 
 
+def _cube() -> dict:
+    """One shared unit-cube mesh (8 positions, 36 indices) as a data URI: body nodes carry it, so the import does
+    not take the Empty → mesh object replacement path (its cost is Blender's ``batch_remove``, see docs/scaling.md)."""
+    positions = [(x, y, z) for x in (-0.5, 0.5) for y in (-0.5, 0.5) for z in (-0.5, 0.5)]
+    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    indices = [i for a, b, c, d in faces for i in (a, b, c, a, c, d)]
+    data = b"".join(struct.pack("<3f", *p) for p in positions) + struct.pack(f"<{len(indices)}H", *indices)
+    uri = "data:application/octet-stream;base64," + base64.b64encode(data).decode()
+    return {
+        "buffers": [{"uri": uri, "byteLength": len(data)}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 96, "target": 34962},
+            {"buffer": 0, "byteOffset": 96, "byteLength": 72, "target": 34963},
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 8, "type": "VEC3", "min": [-0.5] * 3, "max": [0.5] * 3},
+            {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"},
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+    }
+
+
 def _khr(nodes: list, root: dict, roots: list[int] | None = None) -> dict:
     return {
         "asset": {"version": "2.0", "generator": "gltf_physics tests/scaling_scenes.py"},
         "extensionsUsed": [KHR, SHAPES],
         "extensions": {KHR: root, SHAPES: {"shapes": [BOX]}} if root else {SHAPES: {"shapes": [BOX]}},
+        **_cube(),
         "scene": 0,
         "scenes": [{"nodes": roots if roots is not None else list(range(len(nodes)))}],
         "nodes": nodes,
@@ -27,12 +54,21 @@ def _body(name: str, x: float, motion: bool = True, **collider) -> dict:
     ext: dict = {"collider": {"geometry": {"shape": 0}, **collider}}
     if motion:
         ext["motion"] = {"mass": 1.0}
-    return {"name": name, "translation": [x, 0.0, 0.0], "extensions": {KHR: ext}}
+    return {"name": name, "mesh": 0, "translation": [x, 0.0, 0.0], "extensions": {KHR: ext}}
 
 
 def shapes(n: int) -> dict:
     """``n`` static box colliders."""
     return _khr([_body(f"S{i}", 2.0 * i, motion=False) for i in range(n)], {})
+
+
+def shapes_empty(n: int) -> dict:
+    """:func:`shapes` without the render mesh: every collider node imports as an Empty that the body step replaces
+    by a mesh object (the replacement path)."""
+    gltf = shapes(n)
+    for node in gltf["nodes"]:
+        node.pop("mesh")
+    return gltf
 
 
 def joints(n: int) -> dict:
@@ -75,9 +111,9 @@ def omi_drives(n: int) -> dict:
     ]
     body = {"motion": {"type": "dynamic", "mass": 1.0}, "collider": {"shape": 0}}
     nodes = [
-        {"name": "A", "children": [1], "extensions": {OMI_BODY: body}},
+        {"name": "A", "mesh": 0, "children": [1], "extensions": {OMI_BODY: body}},
         {"name": "J", "extensions": {OMI_JOINT: {"connectedNode": 2, "joint": 0}}},
-        {"name": "B", "translation": [1.0, 0.0, 0.0], "extensions": {OMI_BODY: body}},
+        {"name": "B", "mesh": 0, "translation": [1.0, 0.0, 0.0], "extensions": {OMI_BODY: body}},
     ]
     limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]
     return {
@@ -87,6 +123,7 @@ def omi_drives(n: int) -> dict:
             OMI_JOINT: {"physicsJoints": [{"limits": limits, "drives": drive}]},
             OMI_SHAPE: {"shapes": [BOX]},
         },
+        **_cube(),
         "scene": 0,
         "scenes": [{"nodes": [0, 2]}],
         "nodes": nodes,
@@ -120,6 +157,7 @@ def chain(depth: int, bodies: int = 1) -> dict:
 
 SCENES = {
     "shapes": shapes,
+    "shapes_empty": shapes_empty,
     "joints": joints,
     "drives": drives,
     "omi_drives": omi_drives,
