@@ -1,6 +1,7 @@
 """Benchmark (not a test): time and peak memory of validate, migrate and import on large generated files.
 
-Run: ``.venv/bin/python -P tests/bench/bench_scaling.py [--cases NAME ...] [--quick] [--json PATH]``
+Run: ``.venv/bin/python -P tests/bench/bench_scaling.py [--cases NAME ...] [--stages STAGE ...] [--size N] [--quick]
+[--json PATH]``
 
 Scenes come from ``tests/scaling_scenes.py``: ``shapes`` (N static box colliders), ``joints`` (N hinge joints, 2N
 bodies), ``drives`` / ``omi_drives`` (one joint with N velocity drives), ``limits`` (one joint with N limits),
@@ -10,7 +11,8 @@ runs one stage and reports the stage's wall time and the process's peak resident
 (``VmHWM`` of ``/proc/self/status``, which includes the interpreter, numpy, Blender and the parsed JSON; the
 ``base`` column is the peak before the stage). Stages: ``validate`` (``validate_gltf``), ``migrate`` (to the KHR
 2026 revision) and ``import`` (``bpy.ops.import_scene.gltf`` with the extension installed from a freshly built zip,
-as users install it; ``import-plain`` is the same file with the physics import switched off).
+as users install it; ``import-plain`` is the same file with the physics import switched off; ``blender-floor``
+creates the N MOTOR constraint Empties of the ``drives`` scene with bpy alone: what Blender itself needs).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ CASES = [
     ("chain", 64_000, "migrate"),
     ("drives", 100_000, "import"),
     ("omi_drives", 100_000, "import"),
+    ("drives", 100_000, "blender-floor"),  # the same number of MOTOR Empties made with bpy alone
     ("filters", 10_000, "import"),
     ("filters", 10_000, "import-plain"),
     ("shapes", 10_000, "import"),
@@ -78,8 +81,49 @@ def scene(name: str, size: int) -> dict:
     return scaling_scenes.SCENES[name](size)
 
 
+def blender_floor(count: int) -> dict:
+    """What Blender alone needs for ``count`` MOTOR constraint Empties between two bodies (data API, no extension,
+    no file), including the view-layer update the glTF importer runs at the end: the floor of a joint with
+    ``count`` velocity drives."""
+    import bpy
+
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    base = peak_mib()
+    start = time.perf_counter()
+    scene = bpy.context.scene
+    bpy.ops.rigidbody.world_add()
+    world = scene.rigidbody_world
+    world.collection = bpy.data.collections.new("RigidBodyWorld")
+    world.constraints = bpy.data.collections.new("RigidBodyConstraints")
+    bodies = []
+    for name in ("A", "B"):
+        ob = bpy.data.objects.new(name, bpy.data.meshes.new(name))
+        scene.collection.objects.link(ob)
+        world.collection.objects.link(ob)
+        bodies.append(ob)
+    width = len(str(count - 1))
+    for i in range(count):
+        empty = bpy.data.objects.new(f"J.motor{i:0{width}d}", None)
+        scene.collection.objects.link(empty)
+        world.constraints.objects.link(empty)
+        c = empty.rigid_body_constraint
+        c.type, c.object1, c.object2, c.use_motor_ang = "MOTOR", bodies[0], bodies[1], True
+    bpy.context.view_layer.update()
+    seconds = time.perf_counter() - start
+    counts = {"objects": len(scene.objects)}
+    return {
+        "seconds": seconds,
+        "peak_mib": peak_mib(),
+        "base_mib": base,
+        "counts": counts,
+        "bpy": bpy.app.version_string,
+    }
+
+
 def run_one(path: pathlib.Path, stage: str) -> dict:
-    """In the child process: one stage on one file."""
+    """In the child process: one stage on one file (``blender-floor``: the file's name holds the count)."""
+    if stage == "blender-floor":
+        return blender_floor(int(path.stem.rsplit("_", 1)[1]))
     if stage.startswith("import"):
         sys.path.insert(0, str(ROOT / "scripts"))
         import devkit
@@ -127,18 +171,22 @@ def main() -> None:
     parser.add_argument("--cases", nargs="*", help="scene names (default: all)")
     parser.add_argument("--stages", nargs="*", help="validate, migrate, import, import-plain (default: all)")
     parser.add_argument("--quick", action="store_true", help=f"every case at size {QUICK}")
+    parser.add_argument("--size", type=int, help="every case at this size instead (chain: its depth)")
     parser.add_argument("--json", type=pathlib.Path, help="also write the results here")
     parser.add_argument("--one", nargs=2, metavar=("FILE", "STAGE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run_one(pathlib.Path(args.one[0]), args.one[1])))
         return
-    results = []
+    results, seen = [], set()
     with tempfile.TemporaryDirectory(prefix="gltf_physics_scaling_") as tmp:
         for name, size, stage in CASES:
             if (args.cases and name not in args.cases) or (args.stages and stage not in args.stages):
                 continue
-            size = min(size, QUICK) if args.quick else size
+            size = args.size or (min(size, QUICK) if args.quick else size)
+            if (name, size, stage) in seen:
+                continue
+            seen.add((name, size, stage))
             path = pathlib.Path(tmp) / f"{name}_{size}.gltf"
             if not path.exists():
                 path.write_text(json.dumps(scene(name, size)), encoding="utf-8")
