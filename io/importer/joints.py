@@ -17,7 +17,7 @@ from mathutils import Matrix
 
 from ..diagnostics import pointer, printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
-from ..gltf.nodes import relative_offset
+from ..gltf.nodes import nearest_marked, relative_offset
 from ..mapping.joints_to_blender import ConstraintPlan, empty_matrix, plan_joint
 from ..mapping.stored import assign
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
@@ -49,6 +49,7 @@ class _State:
         self.anchor = None
         self.collections = None  # where constraint Empties go (those of the first joint node's object)
         self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
+        self.static_above: dict | None = None  # node -> nearest static collider body at or above it (or None)
 
     def precompute(self, joints: list) -> None:
         """All frame offsets the joints need, in one vectorised pass (``WorldFrames.relative_many``)."""
@@ -145,13 +146,16 @@ def _side(state: _State, node: int, ptr: str):
 def _world_object(state: _State, node: int):
     """The nearest static collider body at or above ``node``, else the shared passive anchor."""
     ctx = state.ctx
-    seen = set()
-    while node is not None and node not in seen:
-        seen.add(node)
-        ob = ctx.body_objects.get(node)
-        if ob is not None and ctx.body_node_of.get(node) is None and getattr(ob, "rigid_body", None) is not None:
-            return ob
-        node = ctx.parents.get(node)
+    if state.static_above is None:  # every node's answer at once: O(nodes), not O(depth) per joint
+        static = {
+            n
+            for n, ob in ctx.body_objects.items()
+            if ob is not None and ctx.body_node_of.get(n) is None and getattr(ob, "rigid_body", None) is not None
+        }
+        state.static_above = nearest_marked(ctx.parents, static, range(len(ctx.json_nodes)))
+    hit = state.static_above.get(node)
+    if hit is not None:
+        return ctx.body_objects[hit]
     if state.anchor is None:
         state.anchor = _anchor(ctx)
     return state.anchor

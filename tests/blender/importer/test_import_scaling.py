@@ -73,3 +73,31 @@ def test_bodies_under_a_deep_chain_find_their_ancestors_once(clean, tmp_path, mo
     assert report.counts["rigid_bodies"] == 300
     assert sum(1 for ob in bpy.context.scene.objects if ob.rigid_body is not None) == 300
     assert lookups[0] <= 10 * 700
+
+
+def test_joints_to_the_world_under_a_deep_chain_find_their_world_side_once(clean, tmp_path, monkeypatch):
+    """300 joints whose frame A has no body above it (world side) at the end of a 400-deep chain: the world side
+    (nearest static collider at or above the frame, else the anchor) was one walk to the root per joint."""
+    gltf = chain(400, 300)
+    first_body = len(gltf["nodes"]) - 300
+    for i in range(300):
+        joint = {"joint": {"connectedNode": first_body + i, "joint": 0}}
+        gltf["nodes"][399]["children"].append(len(gltf["nodes"]))
+        gltf["nodes"].append({"name": f"W{i}", "extensions": {"KHR_physics_rigid_bodies": joint}})
+    point = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]
+    gltf["extensions"]["KHR_physics_rigid_bodies"] = {"physicsJoints": [{"limits": point}]}
+    context = submodule(clean, "io.importer.context")
+    lookups = [0]
+
+    class Counting(dict):
+        def get(self, key, default=None):
+            lookups[0] += 1
+            return super().get(key, default)
+
+    original = context.parent_map
+    monkeypatch.setattr(context, "parent_map", lambda nodes: Counting(original(nodes)))
+    report = import_gltf(clean, _write(tmp_path, "chain_joints", gltf))
+    assert report.counts["joints"] == 300
+    anchors = {c.rigid_body_constraint.object1.name for c in constraints("JOINT")}
+    assert anchors == {"glTF Physics World Anchor"}
+    assert lookups[0] <= 10 * len(gltf["nodes"])
