@@ -19,6 +19,7 @@ from ..gltf.nodes import nearest_marked, parent_map
 from ..gltf.read.common import FLOAT32_MAX
 from ..mapping import passthrough
 from ..mapping import stored as props
+from . import reproduce
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 from .geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
 from .proxies import empty_mesh, new_child_object, relative_transform, replace_with_mesh_object
@@ -285,7 +286,9 @@ def _apply_motion(ctx: ImportContext, m: int, ob, rb, motion, volume: float | No
         else:
             rb.mass = FALLBACK_MASS
             ctx.note(APPROXIMATED, ptr, f"no mass and no collider volume: {FALLBACK_MASS:g} kg")
-    fields = props.stored_only_motion_fields(motion)
+    fields = props.stored_only_motion_fields(
+        motion, reproduce.reproduced_fields(ctx, motion) if not animated else frozenset()
+    )
     if fields:
         ctx.note(NOT_SIMULATED, ptr, "kept for export, not simulated by Blender: " + ", ".join(fields))
 

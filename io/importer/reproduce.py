@@ -46,6 +46,17 @@ def is_helper(ob) -> bool:
     return pg is not None and pg.joint.role == ROLE
 
 
+def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
+    """The motion values of a dynamic body this step reproduces or reports itself (none when the option is off):
+    ``bodies`` leaves them out of its "kept for export, not simulated" note."""
+    if not enabled(ctx.scene) or motion.kind != DYNAMIC:
+        return frozenset()
+    out = {"gravityFactor"}
+    if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):
+        out.add("inertiaDiagonal")
+    return frozenset(out)
+
+
 def build(ctx: ImportContext) -> None:
     if ctx.world is None or not enabled(ctx.scene):
         return

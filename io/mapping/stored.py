@@ -75,8 +75,8 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
         pg.inertia_orientation = quat_to_blender(motion.inertia_orientation)
 
 
-def stored_only_motion_fields(motion: Motion) -> list[str]:
-    """Motion values Blender does not simulate (kept for export)."""
+def stored_only_motion_fields(motion: Motion, reproduced: frozenset[str] = frozenset()) -> list[str]:
+    """Motion values Blender does not simulate (kept for export), except the ``reproduced`` ones."""
     out = []
     if motion.center_of_mass is not None and any(motion.center_of_mass):  # origin = what Blender uses
         out.append("centerOfMass")
@@ -90,7 +90,7 @@ def stored_only_motion_fields(motion: Motion) -> list[str]:
         out.append("angularVelocity")
     if motion.gravity_factor != 1.0:
         out.append("gravityFactor")
-    return out
+    return [name for name in out if name not in reproduced]
 
 
 def is_kinematic(motion: Motion) -> bool:

@@ -203,3 +203,21 @@ def test_import_dialog_shows_the_option_with_a_tooltip(clean):
     prop = bpy.context.scene.gltf_physics.bl_rna.properties["import_reproduce"]
     assert prop.default is True
     assert "gravityFactor" in prop.description and "never exported" in prop.description
+
+
+def test_reproduced_values_are_not_reported_as_stored_only(clean, tmp_path):
+    """With the option on, gravityFactor and an infinite inertia are reproduced (or reported as not reproducible):
+    the body's "kept for export, not simulated" note no longer lists them; with it off it still does."""
+    path = _write(
+        tmp_path, "both", [_ground(), _body("B", [0.0, 3.0, 0.0], gravityFactor=0.0, inertiaDiagonal=[0, 0, 0])]
+    )
+
+    def stored_only() -> list[str]:
+        report = submodule(clean, "io.hooks").last_report("import")
+        return [d.message for d in report.diagnostics if "not simulated by Blender" in d.message]
+
+    _import(path, reproduce=True)
+    assert not any("gravityFactor" in m or "inertiaDiagonal" in m for m in stored_only()), stored_only()
+    _reset()
+    _import(path, reproduce=False)
+    assert any("gravityFactor" in m and "inertiaDiagonal" in m for m in stored_only()), stored_only()
