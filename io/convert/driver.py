@@ -13,6 +13,7 @@ import pathlib
 import sys
 import time
 
+from ..diagnostics import printable
 from ..gltf.migrate import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         shard = parse_shard(args.shard) if args.shard else None
         jobs = plan(args.inputs, args.output, args.format, shard)
     except PlanError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {printable(exc)}", file=sys.stderr)
         return 2
     progress = Progress(len(jobs))
     results: dict[str, dict] = {}
@@ -120,7 +121,10 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     try:
         pool.run(todo, on_event)
     except StartError as exc:
-        print(f"\nerror: {exc}\n(convert needs the bpy module in this Python, or --blender PATH)", file=sys.stderr)
+        print(
+            f"\nerror: {printable(exc)}\n(convert needs the bpy module in this Python, or --blender PATH)",
+            file=sys.stderr,
+        )
         code = 2
     except KeyboardInterrupt:
         print("\ninterrupted: files not converted are listed as not_run in the report", file=sys.stderr)
@@ -130,7 +134,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         try:
             _write_report(args, jobs, results, summary, time.monotonic() - started)
         except OSError as exc:
-            print(f"error: report {args.report!r} not written: {exc}", file=sys.stderr)
+            print(f"error: report {args.report!r} not written: {printable(exc)}", file=sys.stderr)
             code = code or 2
     if code is not None:
         return code

@@ -7,6 +7,7 @@ import sys
 import time
 from typing import TextIO
 
+from ..diagnostics import printable
 from . import protocol as p
 
 MAX_LISTED = 5  # diagnostics printed per problem file (all of them are in --report)
@@ -50,7 +51,7 @@ class Progress:
         self._write("\r\x1b[K" + line[:200])
 
     def started(self, name: str) -> None:
-        self.current = name
+        self.current = printable(name)
         if self.tty:
             self._bar()
 
@@ -59,13 +60,16 @@ class Progress:
         self.done += 1
         self.tally[status] += 1
         label = {p.CONVERTED: "ok", p.WARNINGS: "warnings", p.FAILED: "FAILED", p.SKIPPED: "skipped"}[status]
-        line = f"[{self.done}/{self.total}] {label} {name}"
+        line = f"[{self.done}/{self.total}] {label} {printable(name)}"
         if status == p.SKIPPED:
             line += " (output up to date)"
         elif status != p.FAILED:
             line += f" ({result.get('seconds', 0):.2f} s; {counts_text(result.get('counts', {}))})"
         problems = [d for d in result.get("diagnostics", []) if d["severity"] in ("warning", "error")]
-        shown = [f"    {d['severity'].upper()} {d['code']} at {d['pointer'] or '/'}: {d['message']}" for d in problems]
+        shown = [
+            printable(f"    {d['severity'].upper()} {d['code']} at {d['pointer'] or '/'}: {d['message']}")
+            for d in problems
+        ]
         if len(shown) > MAX_LISTED:
             shown = [*shown[:MAX_LISTED], f"    … {len(shown) - MAX_LISTED} more in the report"]
         if self.tty:

@@ -141,3 +141,20 @@ def test_usage_errors_exit_2_before_any_worker(tmp_path, capsys):
     assert "no such file or folder" in capsys.readouterr().err
     assert driver.main(["convert", str(tmp_path), "-o", str(tmp_path / "o"), "--shard", "4/3"], "t", None, "x") == 2
     assert driver.main(["convert", str(tmp_path), "-o", str(tmp_path / "o"), "--jobs", "0"], "t", None, "x") == 2
+
+
+def test_progress_lines_escape_control_characters_and_surrogates():
+    """A file name or a diagnostic with a newline, an ANSI escape or a lone surrogate cannot forge or colour lines
+    (issue 11 item 9, as for validate / migrate)."""
+    plain = io.StringIO()
+    lines = progress.Progress(1, plain, tty=False)
+    hostile = "x\nERROR forged\x1b[31m\ud800.glb"
+    failed = {
+        "status": "failed",
+        "diagnostics": [protocol.diag("read", severity.ERROR, "FILE_INVALID_JSON", "/a\nb", "bad\x1b[2J\ud800")],
+    }
+    lines.finished(hostile, failed)
+    text = plain.getvalue()
+    assert text.count("\n") == 2 and "\x1b" not in text and "\ud800" not in text
+    assert "\\n" in text and "\\x1b" in text and "\\ud800" in text
+    text.encode("utf-8")  # writable on any UTF-8 console
