@@ -11,6 +11,7 @@ import math
 
 from ..diagnostics import printable
 from ..gltf.model import (
+    COMBINE_MODES,
     KINEMATIC,
     CollisionFilter,
     Geometry,
@@ -107,10 +108,31 @@ def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> N
         static_friction=material.static_friction,
         dynamic_friction=material.dynamic_friction,
         restitution=material.restitution,
-        friction_combine=material.friction_combine or "NONE",
-        restitution_combine=material.restitution_combine or "NONE",
-        passthrough=passthrough.dumps(material),
+        friction_combine=_known_combine(material.friction_combine),
+        restitution_combine=_known_combine(material.restitution_combine),
+        passthrough=_material_passthrough(material),
     )
+
+
+def _known_combine(value: str | None) -> str:
+    """The enum item for a combine mode; an unknown one (the validator warned once) simulates like an absent one."""
+    return value if value in COMBINE_MODES else "NONE"
+
+
+def _material_passthrough(material: PhysicsMaterial) -> str:
+    """The material's passthrough, plus combine modes outside the enum as unknown keys (written back on export)."""
+    data = passthrough.as_dict(material)
+    odd = {
+        key: value
+        for key, value in (
+            ("frictionCombine", material.friction_combine),
+            ("restitutionCombine", material.restitution_combine),
+        )
+        if value is not None and value not in COMBINE_MODES
+    }
+    if odd:
+        data["unknown"] = {**data.get("unknown", {}), **odd}
+    return json.dumps(data) if data else ""
 
 
 def blender_coefficient(value: float, combine: str | None) -> float:
