@@ -9,7 +9,8 @@ the seed's non-physics scene.
 
 Mutation classes (``MUTATIONS``): type swaps, out-of-range and negative indices, huge / NaN / infinite / negative
 numbers, deleted keys, empty containers, duplicated list items, wrong axes, self references, long arrays, deep
-extras, unicode strings (lone surrogates, control characters, bidi overrides), removed root extensions.
+extras, unicode strings (lone surrogates, control characters, bidi overrides), removed root extensions, whole
+extension objects of the wrong type.
 
 Certainly invalid (``Case.invalid``; the validator must report at least one ERROR whose pointer is the mutated
 value, its container, or inside it): a single mutation of a KHR member, of one of these classes —
@@ -106,6 +107,33 @@ def finite(doc: object) -> bool:
         json.dumps(doc, allow_nan=False)
     except ValueError:
         return False
+    return True
+
+
+FLOAT32_MAX = 3.4028234663852886e38
+
+
+def float32_overflow(doc: object) -> bool:
+    """Whether ``doc`` holds a finite number that does not fit a 32-bit float (issue 11, item 7)."""
+    stack = [doc]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, float | int) and not isinstance(value, bool):
+            if FLOAT32_MAX < abs(value) < math.inf:
+                return True
+        elif isinstance(value, dict | list):
+            stack.extend(value.values() if isinstance(value, dict) else value)
+    return False
+
+
+def extension_objects(doc: dict) -> bool:
+    """Whether every physics extension value (root and nodes) is a JSON object, which io_scene_gltf2 requires of
+    every extension before any hook runs (``gltf2_io.from_extension``: "Couldn't parse glTF")."""
+    holders = [doc, *[n for n in doc.get("nodes") or [] if isinstance(n, dict)]]
+    for holder in holders:
+        exts = holder.get("extensions")
+        if isinstance(exts, dict) and any(not isinstance(exts[name], dict) for name in PHYSICS if name in exts):
+            return False
     return True
 
 
@@ -420,6 +448,23 @@ def m_remove_root_extension(doc, rng, found):
     return f"/extensions/{name}", False
 
 
+def m_extension_type_swap(doc, rng, found):
+    """A whole physics extension object (root or node) replaced by a non-object."""
+    holders = [("", doc)] + [(f"/nodes/{i}", n) for i, n in enumerate(doc.get("nodes") or []) if isinstance(n, dict)]
+    options = [
+        (f"{ptr}/extensions/{name}", holder["extensions"], name)
+        for ptr, holder in holders
+        if isinstance(holder.get("extensions"), dict)
+        for name in PHYSICS
+        if name in holder["extensions"]
+    ]
+    if not options:
+        return None
+    pointer, exts, name = rng.choice(options)
+    exts[name] = rng.choice([[], "x", 0, None, [exts[name]]])
+    return pointer, False
+
+
 MUTATIONS = {
     "type_swap": m_type_swap,
     "index_out_of_range": m_index_out_of_range,
@@ -437,6 +482,7 @@ MUTATIONS = {
     "deep_extras": m_deep_extras,
     "unicode": m_unicode,
     "remove_root_extension": m_remove_root_extension,
+    "extension_type_swap": m_extension_type_swap,
 }
 
 

@@ -8,9 +8,15 @@ that are not import helpers — proxies, constraint / motor / anchor Empties —
 the seed with physics stripped, and every mesh of that import exists), the export returns FINISHED and writes
 strict JSON (no NaN / Infinity) that keeps every node of the stripped import's export.
 
-Budget: 100 cases by default (seed 0); ``GLTF_PHYSICS_FUZZ_CASES=500`` runs more, ``GLTF_PHYSICS_FUZZ_SEED=N``
+Skipped here, covered by the unit tier: cases with NaN / Infinity, nested deeper than 150 levels or with a physics
+extension that is not an object (io_scene_gltf2 refuses them before any hook runs). An export that fails with
+OverflowError on a number beyond float32 is the known issue 11, item 7 (pinned by
+``test_export_after_import_of_float32_overflowing_mass``): listed, not failed.
+
+Budget: 300 cases by default (seed 0); ``GLTF_PHYSICS_FUZZ_CASES=500`` runs more, ``GLTF_PHYSICS_FUZZ_SEED=N``
 another sequence. Added time (``.venv/bin/python -P -m pytest -c tests/pytest.ini
-tests/blender/importer/test_import_fuzz.py --durations=3``): see README "Fuzz tests".
+tests/blender/importer/test_import_fuzz.py --durations=3``, and the same with ``.venv-4.2``): 10.7 s on bpy 5.0,
+9.5 s on bpy 4.2 for the 300 cases; 1,500 cases (seed 2) took 70 s on bpy 5.0.
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ def test_unknown_combine_mode_keeps_stored_material(clean, tmp_path):
     ), materials
 
 
-CASES = fuzzkit.budget(100)
+CASES = fuzzkit.budget(300)
 IO_SCENE_GLTF2_DEPTH = 150  # io_scene_gltf2's gltf2_io.extension_to_dict recurses 3 frames per level
 HELPER_JOINT_ROLES = {"JOINT", "MOTOR", "ANCHOR"}
 HELPER_ROLES = {"PROXY", "TRIGGER_PROXY"}
@@ -66,19 +72,21 @@ def _is_helper(ob) -> bool:
     return pg is not None and (pg.role in HELPER_ROLES or pg.joint.role in HELPER_JOINT_ROLES)
 
 
-def _scene_of(path, tmp_path) -> tuple[list[str], set[str], list[str]]:
-    """Import ``path`` into an empty scene: (non-helper object names, mesh names, node names of an export)."""
+def _import(path) -> tuple[list[str], set[str]]:
+    """Import ``path`` into an empty scene: (non-helper object names, mesh names)."""
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     result = bpy.ops.import_scene.gltf(filepath=str(path))
     assert result == {"FINISHED"}, result
-    objects = sorted(ob.name for ob in bpy.data.objects if not _is_helper(ob))
-    meshes = {mesh.name for mesh in bpy.data.meshes}
+    return sorted(ob.name for ob in bpy.data.objects if not _is_helper(ob)), {mesh.name for mesh in bpy.data.meshes}
+
+
+def _export(tmp_path) -> list[str]:
+    """Export the scene (KHR 2026): the written node names (strict JSON)."""
     out = tmp_path / "export.gltf"
     bpy.context.scene.gltf_physics.export_revision = "2026"
     assert bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE") == {"FINISHED"}
     written = fuzzkit.strict_json(out.read_text(encoding="utf-8"))
-    names = sorted(str(node.get("name")) for node in written.get("nodes", []))
-    return objects, meshes, names
+    return sorted(str(node.get("name")) for node in written.get("nodes", []))
 
 
 def _write(doc, path):
@@ -90,23 +98,26 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
     hooks = submodule(clean, "io.hooks")
     seeds = fuzzkit.seeds()
     baselines: dict[str, tuple] = {}
-    failures = []
+    failures: list[str] = []
+    known: list[str] = []
     for case in fuzzkit.cases(CASES, fuzzkit.FUZZ_SEED, seeds):
         if not fuzzkit.finite(case.doc):
             continue  # NaN / Infinity are not JSON: io_scene_gltf2 refuses the file before any hook runs
         if fuzzkit.depth(case.doc) > IO_SCENE_GLTF2_DEPTH:
             continue  # io_scene_gltf2 converts extensions recursively (RecursionError before any hook runs)
+        if not fuzzkit.extension_objects(case.doc):
+            continue  # io_scene_gltf2 asserts that every extension is an object before any hook runs
         if case.seed_name not in baselines:
             stripped = fuzzkit.strip_physics(dict(seeds)[case.seed_name])
-            baselines[case.seed_name] = _scene_of(_write(stripped, tmp_path / "stripped.gltf"), tmp_path)
+            baselines[case.seed_name] = (*_import(_write(stripped, tmp_path / "stripped.gltf")), _export(tmp_path))
             if gltf_errors:  # the seed itself: not a finding of the fuzz
                 pytest.fail(f"{case.seed_name} (physics stripped) logged errors: {gltf_errors}")
         objects, meshes, names = baselines[case.seed_name]
         problems = []
         try:
-            got_objects, got_meshes, got_names = _scene_of(_write(case.doc, tmp_path / "case.gltf"), tmp_path)
+            got_objects, got_meshes = _import(_write(case.doc, tmp_path / "case.gltf"))
         except Exception as exc:  # an escaped exception or a failed operator is the finding
-            problems.append(f"{type(exc).__name__}: {exc}")
+            problems.append(f"import: {type(exc).__name__}: {exc}")
         else:
             report = hooks.last_report("import")
             failed = [str(d) for d in report.diagnostics if d.code == "GLTF_PHYSICS_IMPORT_FAILED"]
@@ -116,10 +127,42 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
                 problems.append(f"non-physics objects {got_objects} != {objects}")
             if not meshes <= got_meshes:
                 problems.append(f"meshes lost: {sorted(meshes - got_meshes)}")
-            if not set(names) <= set(got_names):
-                problems.append(f"exported nodes lost: {sorted(set(names) - set(got_names))}")
+            try:
+                got_names = _export(tmp_path)
+            except Exception as exc:
+                if "OverflowError" in str(exc) and fuzzkit.float32_overflow(case.doc):
+                    known.append(case.name)  # issue 11, item 7 (gltf/write): pinned by the xfail test below
+                    gltf_errors.clear()
+                else:
+                    problems.append(f"export: {type(exc).__name__}: {exc}")
+            else:
+                if not set(names) <= set(got_names):
+                    problems.append(f"exported nodes lost: {sorted(set(names) - set(got_names))}")
         if gltf_errors:
             problems.append(f"io_scene_gltf2 logged errors: {gltf_errors[:2]}")
             gltf_errors.clear()
         failures.extend(f"{case.name}: {p[:300]}" for p in problems)
     assert not failures, "\n".join(failures[:20])
+    if known:
+        print(f"{len(known)} case(s) hit the known float32 overflow on export (issue 11, item 7): {known[:5]}")
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="issue 11, item 7 (NaN/Infinity/float32 overflow in gltf/read, gltf/write; another engineer): a mass "
+    "beyond float32 imports, then io_scene_gltf2's exporter raises OverflowError",
+)
+def test_export_after_import_of_float32_overflowing_mass(clean, tmp_path, gltf_errors):
+    """Found by the fuzz (seed 2, cases 228 and 805): ``mass`` 1e39 or 1e308 on a body of joints/generic.gltf."""
+    doc = json.loads((FIXTURES / "joints" / "generic.gltf").read_text(encoding="utf-8"))
+    doc["nodes"][2]["extensions"][RB]["motion"]["mass"] = 1e39
+    assert bpy.ops.import_scene.gltf(filepath=str(_write(doc, tmp_path / "huge.gltf"))) == {"FINISHED"}
+    try:
+        written = export(tmp_path / "back.gltf", "2026")
+    finally:
+        errors = list(gltf_errors)
+        gltf_errors.clear()
+    assert not errors
+    bodies = [n["extensions"][RB] for n in written["nodes"] if RB in n.get("extensions", {})]
+    masses = [body.get("motion", {}).get("mass") for body in bodies]
+    assert all(m is None or abs(m) <= fuzzkit.FLOAT32_MAX for m in masses), masses
