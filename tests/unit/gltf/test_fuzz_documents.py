@@ -22,7 +22,7 @@ import traceback
 import fuzzkit
 import pytest
 
-from testkit import submodule
+from testkit import fixture, submodule
 
 cli = submodule("io.cli")
 TARGETS = submodule("io.gltf.migrate").TARGETS
@@ -111,3 +111,18 @@ def test_strict_json_rejects_non_json_constants():
         with pytest.raises(ValueError):
             fuzzkit.strict_json(text)
     assert fuzzkit.strict_json("[1e308]") == [1e308]
+
+
+@pytest.mark.xfail(
+    strict=False,
+    reason="issue 11, item 7 (NaN/Infinity/float32 overflow in gltf/read, gltf/write; another engineer): a mass "
+    "beyond float32 is written as read, without a diagnostic",
+)
+def test_migrate_of_float32_overflowing_mass_is_reported():
+    """Found by the fuzz (``weird_number`` 1e39 on a motion's ``mass``): glTF stores it as a 32-bit float."""
+    doc = json.loads(fixture("joints/generic.gltf").read_text(encoding="utf-8"))
+    pointer = "/nodes/2/extensions/KHR_physics_rigid_bodies/motion/mass"
+    doc["nodes"][2]["extensions"]["KHR_physics_rigid_bodies"]["motion"]["mass"] = 1e39
+    out, diags = submodule("io.gltf.migrate").migrate(doc, "2026")
+    mass = out["nodes"][2]["extensions"].get("KHR_physics_rigid_bodies", {}).get("motion", {}).get("mass")
+    assert (mass is None or abs(mass) <= fuzzkit.FLOAT32_MAX) and any(d.pointer == pointer for d in diags)
