@@ -9,8 +9,9 @@ rejected), and a certainly-invalid case gets an ERROR whose pointer names the mu
 container of it or something inside it.
 
 Budget: 250 cases by default (seed 0); ``GLTF_PHYSICS_FUZZ_CASES=5000`` runs more, ``GLTF_PHYSICS_FUZZ_SEED=N``
-another sequence. Added time: 8 s for the default 250 cases on this machine
-(``.venv/bin/python -P -m pytest -c tests/pytest.ini tests/unit/gltf/test_fuzz_documents.py --durations=3``).
+another sequence. Added time: 4.2 s for the default 250 cases on this machine
+(``.venv/bin/python -P -m pytest -c tests/pytest.ini tests/unit/gltf/test_fuzz_documents.py --durations=1``); 3,000
+cases (seed 1) took 193 s on a loaded machine.
 """
 
 from __future__ import annotations
