@@ -9,9 +9,9 @@ the seed with physics stripped, and every mesh of that import exists), the expor
 strict JSON (no NaN / Infinity) that keeps every node of the stripped import's export.
 
 Skipped here, covered by the unit tier: cases with NaN / Infinity, nested deeper than 150 levels or with a physics
-extension that is not an object (io_scene_gltf2 refuses them before any hook runs). An export that fails with
-OverflowError on a number beyond float32 is the known issue 11, item 7 (pinned by
-``test_export_after_import_of_float32_overflowing_mass`` and ``…_joint_limit``): listed, not failed.
+extension that is not an object (io_scene_gltf2 refuses them before any hook runs). Numbers beyond float32 once
+made the export raise OverflowError (issue 11, item 7, now fixed): pinned by
+``test_export_after_import_of_float32_overflowing_mass`` and ``…_joint_limit``.
 
 Budget: 300 cases by default (seed 0); ``GLTF_PHYSICS_FUZZ_CASES=500`` runs more, ``GLTF_PHYSICS_FUZZ_SEED=N``
 another sequence. Added time (``.venv/bin/python -P -m pytest -c tests/pytest.ini
@@ -99,7 +99,6 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
     seeds = fuzzkit.seeds()
     baselines: dict[str, tuple] = {}
     failures: list[str] = []
-    known: list[str] = []
     for case in fuzzkit.cases(CASES, fuzzkit.FUZZ_SEED, seeds):
         if not fuzzkit.finite(case.doc):
             continue  # NaN / Infinity are not JSON: io_scene_gltf2 refuses the file before any hook runs
@@ -130,11 +129,7 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
             try:
                 got_names = _export(tmp_path)
             except Exception as exc:
-                if "OverflowError" in str(exc) and fuzzkit.float32_overflow(case.doc):
-                    known.append(case.name)  # issue 11, item 7: pinned by the two xfail tests below
-                    gltf_errors.clear()
-                else:
-                    problems.append(f"export: {type(exc).__name__}: {exc}")
+                problems.append(f"export: {type(exc).__name__}: {exc}")
             else:
                 if not set(names) <= set(got_names):
                     problems.append(f"exported nodes lost: {sorted(set(names) - set(got_names))}")
@@ -143,15 +138,8 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
             gltf_errors.clear()
         failures.extend(f"{case.name}: {p[:300]}" for p in problems)
     assert not failures, "\n".join(failures[:20])
-    if known:
-        print(f"{len(known)} case(s) hit the known float32 overflow on export (issue 11, item 7): {known[:5]}")
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 11, item 7 (NaN/Infinity/float32 overflow in gltf/read, gltf/write; another engineer): a mass "
-    "beyond float32 imports, then io_scene_gltf2's exporter raises OverflowError",
-)
 def test_export_after_import_of_float32_overflowing_mass(clean, tmp_path, gltf_errors):
     """Found by the fuzz (seed 2, cases 228 and 805): ``mass`` 1e39 or 1e308 on a body of joints/generic.gltf."""
     doc = json.loads((FIXTURES / "joints" / "generic.gltf").read_text(encoding="utf-8"))
@@ -168,11 +156,6 @@ def test_export_after_import_of_float32_overflowing_mass(clean, tmp_path, gltf_e
     assert all(m is None or abs(m) <= fuzzkit.FLOAT32_MAX for m in masses), masses
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 11, item 7 (float32 overflow; another engineer): a joint limit beyond float32 imports, then "
-    "io_scene_gltf2's exporter raises OverflowError in __fix_json",
-)
 def test_export_after_import_of_float32_overflowing_joint_limit(clean, tmp_path, gltf_errors):
     """Found by the fuzz (seed 3, cases 730 and 1303): a limit's ``max`` of 1e39 (joints/point.gltf, OMI weld)."""
     doc = json.loads((FIXTURES / "joints" / "point.gltf").read_text(encoding="utf-8"))

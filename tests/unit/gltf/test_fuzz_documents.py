@@ -114,11 +114,6 @@ def test_strict_json_rejects_non_json_constants():
     assert fuzzkit.strict_json("[1e308]") == [1e308]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 11, item 7 (NaN/Infinity/float32 overflow in gltf/read, gltf/write; another engineer): a mass "
-    "beyond float32 is written as read, without a diagnostic",
-)
 def test_migrate_of_float32_overflowing_mass_is_reported():
     """Found by the fuzz (``weird_number`` 1e39 on a motion's ``mass``): glTF stores it as a 32-bit float."""
     doc = json.loads(fixture("joints/generic.gltf").read_text(encoding="utf-8"))
