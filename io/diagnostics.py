@@ -62,6 +62,10 @@ class Diagnostic:
     pointer: str
     message: str
 
+    def __post_init__(self) -> None:
+        if type(self.pointer) is not str:  # a lazy ``JsonPointer`` (or any path object): its text, built now
+            object.__setattr__(self, "pointer", str(self.pointer))
+
     def to_dict(self) -> dict:
         return {"severity": self.severity.label, "code": self.code, "pointer": self.pointer, "message": self.message}
 
@@ -133,3 +137,47 @@ def pointer(*parts: object) -> str:
             segment = _SEGMENTS.get(part) if type(part) is str else None
             out += segment if segment is not None else _segment(part)
     return out
+
+
+class JsonPointer:
+    """A JSON pointer built only when it is read: ``base`` (a pointer string or another ``JsonPointer``) + ``parts``.
+
+    The validator and the readers need a pointer for every value they check but report only a few: walking a valid
+    2,000-body file used to build ~56,000 pointer strings (``tests/bench/bench_validate.py``). ``str()`` gives the
+    same text ``base + pointer(*parts)`` would (cached); a ``Diagnostic`` stores that text, never this object.
+    """
+
+    __slots__ = ("_base", "_parts", "_text")
+
+    def __init__(self, base: str | JsonPointer, *parts: object):
+        self._base = base
+        self._parts = parts
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = str(self._base) + pointer(*self._parts)
+        return text
+
+    def __repr__(self) -> str:
+        return f"JsonPointer({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, JsonPointer | str):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __add__(self, other: str) -> str:
+        return str(self) + other
+
+    def startswith(self, prefix: str) -> bool:
+        return str(self).startswith(prefix)
+
+
+#: ``pointer_join(base, *parts)``: ``base`` + the escaped ``parts``, built lazily (the class itself, not a function
+#: returning one: a call less on the validator's hottest path, ~56,000 calls for the 2,000-body bench file).
+pointer_join = JsonPointer

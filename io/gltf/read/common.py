@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any
 
-from ...diagnostics import Diagnostic, DiagnosticList, Severity, pointer
+from ...diagnostics import Diagnostic, DiagnosticList, JsonPointer, Severity, pointer_join
 from ..extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_JOINT, OMI_SHAPE
 from ..model import Passthrough
 
@@ -87,8 +87,9 @@ class ReadContext:
         self.mesh_count = len(meshes) if isinstance(meshes, list) else 0
 
     # -- diagnostics ---------------------------------------------------------------------------------------------
-    def report(self, severity: Severity, code: str, ptr: str, message: str) -> None:
+    def report(self, severity: Severity, code: str, ptr: str | JsonPointer, message: str) -> None:
         """Record a parser diagnostic unless the validator already reported something at or around ``ptr``."""
+        ptr = str(ptr)  # a lazy JsonPointer becomes its text here, when something is reported
         if severity >= Severity.ERROR or code in (INVALID_TYPE, MISSING_PROPERTY, UNRESOLVED):
             for seen in self._seen:
                 if seen == ptr or seen.startswith(ptr + "/") or ptr.startswith(seen + "/"):
@@ -100,7 +101,7 @@ class ReadContext:
         raise DropUnitError(ptr)
 
     def is_dropped(self, ptr: str) -> bool:
-        if ptr in self.dropped:
+        if self.dropped and str(ptr) in self.dropped:  # no pointer text built while nothing was dropped
             self.diags.info(DROPPED, ptr, "dropped from the model because of the error(s) reported inside it")
             return True
         return False
@@ -221,10 +222,6 @@ class ReadContext:
     def check_mesh(self, value: int | None, ptr: str) -> None:
         if value is not None and value >= self.mesh_count:
             self.fail(UNRESOLVED, ptr, f"mesh {value} does not exist ({self.mesh_count} meshes)")
-
-
-def pointer_join(base: str, *parts: object) -> str:
-    return base + pointer(*parts)
 
 
 def remap(

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ...diagnostics import Severity, pointer
+from ...diagnostics import Severity, pointer_join
 from ..read.common import FLOAT32_MAX
 from .codes import (
     ARRAY_LENGTH_NOT_IN_LIST,
@@ -57,11 +57,6 @@ def _known_members(allowed: Iterable[str], named: bool) -> frozenset:
         if cacheable and len(_KNOWN) < 1024:
             _KNOWN[(allowed, named)] = known
     return known
-
-
-def pointer_join(ptr: str, *parts: object) -> str:
-    """Append escaped parts to an existing JSON pointer."""
-    return ptr + pointer(*parts)
 
 
 def require(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool:
