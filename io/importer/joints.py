@@ -9,8 +9,6 @@ PASSIVE anchor that collides with nothing. The exact glTF joint is stored in ``O
 
 from __future__ import annotations
 
-import json
-
 import bpy
 import numpy as np
 from mathutils import Matrix
@@ -18,11 +16,10 @@ from mathutils import Matrix
 from ..diagnostics import pointer, printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import nearest_marked, relative_offset
-from ..mapping.joints_to_blender import ConstraintPlan, empty_matrix, plan_joint
-from ..mapping.stored import assign
+from ..mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
+from ..mapping.stored import assign, passthrough_json, store_description
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 
-AXES = "xyz"
 ANCHOR_NAME = "glTF Physics World Anchor"
 ANCHOR_SIZE = 0.05
 MAX_NOTES = 50  # notes kept on a JOINT object (a joint with 100,000 drives has 100,000 of them)
@@ -109,19 +106,13 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     name = _node_name(ctx, index)
     empty = _constraint_empty(state, name + ".joint", Matrix(empty_matrix(world_a, plan.perm).tolist()), index)
     constraint = empty.rigid_body_constraint
-    _configure(constraint, plan, obj_a, obj_b, joint.enable_collision)
+    configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision)
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
     for n, motor in enumerate(plan.motors):
         motor_empty = _constraint_empty(
             state, f"{name}.motor{n:0{width}d}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
         )
-        mc = motor_empty.rigid_body_constraint
-        mc.type, mc.object1, mc.object2 = "MOTOR", obj_a, obj_b
-        mc.disable_collisions = not joint.enable_collision
-        kind = "ang" if motor.kind == "ANGULAR" else "lin"
-        setattr(mc, f"use_motor_{kind}", True)
-        setattr(mc, f"motor_{kind}_target_velocity", motor.target_velocity)
-        setattr(mc, f"motor_{kind}_max_impulse", motor.max_impulse)
+        configure_motor(motor_empty.rigid_body_constraint, motor, obj_a, obj_b, joint.enable_collision)
         sides = (frame_a, frame_b, side_a, side_b)
         _store(ctx, motor_empty, "MOTOR", description, joint, *sides, plan, state, [motor.note])
     _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state, plan.notes)
@@ -213,52 +204,6 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int):
     return empty
 
 
-def _configure(c, plan: ConstraintPlan, obj_a, obj_b, enable_collision: bool) -> None:
-    c.type = plan.type
-    c.object1, c.object2 = obj_a, obj_b
-    c.disable_collisions = not enable_collision
-    if plan.type == "HINGE":
-        _set_limit(c, "ang", "z", plan.ang[2])
-    elif plan.type in ("SLIDER", "PISTON"):
-        _set_limit(c, "lin", "x", plan.lin[0])
-        if plan.type == "PISTON":
-            _set_limit(c, "ang", "x", plan.ang[0])
-    elif plan.type in ("GENERIC", "GENERIC_SPRING"):
-        for i, axis in enumerate(AXES):
-            _set_limit(c, "lin", axis, plan.lin[i])
-            _set_limit(c, "ang", axis, plan.ang[i])
-        if plan.type == "GENERIC_SPRING":
-            c.spring_type = "SPRING2"
-            for i, axis in enumerate(AXES):
-                _set_spring(c, "", axis, plan.lin_springs[i])
-                _set_spring(c, "_ang", axis, plan.ang_springs[i])
-
-
-def _set_limit(c, kind: str, axis: str, interval) -> None:
-    setattr(c, f"use_limit_{kind}_{axis}", interval is not None)
-    if interval is not None:
-        setattr(c, f"limit_{kind}_{axis}_lower", interval[0])
-        setattr(c, f"limit_{kind}_{axis}_upper", interval[1])
-
-
-def _set_spring(c, kind: str, axis: str, spring) -> None:
-    setattr(c, f"use_spring{kind}_{axis}", spring is not None)
-    if spring is not None:
-        setattr(c, f"spring_stiffness{kind}_{axis}", spring[0])
-        setattr(c, f"spring_damping{kind}_{axis}", spring[1])
-
-
-def _passthrough_json(item) -> str:
-    data = {}
-    if item.extras is not None:
-        data["extras"] = item.extras
-    if item.extensions:
-        data["extensions"] = item.extensions
-    if item.unknown:
-        data["unknown"] = item.unknown
-    return json.dumps(data, sort_keys=True) if data else ""
-
-
 def _joined(notes: list[str]) -> str:
     """The notes for the panel: at most ``MAX_NOTES`` of them (the import report lists every note)."""
     shown = "; ".join(notes[:MAX_NOTES])
@@ -297,43 +242,10 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
         offset_rotation=plan.offset[1],
         approximated=plan.approximated,
         notes=_joined(notes),
-        extras_json=_passthrough_json(description) if role == "JOINT" else "",
-        node_extras_json=_passthrough_json(joint) if role == "JOINT" else "",
+        extras_json=passthrough_json(description) if role == "JOINT" else "",
+        node_extras_json=passthrough_json(joint) if role == "JOINT" else "",
         source=description.source or "",
     )
     if role != "JOINT":
         return
-    for limit in description.limits:
-        axes = limit.linear_axes if limit.linear_axes else limit.angular_axes or ()
-        assign(
-            pj.limits.add(),
-            kind="LINEAR" if limit.linear_axes else "ANGULAR",
-            axes=[a in axes for a in range(3)],
-            has_min=limit.min is not None,
-            min=limit.min or 0.0,
-            has_max=limit.max is not None,
-            max=limit.max or 0.0,
-            has_stiffness=limit.stiffness is not None,
-            stiffness=limit.stiffness or 0.0,
-            damping=limit.damping,
-            extras_json=_passthrough_json(limit),
-        )
-    for drive in description.drives:
-        item = pj.drives.add()
-        assign(
-            item,
-            axis=drive.axis if drive.axis in (0, 1, 2) else 0,
-            has_max_force=drive.max_force is not None,
-            max_force=drive.max_force or 0.0,
-            has_position_target=drive.position_target is not None,
-            position_target=drive.position_target or 0.0,
-            has_velocity_target=drive.velocity_target is not None,
-            velocity_target=drive.velocity_target or 0.0,
-            stiffness=drive.stiffness,
-            damping=drive.damping,
-            extras_json=_passthrough_json(drive),
-        )
-        if drive.type in ("linear", "angular"):
-            assign(item, type=drive.type)
-        if drive.mode in ("force", "acceleration"):
-            assign(item, mode=drive.mode)
+    store_description(pj, description)

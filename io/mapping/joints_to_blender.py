@@ -268,6 +268,57 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
     return plan
 
 
+# --- applying a plan to a Blender constraint (setattr only: the importer and the Add glTF Joint operator) ---
+
+AXES = "xyz"
+
+
+def configure_constraint(c, plan: ConstraintPlan, obj_a, obj_b, enable_collision: bool) -> None:
+    """Set a Blender rigid-body constraint ``c`` (any object with its attributes) to the plan (no bpy needed)."""
+    c.type = plan.type
+    c.object1, c.object2 = obj_a, obj_b
+    c.disable_collisions = not enable_collision
+    if plan.type == "HINGE":
+        _set_limit(c, "ang", "z", plan.ang[2])
+    elif plan.type in ("SLIDER", "PISTON"):
+        _set_limit(c, "lin", "x", plan.lin[0])
+        if plan.type == "PISTON":
+            _set_limit(c, "ang", "x", plan.ang[0])
+    elif plan.type in ("GENERIC", "GENERIC_SPRING"):
+        for i, axis in enumerate(AXES):
+            _set_limit(c, "lin", axis, plan.lin[i])
+            _set_limit(c, "ang", axis, plan.ang[i])
+        if plan.type == "GENERIC_SPRING":
+            c.spring_type = "SPRING2"
+            for i, axis in enumerate(AXES):
+                _set_spring(c, "", axis, plan.lin_springs[i])
+                _set_spring(c, "_ang", axis, plan.ang_springs[i])
+
+
+def _set_limit(c, kind: str, axis: str, interval) -> None:
+    setattr(c, f"use_limit_{kind}_{axis}", interval is not None)
+    if interval is not None:
+        setattr(c, f"limit_{kind}_{axis}_lower", interval[0])
+        setattr(c, f"limit_{kind}_{axis}_upper", interval[1])
+
+
+def _set_spring(c, kind: str, axis: str, spring) -> None:
+    setattr(c, f"use_spring{kind}_{axis}", spring is not None)
+    if spring is not None:
+        setattr(c, f"spring_stiffness{kind}_{axis}", spring[0])
+        setattr(c, f"spring_damping{kind}_{axis}", spring[1])
+
+
+def configure_motor(mc, motor: MotorPlan, obj_a, obj_b, enable_collision: bool) -> None:
+    """Set a Blender constraint ``mc`` to the MOTOR of one velocity drive."""
+    mc.type, mc.object1, mc.object2 = "MOTOR", obj_a, obj_b
+    mc.disable_collisions = not enable_collision
+    kind = "ang" if motor.kind == "ANGULAR" else "lin"
+    setattr(mc, f"use_motor_{kind}", True)
+    setattr(mc, f"motor_{kind}_target_velocity", motor.target_velocity)
+    setattr(mc, f"motor_{kind}_max_impulse", motor.max_impulse)
+
+
 # --- frames -----------------------------------------------------------------------------------------------------
 
 

@@ -211,6 +211,60 @@ def lookup(items: list, index: int | None):
     return items[index]
 
 
+# --- joints (stored on the constraint Empty) ---
+
+
+def passthrough_json(item) -> str:
+    """The extras / extensions / unknown keys of a model object as the JSON text a stored item keeps."""
+    data = {}
+    if item.extras is not None:
+        data["extras"] = item.extras
+    if item.extensions:
+        data["extensions"] = item.extensions
+    if item.unknown:
+        data["unknown"] = item.unknown
+    return json.dumps(data, sort_keys=True) if data else ""
+
+
+def store_description(pj, description: JointDescription) -> None:
+    """Append the limits and drives of ``description`` to the stored joint ``pj`` (read back by
+    ``stored_description``); used by the importer and the *Add glTF Joint* operator."""
+    for limit in description.limits:
+        axes = limit.linear_axes if limit.linear_axes else limit.angular_axes or ()
+        assign(
+            pj.limits.add(),
+            kind="LINEAR" if limit.linear_axes else "ANGULAR",
+            axes=[a in axes for a in range(3)],
+            has_min=limit.min is not None,
+            min=limit.min or 0.0,
+            has_max=limit.max is not None,
+            max=limit.max or 0.0,
+            has_stiffness=limit.stiffness is not None,
+            stiffness=limit.stiffness or 0.0,
+            damping=limit.damping,
+            extras_json=passthrough_json(limit),
+        )
+    for drive in description.drives:
+        item = pj.drives.add()
+        assign(
+            item,
+            axis=drive.axis if drive.axis in (0, 1, 2) else 0,
+            has_max_force=drive.max_force is not None,
+            max_force=drive.max_force or 0.0,
+            has_position_target=drive.position_target is not None,
+            position_target=drive.position_target or 0.0,
+            has_velocity_target=drive.velocity_target is not None,
+            velocity_target=drive.velocity_target or 0.0,
+            stiffness=drive.stiffness,
+            damping=drive.damping,
+            extras_json=passthrough_json(drive),
+        )
+        if drive.type in ("linear", "angular"):
+            assign(item, type=drive.type)
+        if drive.mode in ("force", "acceleration"):
+            assign(item, mode=drive.mode)
+
+
 # --- joints (read back from the constraint Empty) ----------------------------------------------------------------
 
 
