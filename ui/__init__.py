@@ -11,9 +11,29 @@ from __future__ import annotations
 def _modules() -> list:
     """The UI modules in registration order: property groups before the panels and pointers that use them, the
     parent panel before its sub-panels (imported here, not at module level: they import bpy)."""
-    from . import joint_properties, lists, operators, panels, panels_body, panels_joint, properties, translations
+    from . import (
+        joint_presets,
+        joint_properties,
+        lists,
+        operators,
+        panels,
+        panels_body,
+        panels_joint,
+        properties,
+        translations,
+    )
 
-    return [joint_properties, properties, lists, operators, panels, panels_body, panels_joint, translations]
+    return [
+        joint_properties,
+        properties,
+        lists,
+        operators,
+        joint_presets,
+        panels,
+        panels_body,
+        panels_joint,
+        translations,
+    ]
 
 
 def register() -> None:
