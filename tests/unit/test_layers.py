@@ -47,6 +47,7 @@ BPY_FREE = (
     "io.report",
     "io.cli",
     "ui.readout",
+    "ui.overlay_geometry",
     *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol")),
 )
 

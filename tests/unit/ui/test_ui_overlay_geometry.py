@@ -1,0 +1,42 @@
+"""Viewport overlay geometry (ui/overlay_geometry.py, bpy-free): segment counts, extents, tapered radii, axis swap."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.testing import assert_allclose
+
+from testkit import submodule
+
+og = submodule("ui.overlay_geometry")
+model = submodule("io.gltf.model")
+BoxShape, CapsuleShape = model.BoxShape, model.CapsuleShape
+CylinderShape, SphereShape = model.CylinderShape, model.SphereShape
+
+
+def test_box_has_12_edges_and_swapped_extents():
+    v = og.box_lines(BoxShape(size=(1.0, 2.0, 3.0)))
+    assert v.shape == (24, 3)
+    # glTF Y (2.0) becomes Blender Z, glTF Z (3.0) becomes Blender Y
+    assert_allclose(v.max(axis=0), [0.5, 1.5, 1.0])
+    assert_allclose(v.min(axis=0), [-0.5, -1.5, -1.0])
+
+
+def test_sphere_extents_equal_radius():
+    v = og.sphere_lines(SphereShape(radius=0.7), n=16)
+    assert v.shape == (3 * 16 * 2, 3)
+    assert_allclose(np.linalg.norm(v, axis=1), 0.7, rtol=1e-6)
+
+
+def test_frustum_radii_at_top_and_bottom_along_blender_z():
+    v = og.cylinder_lines(CylinderShape(height=2.0, radius_top=0.2, radius_bottom=0.6), n=8)
+    assert v.shape == ((8 + 8 + 4) * 2, 3)
+    radial = np.linalg.norm(v[:, :2], axis=1)
+    assert_allclose(radial[np.isclose(v[:, 2], 1.0)], 0.2, rtol=1e-6)
+    assert_allclose(radial[np.isclose(v[:, 2], -1.0)], 0.6, rtol=1e-6)
+
+
+def test_tapered_capsule_reaches_cap_tips():
+    v = og.capsule_lines(CapsuleShape(height=1.0, radius_top=0.1, radius_bottom=0.3), n=8)
+    assert len(v) % 2 == 0
+    assert_allclose(v[:, 2].max(), 0.5 + 0.1, rtol=1e-6)
+    assert_allclose(v[:, 2].min(), -0.5 - 0.3, rtol=1e-6)
