@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..io.gltf.model import BoxShape, CapsuleShape, CylinderShape, SphereShape
+from ..io.mapping.axes import points_to_blender
 
 SEGMENTS = 32  # segments per full circle
 
 
 def to_blender(points) -> np.ndarray:
-    """Shape-local glTF points (x, y, z) → Blender object axes (x, −z, y)."""
-    p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-    return np.stack([p[:, 0], -p[:, 2], p[:, 1]], axis=1).astype(np.float32)
+    """Shape-local glTF points → Blender object axes (``axes.points_to_blender``) as float32 for the GPU."""
+    return points_to_blender(points).astype(np.float32)
 
 
 def _ring(radius: float, y: float, n: int = SEGMENTS) -> np.ndarray:

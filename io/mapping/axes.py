@@ -55,6 +55,12 @@ def quat_to_blender(q) -> tuple[float, float, float, float]:
     return (w, x, -z, y)
 
 
+def points_to_blender(points) -> np.ndarray:
+    """Many glTF points (x, y, z) at once → an ``(N, 3)`` array of Blender points (x, −z, y)."""
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+    return np.stack([p[:, 0], -p[:, 2], p[:, 1]], axis=1)
+
+
 def matrix_to_blender(m) -> np.ndarray:
     """A glTF 4x4 transform expressed in Blender axes: C·M·C⁻¹."""
     return AXIS_CHANGE @ np.asarray(m, dtype=float) @ AXIS_CHANGE.T

@@ -50,3 +50,9 @@ def test_shape_scale_is_the_unsigned_scale_in_shape_axes():
     s = np.array([1.0, 2.0, 3.0])
     # diag(s_blender)·C = C·diag(shape_scale(s_blender)): the scale can be applied in shape space
     assert np.allclose(np.diag(s) @ c, c @ np.diag(axes.shape_scale(s)))
+
+
+def test_points_to_blender_is_vec_to_blender_row_by_row():
+    points = [(1.0, 2.0, 3.0), (-0.5, 0.0, 4.0)]
+    got = axes.points_to_blender(points)
+    assert [tuple(row) for row in got] == [axes.vec_to_blender(p) for p in points]
