@@ -1,7 +1,8 @@
 """Joints → Blender rigid-body constraints (issue 4 part 6; mapping rules in ``joint_mapping`` and docs/joints.md).
 
 Per joint: one Empty at glTF frame A (axes permuted so Blender's hinge/slider axis is the glTF one), linked into the
-world's constraint collection (data API, no ``bpy.ops``), plus one MOTOR Empty per velocity drive. The two bodies
+world's constraint collection (data API, no ``bpy.ops``), plus one MOTOR Empty per driven degree of freedom (the
+velocity drives of one type and axis add up to one drive, ``mapping.drives_to_blender``: at most 6). The two bodies
 are the nearest motion ancestors of frame A and frame B. The world side is the nearest static collider body above
 the frame (so ``disable_collisions`` acts against it, as in the conformance scenes), else one shared invisible
 PASSIVE anchor that collides with nothing. The exact glTF joint is stored in ``Object.gltf_physics.joint``.
@@ -22,7 +23,7 @@ from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 
 ANCHOR_NAME = "glTF Physics World Anchor"
 ANCHOR_SIZE = 0.05
-MAX_NOTES = 50  # notes kept on a JOINT object (a joint with 100,000 drives has 100,000 of them)
+MAX_NOTES = 50  # notes kept on a JOINT object (a joint with 100,000 position drives has 100,000 of them)
 
 
 def build(ctx: ImportContext) -> None:

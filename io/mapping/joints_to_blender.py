@@ -26,23 +26,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .axes import AXIS_CHANGE
+from .drives_to_blender import MotorPlan, velocity_motor
 
 EPS = 1e-6
 FAR = 1.0e6  # stands for an unbounded side of a half-bounded linear limit (metres)
-UNLIMITED_IMPULSE = 1.0e5  # MOTOR max impulse for drives without maxForce
 Interval = tuple[float | None, float | None]  # (lower, upper), None = unbounded side
-
-
-@dataclass
-class MotorPlan:
-    """One Blender MOTOR constraint (its own Empty): ``axis`` is the glTF axis put on the Empty's X."""
-
-    kind: str  # "LINEAR" | "ANGULAR"
-    axis: int
-    perm: tuple[int, int, int]
-    target_velocity: float  # Blender value (sign convention applied)
-    max_impulse: float
-    note: str = ""  # this drive's entry of ``ConstraintPlan.notes`` (what the helper stores: not all N notes)
 
 
 @dataclass
@@ -203,32 +191,32 @@ def _bl_ang(iv: Interval | None) -> tuple[float, float] | None:
 
 
 def _plan_drives(description, plan, lin, ang, offset_t, offset_q, soft):
-    """MOTOR constraints for velocity drives; springs for position drives aiming at the rest pose."""
+    """MOTOR constraints for velocity drives (one per driven degree of freedom, ``drives_to_blender``); springs for
+    position drives aiming at the rest pose."""
     rest_axis, rest_angle = _single_axis_angle(offset_q)
+    velocity: dict[tuple[str, int], list] = {}  # (kind, axis) -> [(index, drive)], in file order
     for n, drive in enumerate(description.drives):
         kind = "LINEAR" if drive.type == "linear" else "ANGULAR" if drive.type == "angular" else None
         if kind is None or drive.axis not in (0, 1, 2):
             plan.notes.append(f"drive {n}: type {drive.type!r} is not simulated (kept for export)")
             continue
         axis = drive.axis
-        velocity = drive.velocity_target or 0.0
         if drive.stiffness == 0 and drive.damping > 0:
-            impulse = UNLIMITED_IMPULSE if drive.max_force is None else float(drive.max_force)
-            note = (
-                f"drive {n}: velocity drive → MOTOR (stiff up to its max impulse; damping {drive.damping:g} and "
-                f"mode {drive.mode!r} not reproduced)"
-            )
-            plan.motors.append(MotorPlan(kind, axis, cyclic(axis), -float(velocity), impulse, note))
-            plan.notes.append(note)
+            velocity.setdefault((kind, axis), []).append((n, drive))
             continue
         if drive.stiffness > 0 and drive.position_target is not None:
             rest = float(offset_t[axis]) if kind == "LINEAR" else (rest_angle if rest_axis == axis else 0.0)
             if abs(drive.position_target - rest) < EPS:
                 soft[("lin" if kind == "LINEAR" else "ang", axis)] = (float(drive.stiffness), float(drive.damping))
-                extra = "" if abs(velocity) < EPS else f"; velocity target {velocity:g} dropped"
+                target = drive.velocity_target or 0.0
+                extra = "" if abs(target) < EPS else f"; velocity target {target:g} dropped"
                 plan.notes.append(f"drive {n}: position drive at the rest pose → spring (mode {drive.mode!r}{extra})")
                 continue
         plan.notes.append(f"drive {n}: {drive.type} drive not representable in Blender (kept for export)")
+    for (kind, axis), drives in velocity.items():  # dict order: first drive of each degree of freedom first
+        motor = velocity_motor(kind, axis, cyclic(axis), drives)
+        plan.motors.append(motor)
+        plan.notes.append(motor.note)
 
 
 def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1.0)) -> ConstraintPlan:

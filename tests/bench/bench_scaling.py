@@ -12,7 +12,7 @@ runs one stage and reports the stage's wall time and the process's peak resident
 ``base`` column is the peak before the stage). Stages: ``validate`` (``validate_gltf``), ``migrate`` (to the KHR
 2026 revision) and ``import`` (``bpy.ops.import_scene.gltf`` with the extension installed from a freshly built zip,
 as users install it; ``import-plain`` is the same file with the physics import switched off; ``blender-floor``
-creates the N MOTOR constraint Empties of the ``drives`` scene with bpy alone: what Blender itself needs).
+creates N MOTOR constraint Empties with bpy alone: what one helper per drive, the mapping before issue 11, cost).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def scene(name: str, size: int) -> dict:
 def blender_floor(count: int) -> dict:
     """What Blender alone needs for ``count`` MOTOR constraint Empties between two bodies (data API, no extension,
     no file), including the view-layer update the glTF importer runs at the end: the floor of a joint with
-    ``count`` velocity drives."""
+    ``count`` velocity drives before one MOTOR stood for all drives of a (type, axis)."""
     import bpy
 
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from testkit import ROOT
+from testkit import ROOT, fixture
 
 LAUNCHER = ROOT / "bin" / "gltf-physics"
 RAW_SURROGATE_DOC = '{"asset": {"version": "2.0"}, "nodes": [{"name": "\\ud800"}]}'
@@ -97,6 +97,23 @@ def test_migrate_missing_resource_is_written_but_exits_1(tmp_path):
     assert result.returncode == 1, result.stderr
     assert "FILE_RESOURCE_MISSING at /buffers/0/uri" in result.stderr
     assert json.loads(out.read_text(encoding="utf-8"))["buffers"] == [{"uri": "gone.bin"}]
+
+
+def test_migrate_that_drops_invalid_physics_exits_1_and_does_not_claim_a_clean_run(tmp_path):
+    """Item 8: an ERROR-level drop (a negative mass) used to end in "0 lossy conversions" and exit 0."""
+    doc = json.loads(fixture("joints/filters.gltf").read_text(encoding="utf-8"))
+    doc["nodes"][2]["extensions"]["KHR_physics_rigid_bodies"]["motion"]["mass"] = -1
+    source = _gltf(tmp_path / "in" / "a.gltf", text=json.dumps(doc))
+    out = tmp_path / "out" / "a.gltf"
+    result = run("migrate", source, out, "--to", "2026")
+    assert result.returncode == 1, result.stderr
+    assert "ERROR VALUE_NOT_IN_RANGE at /nodes/2/extensions/KHR_physics_rigid_bodies/motion/mass" in result.stderr
+    summary = result.stderr.strip().splitlines()[-1]
+    assert summary.endswith(
+        "0 lossy conversion(s), 1 error(s): invalid physics not written, missing resources not copied"
+    )
+    written = json.loads(out.read_text(encoding="utf-8"))["nodes"][2]
+    assert "motion" not in written.get("extensions", {}).get("KHR_physics_rigid_bodies", {})
 
 
 def test_migrate_stale_resource_is_replaced_and_reported(tmp_path):

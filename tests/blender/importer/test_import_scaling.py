@@ -7,9 +7,11 @@ import json
 import re
 
 import bpy
+import pytest
 from scaling_scenes import chain, drives, filters, omi_drives
 
 from blenderkit import submodule
+from export_helpers import export, last_export
 from joint_helpers import constraints, import_gltf
 
 
@@ -25,27 +27,63 @@ def _stored_text(ob) -> int:
     return sum(len(getattr(pj, name)) for name in ("notes", "extras_json", "node_extras_json", "joint_name"))
 
 
-def test_motor_helpers_store_a_bounded_amount_whatever_the_number_of_drives(clean, tmp_path):
-    """Every MOTOR helper stored the notes of all N drives (N² characters for the joint): 3,000 drives took 2.3 GB."""
-    sizes = {}
-    for n in (4, 40):
-        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
-        import_gltf(clean, _write(tmp_path, f"drives{n}", drives(n)))
-        motors = constraints("MOTOR")
-        assert len(motors) == n
-        (joint,) = constraints("JOINT")
-        assert len(joint.gltf_physics.joint.drives) == n  # the drives are stored once, on the joint
-        assert all(len(m.gltf_physics.joint.drives) == 0 for m in motors)
-        sizes[n] = max(_stored_text(m) for m in motors)
-    assert sizes[40] <= sizes[4] + 8  # a motor keeps its own note ("drive 7" vs "drive 37"), not all of them
+def _mixed_drives(n: int) -> dict:
+    """:func:`scaling_scenes.drives` with every other drive linear: velocity drives on all six (type, axis)."""
+    gltf = drives(n)
+    for i, drive in enumerate(gltf["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["drives"]):
+        if i % 2:
+            drive["type"] = "linear"
+    return gltf
 
 
-def test_omi_joint_drives_become_motors_with_their_own_notes(clean, tmp_path):
-    report = import_gltf(clean, _write(tmp_path, "omi", omi_drives(6)))
+def test_one_motor_helper_per_driven_axis_whatever_the_number_of_drives(clean, tmp_path):
+    """One MOTOR Empty per velocity drive: 100,000 drives needed 100,000 Blender objects (3.0 GiB). The drives of
+    one (type, axis) add up to one drive, so at most 6 helpers; every drive is still stored on the joint."""
+    report = import_gltf(clean, _write(tmp_path, "drives2000", _mixed_drives(2000)))
     motors = constraints("MOTOR")
-    assert len(motors) == 6 and report.counts["joints"] == 1
-    notes = sorted(m.gltf_physics.joint.notes for m in motors)
-    assert all(len(re.findall(r"drive \d+:", note)) == 1 for note in notes), notes
+    assert len(motors) == 6
+    assert (
+        sorted((m.rigid_body_constraint.use_motor_lin, m.rigid_body_constraint.use_motor_ang) for m in motors)
+        == [(False, True)] * 3 + [(True, False)] * 3
+    )
+    (joint,) = constraints("JOINT")
+    assert len(joint.gltf_physics.joint.drives) == 2000
+    assert all(len(m.gltf_physics.joint.drives) == 0 for m in motors)
+    assert max(_stored_text(m) for m in motors) < 400  # its own note, naming a few drives, not 333 of them
+    drive_notes = [d for d in report.diagnostics if "drive" in d.message]
+    assert len(drive_notes) == 6, [d.message for d in drive_notes]  # one per MOTOR, not one per drive
+    assert all("333 velocity drives" in d.message or "334 velocity drives" in d.message for d in drive_notes)
+
+
+def test_every_drive_of_a_combined_motor_is_exported_unchanged(clean, tmp_path):
+    """The helpers stand for the drives; the export writes the joint's 2,000 stored drives back as they were."""
+    gltf = _mixed_drives(2000)
+    import_gltf(clean, _write(tmp_path, "drives2000", gltf))
+    out = export(tmp_path / "out.gltf", "2026")
+    (written,) = out["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"]
+    assert written["drives"] == gltf["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["drives"]
+    assert last_export(clean).counts.get("joints") == 1
+
+
+def test_drives_on_one_axis_add_up_to_the_motor_target(clean, tmp_path):
+    """Forces of drives on one degree of freedom add: d₁(u₁ − v) + d₂(u₂ − v) = (d₁ + d₂)(ū − v), ū the
+    damping-weighted mean target; the max impulse is the sum of the maxForces (OMI, the issue's report)."""
+    gltf = omi_drives(2)
+    gltf["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["drives"] = [
+        {"type": "angular", "mode": "force", "axis": 1, "velocityTarget": 1.0, "damping": 1.0, "maxForce": 4.0},
+        {"type": "angular", "mode": "force", "axis": 1, "velocityTarget": 3.0, "damping": 3.0, "maxForce": 6.0},
+        {"type": "linear", "mode": "force", "axis": 1, "velocityTarget": 0.5, "damping": 2.0},
+    ]
+    report = import_gltf(clean, _write(tmp_path, "omi", gltf))
+    assert report.counts["joints"] == 1
+    angular, linear = sorted(constraints("MOTOR"), key=lambda m: m.rigid_body_constraint.use_motor_lin)
+    c = angular.rigid_body_constraint
+    assert c.use_motor_ang and not c.use_motor_lin
+    assert c.motor_ang_target_velocity == pytest.approx(-2.5)  # −(1·1 + 3·3) / (1 + 3): MOTOR turns about −X
+    assert c.motor_ang_max_impulse == pytest.approx(10.0)
+    assert re.findall(r"drives? [\d, ]+", angular.gltf_physics.joint.notes) == ["drives 0, 1"]
+    assert linear.rigid_body_constraint.motor_lin_target_velocity == pytest.approx(-0.5)
+    assert linear.gltf_physics.joint.notes.startswith("drive 2: velocity drive → MOTOR")
 
 
 def test_distinct_filters_of_many_bodies_import_exactly(clean, tmp_path):
