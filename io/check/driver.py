@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 from ..convert import protocol as p
 from ..convert.pool import Pool, StartError, worker_command
-from ..diagnostics import printable
+from ..diagnostics import PhysicsDataError, Severity, printable
+from ..gltf.files import load
+from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import atomic_write_bytes
 from .evaluate import finish
 from .output import summary_lines, to_json, write_plots
@@ -68,12 +70,25 @@ def _jobs(files: list[str], frames: int, scratch: pathlib.Path) -> list[CheckJob
     return jobs
 
 
-def _file_entry(job: CheckJob, result: dict) -> dict:
-    report = finish(result.get("samples"), result.get("diagnostics", []), str(job.input))
+def _validate(path: pathlib.Path) -> tuple[list[dict], bool]:
+    """The file's own ERROR diagnostics (``stage`` read / validate) and whether it can be imported at all: the
+    importer reports invalid physics as warnings (and drops it), the check says the input has errors."""
+    try:
+        document = load(path).json
+    except PhysicsDataError as exc:
+        return [p.staged("read", exc.diagnostic)], False
+    found = [d for d in parse_gltf(document).diagnostics if d.severity >= Severity.ERROR]
+    return [p.staged("validate", d) for d in found], True
+
+
+def _file_entry(job: CheckJob, result: dict, errors: list[dict]) -> dict:
+    diagnostics = errors + result.get("diagnostics", [])
+    status = p.FAILED if errors else result["status"]
+    report = finish(result.get("samples"), diagnostics, str(job.input))
     return {
         "file": str(job.input),
-        "status": "ok" if result["status"] == p.CONVERTED else result["status"],
-        "diagnostics": result.get("diagnostics", []),
+        "status": "ok" if status == p.CONVERTED else status,
+        "diagnostics": diagnostics,
         "report": report,
     }
 
@@ -94,17 +109,23 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         return 2
     scratch = pathlib.Path(tempfile.gettempdir()) / "gltf_physics_check"
     jobs = _jobs(args.files, args.frames, scratch)
+    checked = {job.key: _validate(job.input) for job in jobs}
+    entries: dict[str, dict] = {}
+    for job in jobs:
+        errors, readable = checked[job.key]
+        if not readable:
+            entries[job.key] = _file_entry(job, {"status": p.FAILED}, errors)
+            _print(entries[job.key])
     command = worker_command(args.blender or blender, python or sys.executable)
     pool = Pool(command, 1, args.timeout, 0, "", False)
-    entries: dict[str, dict] = {}
 
     def on_event(kind: str, job: CheckJob, result: dict | None) -> None:
         if kind == "done":
-            entries[job.key] = _file_entry(job, result)
+            entries[job.key] = _file_entry(job, result, checked[job.key][0])
             _print(entries[job.key])
 
     try:
-        pool.run(jobs, on_event)
+        pool.run([job for job in jobs if job.key not in entries], on_event)
     except StartError as exc:
         hint = "(check needs the bpy module in this Python, or --blender PATH)"
         print(f"error: {printable(exc)}\n{hint}", file=sys.stderr)

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...sim.joint_report import plot_joint
 from ..diagnostics import printable
-from .evaluate import public
+from .evaluate import NOT_REPRODUCIBLE, public
 
 LIMIT_SHOWN = 1e-3  # violations below this are printed as "kept"
 
@@ -52,7 +52,7 @@ def summary_lines(report: dict) -> list[str]:
         events = ", ".join(f"{e['kind']} {printable(e['body'])} @{e['time']:.2f}s" for e in t["events"]) or "no events"
         lines.append(f"  trigger {printable(t['name'])}: {events}")
     for d in report.get("diagnostics", []):
-        if d["severity"] in ("error", "warning") and d["code"] != "GLTF_PHYSICS_IMPORT_NOT_REPRODUCIBLE":
+        if d["severity"] == "warning" and d["code"] != NOT_REPRODUCIBLE:  # errors go to stderr (driver)
             lines.append(f"  {d['severity']} {d['code']} {printable(d['pointer'])}: {printable(d['message'])}")
     return lines
 

@@ -203,12 +203,13 @@ def sample_scene(scene, frames: int = 120) -> dict:
         for e in joints
         for ob in (e.rigid_body_constraint.object1, e.rigid_body_constraint.object2)
     }
-    track = {ob.name: ([], []) for ob in [*bodies, *triggers, *colliders]}
+    tracked = list({ob.name: ob for ob in [*bodies, *triggers, *colliders]}.values())  # a body can be a collider
+    track = {ob.name: ([], []) for ob in tracked}
     frames_ab = {e.name: ([], [], [], []) for e in joints}
     try:
         for i in range(frames):
             scene.frame_set(start + i)
-            for ob in [*bodies, *triggers, *colliders]:
+            for ob in tracked:
                 position, rotation = _pose(ob.matrix_world)
                 track[ob.name][0].append(position)
                 track[ob.name][1].append(rotation)

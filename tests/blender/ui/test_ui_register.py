@@ -8,7 +8,7 @@ import pytest
 
 from blenderkit import submodule
 
-UI_MODULES = ("lists", "operators", "panels", "panels_body", "panels_joint", "translations")
+UI_MODULES = ("lists", "operators", "operators_check", "panels", "panels_body", "panels_joint", "translations")
 
 
 class _Spy:
