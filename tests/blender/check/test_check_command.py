@@ -110,10 +110,15 @@ def test_operator_checks_a_scene_built_in_blender(clean):
     assert bodies["Arm"]["min_height"] < 2.9
 
 
-def test_python_api_checks_the_current_scene_without_the_operator(clean):
+def test_python_api_checks_the_current_scene_beyond_the_point_cache_end(clean):
     rbw = rigid_body_world()
-    rigid_box(rbw, "Falling", location=(0, 0, 10))
-    report = submodule(clean, "io.check.job").check_scene(bpy.context.scene, frames=24)
+    rigid_box(rbw, "Falling", location=(0, 0, 10)).rigid_body.linear_damping = 0.0  # free fall
+    end = rbw.point_cache.frame_end
+    frames = end + 50  # the cache's end is raised for the run, then restored
+    report = submodule(clean, "io.check.job").check_scene(bpy.context.scene, frames=frames)
     (falling,) = report["bodies"]
-    assert falling["name"] == "Falling" and report["frames"] == 24
-    assert falling["rest_height"] == pytest.approx(10 - 0.5 * 9.81 * (23 / 24) ** 2, abs=0.15)
+    assert falling["name"] == "Falling" and report["frames"] == frames
+    seconds = (frames - 1) / bpy.context.scene.render.fps
+    assert report["seconds"] == pytest.approx(seconds)
+    assert falling["rest_height"] == pytest.approx(10 - 0.5 * 9.81 * seconds**2, rel=0.01)
+    assert rbw.point_cache.frame_end == end
