@@ -18,7 +18,7 @@ The result is plain JSON data; the frame and the point cache's end are restored 
 from __future__ import annotations
 
 import numpy as np
-from mathutils import Matrix
+from mathutils import Matrix, Quaternion
 
 from ..exporter.joints import constraint_settings
 from ..gltf.model import JointDescription
@@ -49,22 +49,18 @@ def scene_bodies(scene) -> list:
     for ob in world.collection.objects:
         if ob.rigid_body is None or _role(ob) in HELPER_ROLES:
             continue
-        if (
-            ob.parent is not None
-            and ob.parent.rigid_body is not None
-            and ob.parent.rigid_body.collision_shape == ("COMPOUND")
-        ):
-            continue
-        out.append(ob)
+        parent_rb = ob.parent.rigid_body if ob.parent is not None else None
+        if parent_rb is None or parent_rb.collision_shape != "COMPOUND":  # a compound's part is not a body
+            out.append(ob)
     return sorted(out, key=lambda ob: ob.name)
 
 
 def _limit_dict(limit) -> dict:
-    out: dict = {
-        "linearAxes" if limit.linear_axes is not None else "angularAxes": list(
-            limit.linear_axes if limit.linear_axes is not None else limit.angular_axes
-        )
-    }
+    """A model ``JointLimit`` as its glTF JSON object."""
+    if limit.linear_axes is not None:
+        out: dict = {"linearAxes": list(limit.linear_axes)}
+    else:
+        out = {"angularAxes": list(limit.angular_axes)}
     for key, value in (("min", limit.min), ("max", limit.max), ("stiffness", limit.stiffness)):
         if value is not None:
             out[key] = float(value)
@@ -98,9 +94,7 @@ def _joint_setup(empty) -> tuple[JointDescription | None, Matrix, Matrix]:
     return description, start, start.copy()
 
 
-def _quat_xyzw(q):
-    from mathutils import Quaternion
-
+def _quat_xyzw(q) -> Quaternion:
     return Quaternion((q[3], q[0], q[1], q[2])).normalized()
 
 
