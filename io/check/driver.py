@@ -9,6 +9,7 @@ Exit codes: 0 clean; 1 a file has errors (malformed, not importable, physics err
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import pathlib
 import sys
 import tempfile
@@ -107,6 +108,9 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     if missing:
         print(printable(f"error: {missing[0]!r}: no such file"), file=sys.stderr)
         return 2
+    if args.plots and importlib.util.find_spec("matplotlib") is None:
+        print("error: --plots needs matplotlib (pip install matplotlib)", file=sys.stderr)
+        return 2
     scratch = pathlib.Path(tempfile.gettempdir()) / "gltf_physics_check"
     jobs = _jobs(args.files, args.frames, scratch)
     checked = {job.key: _validate(job.input) for job in jobs}
@@ -131,14 +135,24 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         print(f"error: {printable(exc)}\n{hint}", file=sys.stderr)
         return 2
     files = [entries[job.key] for job in jobs]
+    try:
+        _write(args, files)
+    except OSError as exc:
+        print(printable(f"error: output not written: {exc}"), file=sys.stderr)
+        return 2
+    return 1 if any(f["status"] == p.FAILED for f in files) else 0
+
+
+def _write(args: argparse.Namespace, files: list[dict]) -> None:
+    """The plots (before the JSON, which names them) and the JSON report."""
     if args.plots:
         for i, entry in enumerate(files):
             if entry["report"] is not None:
                 write_plots(entry["report"], pathlib.Path(args.plots), prefix=f"{i:02d}_{_stem(entry['file'])}_")
     if args.json:
         text = to_json({"format": "gltf_physics.check_run/1", "frames": args.frames, "files": files})
+        pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(args.json, (text + "\n").encode("utf-8"))
-    return 1 if any(f["status"] == p.FAILED for f in files) else 0
 
 
 def _stem(path: str) -> str:

@@ -122,3 +122,10 @@ def test_python_api_checks_the_current_scene_beyond_the_point_cache_end(clean):
     assert report["seconds"] == pytest.approx(seconds)
     assert falling["rest_height"] == pytest.approx(10 - 0.5 * 9.81 * seconds**2, rel=0.01)
     assert rbw.point_cache.frame_end == end
+
+
+def test_unwritable_report_exits_2(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    run = check(CHECK / "drop_trigger.gltf", "--frames", 5, "--json", blocker / "report.json")
+    assert run.returncode == 2 and "output not written" in run.stderr and "Traceback" not in run.stderr
