@@ -188,7 +188,7 @@ def motion_properties(doc: dict, report: dict) -> list[str]:
         moved = [body["end"][k] - body["start"][k] for k in range(3)]
         if colliding:  # scene 06: every body ends up travelling +x, none leaves the x axis
             if moved[0] < 0.5 or max(abs(moved[1]), abs(moved[2])) > 0.1:
-                out.append(f"{body['name']}: moved {moved}, expected along +x")
+                out.append(f"{body['name']}: moved {[round(m, 3) for m in moved]}, expected along +x")
             continue
         if motion.get("inertiaDiagonal") == [0.0, 0.0, 0.0]:
             if body["rotation_change"] > 0.05:
@@ -198,7 +198,8 @@ def motion_properties(doc: dict, report: dict) -> list[str]:
             expected = [v * seconds for v in _to_blender(motion.get("linearVelocity", [0.0, 0.0, 0.0]))]
             error = math.dist(moved, expected)
             if error > 0.05 * math.hypot(*expected) + 0.01:
-                out.append(f"{body['name']}: moved {[round(m, 3) for m in moved]}, expected {expected} (5 %)")
+                shown = [round(v, 3) + 0.0 for v in expected]  # + 0.0: no -0.0
+                out.append(f"{body['name']}: moved {[round(m, 3) for m in moved]}, expected {shown} (5 %)")
             spin = math.hypot(*motion.get("angularVelocity", [0.0, 0.0, 0.0])) * seconds
             if abs(body["spin"] - spin) > 0.05 * spin + 0.01:
                 out.append(f"{body['name']}: turned {body['spin']:.3f} rad, expected {spin:.3f} rad (5 %)")
