@@ -48,10 +48,11 @@ def draw_export(context, layout) -> None:
 
 
 def convert_worker(answers, enable) -> int:
-    """Entry of a batch-conversion worker process (``io/convert/bootstrap.py``, extension enabled)."""
+    """Entry of a worker process of ``convert`` and ``check`` (``io/convert/bootstrap.py``, extension enabled)."""
+    from .io.check import job
     from .io.convert import worker
 
-    return worker.serve(answers, enable)
+    return worker.serve(answers, enable, handlers={"check": job.check_file})
 
 
 def register() -> None:

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 
 from ..sim import joint_report
+from .check import driver as check_driver
 from .convert import driver as convert_driver
 from .diagnostics import Diagnostic, PhysicsDataError, Severity, printable, safe_streams
 from .gltf.files import load, save
@@ -29,6 +30,7 @@ EXIT_OK, EXIT_INPUT_ERRORS, EXIT_USAGE = 0, 1, 2
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     joint_report.add_subcommand,
     convert_driver.add_subcommand,
+    check_driver.add_subcommand,
 ]
 
 

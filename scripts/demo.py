@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kind} report: {len(diagnostics)} message(s); {counts}")
         for diag in diagnostics[:20]:
             print("  ", diag)
+    check = import_module(addon.__name__ + ".io.check.job")  # the scene simulated, as `gltf-physics check` does
+    summary = import_module(addon.__name__ + ".io.check.output").summary_lines(check.check_scene(scene, 120))
+    print("check:", *summary, sep="\n")
     sys.stdout.flush()
     return 0
 

@@ -113,6 +113,7 @@ class GLTF_PHYSICS_PT_main(PhysicsPanel, bpy.types.Panel):
         row.operator("gltf_physics.compute_mass", icon="PHYSICS")
         row.operator("gltf_physics.make_trigger", icon="MESH_CUBE")
         col.operator("gltf_physics.validate_scene", icon="CHECKMARK")
+        col.operator("gltf_physics.check_simulation", icon="PLAY")
 
 
 class GLTF_PHYSICS_PT_notes(PhysicsPanel, bpy.types.Panel):

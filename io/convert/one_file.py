@@ -57,7 +57,7 @@ def document_counts(document: object) -> dict:
     }
 
 
-def _read(src: pathlib.Path, out: list[dict], counts: dict, enable) -> bool:
+def read_input(src: pathlib.Path, out: list[dict], counts: dict, enable) -> bool:
     """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read."""
     import bpy
 
@@ -182,7 +182,7 @@ def convert(job: dict, enable) -> dict:
     try:
         _remove(tmp)  # left by a killed run
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if not _read(src, out, counts, enable):
+        if not read_input(src, out, counts, enable):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
         if dst.suffix.lower() == ".blend":

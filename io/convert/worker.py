@@ -17,9 +17,11 @@ from . import protocol as p
 from .one_file import convert
 
 
-def serve(answers: TextIO, enable, jobs: TextIO | None = None) -> int:
-    """Answer every job line of ``jobs`` (stdin) on ``answers``; returns the process exit code (0)."""
+def serve(answers: TextIO, enable, jobs: TextIO | None = None, handlers: dict | None = None) -> int:
+    """Answer every job line of ``jobs`` (stdin) on ``answers``; returns the process exit code (0). A job with a
+    ``kind`` listed in ``handlers`` (e.g. ``check``) goes to that function instead of ``convert``."""
     jobs = jobs or sys.stdin
+    handlers = handlers or {}
     answers.write(p.encode({"ready": True}))
     answers.flush()
     for line in jobs:
@@ -27,7 +29,8 @@ def serve(answers: TextIO, enable, jobs: TextIO | None = None) -> int:
             continue
         start = time.perf_counter()
         try:
-            result = convert(json.loads(line), enable)
+            job = json.loads(line)
+            result = handlers.get(job.get("kind"), convert)(job, enable)
         except Exception as exc:  # a bad job line or a bug: this file fails, the worker goes on
             result = {
                 "status": p.FAILED,

@@ -24,7 +24,7 @@ MAX_LINES = 400
 
 # Layer of a module (its dotted path inside the package) → the layers it may import besides its own.
 ALLOWED: dict[str, set[str]] = {
-    "root": {"hooks", "gltf_addon", "ui", "convert"},
+    "root": {"hooks", "gltf_addon", "ui", "convert", "check"},
     "io": set(),
     "hooks": {"importer", "exporter", "gltf", "gltf_addon", "diagnostics", "report"},
     "importer": {"mapping", "gltf", "gltf_addon", "diagnostics", "report", "sim"},
@@ -34,10 +34,11 @@ ALLOWED: dict[str, set[str]] = {
     "gltf_addon": {"gltf", "diagnostics"},
     "report": {"diagnostics"},
     "diagnostics": set(),
-    "cli": {"gltf", "sim", "diagnostics", "convert"},
+    "cli": {"gltf", "sim", "diagnostics", "convert", "check"},
     "convert": {"hooks", "gltf", "diagnostics"},
     "sim": {"diagnostics"},
-    "ui": {"hooks", "gltf", "mapping", "sim", "diagnostics", "report"},
+    "ui": {"hooks", "gltf", "mapping", "sim", "diagnostics", "report", "check"},
+    "check": {"convert", "hooks", "exporter", "mapping", "gltf", "sim", "diagnostics"},
 }
 BPY_FREE = (
     "io.gltf",
@@ -49,6 +50,7 @@ BPY_FREE = (
     "ui.readout",
     "ui.overlay_geometry",
     *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol")),
+    *(f"io.check.{name}" for name in ("evaluate", "output", "driver")),
 )
 
 

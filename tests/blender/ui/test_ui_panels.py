@@ -55,7 +55,12 @@ def test_plain_object_shows_only_parent_and_notes(addon, clean):
     assert drawn["main"] is not None and drawn["notes"] is not None
     assert all(drawn[name] is None for name in ("body", "collider", "trigger", "joint"))
     ops = [c["idname"] for c in drawn["main"].calls("operator")]
-    assert ops == ["gltf_physics.compute_mass", "gltf_physics.make_trigger", "gltf_physics.validate_scene"]
+    assert ops == [
+        "gltf_physics.compute_mass",
+        "gltf_physics.make_trigger",
+        "gltf_physics.validate_scene",
+        "gltf_physics.check_simulation",
+    ]
     assert "Authored in Blender (no source file)" in drawn["notes"].texts()
 
 

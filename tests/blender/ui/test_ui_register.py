@@ -8,7 +8,7 @@ import pytest
 
 from blenderkit import submodule
 
-UI_MODULES = ("lists", "operators", "panels", "panels_body", "panels_joint", "translations")
+UI_MODULES = ("lists", "operators", "operators_check", "panels", "panels_body", "panels_joint", "translations")
 
 
 class _Spy:
@@ -64,6 +64,7 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
     assert before["operators"] == [
         "add_joint",
         "add_joint_item",
+        "check_simulation",
         "compute_mass",
         "make_trigger",
         "remove_joint_item",

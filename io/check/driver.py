@@ -1,0 +1,159 @@
+"""``gltf-physics check FILE… [--frames N] [--json OUT] [--plots DIR]`` (bpy-free driver).
+
+Each file is imported and simulated in a worker process (the ``convert`` machinery: ``convert.pool`` starts
+``convert/bootstrap.py`` with this Python's ``bpy`` module, or ``--blender PATH``; the worker runs
+``check.job.check_file``), the samples come back as JSON and are evaluated here with ``sim/`` (``check.evaluate``).
+Exit codes: 0 clean; 1 a file has errors (malformed, not importable, physics errors); 2 usage error or no worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import pathlib
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from ..convert import protocol as p
+from ..convert.pool import Pool, StartError, worker_command
+from ..diagnostics import PhysicsDataError, Severity, printable
+from ..gltf.files import load
+from ..gltf.parse import parse_gltf
+from ..gltf.safe_files import atomic_write_bytes
+from .evaluate import finish
+from .output import summary_lines, to_json, write_plots
+
+DESCRIPTION = (
+    "Import each .gltf/.glb file into Blender, simulate its rigid bodies headless for N frames and evaluate the "
+    "motion with the reference evaluator: per body rest height, travel and spin; per joint the largest violation of "
+    "each limit (the spec's limit metrics) and whether drives reach their targets; per trigger the enter/exit "
+    "events. Exit code 0 clean, 1 a file has errors (malformed, not importable), 2 usage error."
+)
+
+
+@dataclass(frozen=True)
+class CheckJob:
+    """A ``convert.pool`` job (duck-typed like ``convert.plan.Job``): one file to check."""
+
+    input: pathlib.Path
+    frames: int
+    key: str
+    output: pathlib.Path  # only for the pool's clean-up of a killed worker: a name that is never written
+
+    def to_json(self, to: str, validate: bool) -> dict:
+        return {"kind": "check", "input": str(self.input), "frames": self.frames}
+
+
+def _frames(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 100_000:
+        raise argparse.ArgumentTypeError("must be between 1 and 100000")
+    return value
+
+
+def add_subcommand(subparsers) -> None:
+    parser = subparsers.add_parser("check", help="simulate files in Blender and measure them", description=DESCRIPTION)
+    parser.add_argument("files", nargs="+", metavar="FILE", help=".gltf or .glb files")
+    parser.add_argument("--frames", type=_frames, default=120, metavar="N", help="frames to simulate (120)")
+    parser.add_argument("--json", metavar="OUT", help="write the JSON report (one entry per file)")
+    parser.add_argument("--plots", metavar="DIR", help="write PNG plots (body heights, joint metrics vs limits)")
+    parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per-file worker timeout (600)")
+    parser.add_argument("--blender", metavar="PATH", help="run the simulation in this Blender executable")
+    parser.set_defaults(func=run)
+
+
+def _jobs(files: list[str], frames: int, scratch: pathlib.Path) -> list[CheckJob]:
+    jobs = []
+    for i, text in enumerate(files):
+        path = pathlib.Path(text)
+        jobs.append(CheckJob(path.absolute(), frames, f"{i:03d}_{path.name}", scratch / f"{i:03d}"))
+    return jobs
+
+
+def _validate(path: pathlib.Path) -> tuple[list[dict], bool]:
+    """The file's own ERROR diagnostics (``stage`` read / validate) and whether it can be imported at all: the
+    importer reports invalid physics as warnings (and drops it), the check says the input has errors."""
+    try:
+        document = load(path).json
+    except PhysicsDataError as exc:
+        return [p.staged("read", exc.diagnostic)], False
+    found = [d for d in parse_gltf(document).diagnostics if d.severity >= Severity.ERROR]
+    return [p.staged("validate", d) for d in found], True
+
+
+def _file_entry(job: CheckJob, result: dict, errors: list[dict]) -> dict:
+    diagnostics = errors + result.get("diagnostics", [])
+    status = p.FAILED if errors else result["status"]
+    report = finish(result.get("samples"), diagnostics, str(job.input))
+    return {
+        "file": str(job.input),
+        "status": "ok" if status == p.CONVERTED else status,
+        "diagnostics": diagnostics,
+        "report": report,
+    }
+
+
+def _print(entry: dict) -> None:
+    if entry["report"] is not None:
+        print("\n".join(summary_lines(entry["report"])))
+    for d in entry["diagnostics"]:
+        if d["severity"] == "error":
+            where = f" {d['pointer']}" if d["pointer"] else ""
+            print(printable(f"{entry['file']}: error {d['code']}{where}: {d['message']}"), file=sys.stderr)
+
+
+def run(args: argparse.Namespace, blender: str | None = None, python: str | None = None) -> int:
+    missing = [f for f in args.files if not pathlib.Path(f).is_file()]
+    if missing:
+        print(printable(f"error: {missing[0]!r}: no such file"), file=sys.stderr)
+        return 2
+    if args.plots and importlib.util.find_spec("matplotlib") is None:
+        print("error: --plots needs matplotlib (pip install matplotlib)", file=sys.stderr)
+        return 2
+    scratch = pathlib.Path(tempfile.gettempdir()) / "gltf_physics_check"
+    jobs = _jobs(args.files, args.frames, scratch)
+    checked = {job.key: _validate(job.input) for job in jobs}
+    entries: dict[str, dict] = {}
+    for job in jobs:
+        errors, readable = checked[job.key]
+        if not readable:
+            entries[job.key] = _file_entry(job, {"status": p.FAILED}, errors)
+            _print(entries[job.key])
+    command = worker_command(args.blender or blender, python or sys.executable)
+    pool = Pool(command, 1, args.timeout, 0, "", False)
+
+    def on_event(kind: str, job: CheckJob, result: dict | None) -> None:
+        if kind == "done":
+            entries[job.key] = _file_entry(job, result, checked[job.key][0])
+            _print(entries[job.key])
+
+    try:
+        pool.run([job for job in jobs if job.key not in entries], on_event)
+    except StartError as exc:
+        hint = "(check needs the bpy module in this Python, or --blender PATH)"
+        print(f"error: {printable(exc)}\n{hint}", file=sys.stderr)
+        return 2
+    files = [entries[job.key] for job in jobs]
+    try:
+        _write(args, files)
+    except OSError as exc:
+        print(printable(f"error: output not written: {exc}"), file=sys.stderr)
+        return 2
+    return 1 if any(f["status"] == p.FAILED for f in files) else 0
+
+
+def _write(args: argparse.Namespace, files: list[dict]) -> None:
+    """The plots (before the JSON, which names them) and the JSON report."""
+    if args.plots:
+        for i, entry in enumerate(files):
+            if entry["report"] is not None:
+                write_plots(entry["report"], pathlib.Path(args.plots), prefix=f"{i:02d}_{_stem(entry['file'])}_")
+    if args.json:
+        text = to_json({"format": "gltf_physics.check_run/1", "frames": args.frames, "files": files})
+        pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(args.json, (text + "\n").encode("utf-8"))
+
+
+def _stem(path: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in pathlib.Path(path).stem)

@@ -1,0 +1,131 @@
+"""``check`` through ``bin/gltf-physics`` in subprocesses (workers: this tier's bpy) on own fixtures
+(scripts/make_check_fixtures.py), and the operator *Check Simulation* on a scene built in Blender with no file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import bpy
+import pytest
+
+from blenderkit import submodule
+from scene_helpers import constraint, rigid_body_world, rigid_box
+from testkit import FIXTURES, ROOT
+
+CHECK = FIXTURES / "check"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def check(*args: object) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "check", *map(str, args)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.fixture(scope="module")
+def clean_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("check")
+    run = check(CHECK / "drop_trigger.gltf", "--frames", 90, "--json", out / "report.json", "--plots", out / "plots")
+    return run, out
+
+
+def test_clean_file_exits_0_with_the_measured_report(clean_run):
+    run, out = clean_run
+    assert run.returncode == 0, run.stderr
+    data = json.loads((out / "report.json").read_text())
+    (entry,) = data["files"]
+    assert entry["status"] == "ok" and entry["file"].endswith("drop_trigger.gltf")
+    report = entry["report"]
+    assert report["format"] == "gltf_physics.check/1" and report["frames"] == 90
+    bodies = {b["name"]: b for b in report["bodies"]}
+    assert set(bodies) == {"Ground", "Crate", "Post", "Arm"}
+    crate = bodies["Crate"]
+    assert crate["kind"] == "dynamic" and crate["start"][2] == pytest.approx(4.0)
+    assert crate["rest_height"] == pytest.approx(0.1 + 0.15, abs=0.03)  # on the 0.2 m ground, half its 0.3 m
+    assert crate["settled"] and bodies["Ground"]["travel"] == 0.0
+    (gate,) = report["triggers"]
+    assert [(e["kind"], e["body"]) for e in gate["events"]] == [("enter", "Crate"), ("exit", "Crate")]
+    fall = (4.0 - 0.15 - 2.25) * 2 / 9.81  # crate bottom reaches the gate's top at sqrt(2 h / g)
+    assert gate["events"][0]["time"] == pytest.approx(fall**0.5, abs=0.08)
+    (hinge,) = report["joints"]
+    assert hinge["type"] == "HINGE" and (hinge["body_a"], hinge["body_b"]) == ("Post", "Arm")
+    assert [li["kind"] for li in hinge["limits"]] == ["linear-point", "angular-cone"]
+    assert hinge["max_violation"] < 1e-3
+    (drive,) = hinge["drives"]
+    assert drive["target_kind"] == "velocity" and drive["reached"] and drive["measured"] == pytest.approx(1.0, abs=0.05)
+    assert bodies["Arm"]["spin"] > 2.0  # driven at 1 rad/s for 3.7 s
+    assert "Crate" in run.stdout and "trigger Gate.trigger: enter Crate" in run.stdout
+
+
+def test_plots_are_pngs(clean_run):
+    _run, out = clean_run
+    names = sorted(p.name for p in (out / "plots").iterdir())
+    assert names == ["00_drop_trigger_heights.png", "00_drop_trigger_joint_00_Pivot.joint.png"]
+    assert all((out / "plots" / name).read_bytes()[:8] == PNG for name in names)
+
+
+def test_malformed_files_exit_1_with_a_clear_message(tmp_path):
+    run = check(CHECK / "not_json.gltf", CHECK / "bad_physics.gltf", "--json", tmp_path / "r.json")
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert "not_json.gltf: error FILE_INVALID_JSON" in run.stderr and "invalid JSON" in run.stderr
+    pointer = "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/mass"
+    assert f"bad_physics.gltf: error VALUE_NOT_IN_RANGE {pointer}" in run.stderr
+    files = json.loads((tmp_path / "r.json").read_text())["files"]
+    assert [f["status"] for f in files] == ["failed", "failed"]
+    assert files[0]["report"] is None  # never imported
+    assert files[1]["report"]["bodies"][0]["name"] == "Crate"  # the rest of the file is still checked
+
+
+@pytest.mark.parametrize("args", [["--frames", "0", "x.gltf"], ["missing.gltf"], []])
+def test_usage_errors_exit_2(args, tmp_path):
+    run = check(*[tmp_path / a if a.endswith(".gltf") else a for a in args])
+    assert run.returncode == 2, run.stderr
+
+
+def test_operator_checks_a_scene_built_in_blender(clean):
+    rbw = rigid_body_world()
+    ground = rigid_box(rbw, "Ground", size=(6, 6, 0.2), kind="PASSIVE")
+    rigid_box(rbw, "Box", size=(0.5, 0.5, 0.5), location=(0, 0, 3))
+    post = rigid_box(rbw, "Post", size=(0.2, 0.2, 0.2), kind="PASSIVE", location=(3, 0, 3))
+    arm = rigid_box(rbw, "Arm", size=(0.2, 0.2, 0.2), location=(3, 1, 3))
+    hinge = constraint(rbw, "Hinge", post, arm, "HINGE", location=(3, 0, 3), rotation=(0, 1.5707963, 0))
+    hinge.use_limit_ang_z, hinge.limit_ang_z_lower, hinge.limit_ang_z_upper = True, -0.5, 0.5
+    bpy.context.scene.frame_set(7)
+    assert ground.rigid_body.type == "PASSIVE"
+    assert bpy.ops.gltf_physics.check_simulation(frames=72) == {"FINISHED"}
+    assert bpy.context.scene.frame_current == 7  # the scene is left where it was
+    report = submodule(clean, "ui.operators_check").LAST_CHECK["report"]
+    json.dumps(report)  # JSON-ready
+    bodies = {b["name"]: b for b in report["bodies"]}
+    assert set(bodies) == {"Ground", "Box", "Post", "Arm"}
+    assert bodies["Box"]["rest_height"] == pytest.approx(0.1 + 0.25, abs=0.03) and bodies["Box"]["settled"]
+    (joint,) = report["joints"]
+    assert joint["name"] == "Hinge" and joint["type"] == "HINGE"
+    twist = next(li for li in joint["limits"] if li["kind"] == "angular-twist")
+    assert (twist["min"], twist["max"]) == pytest.approx((-0.5, 0.5))
+    assert twist["metric"]["min"] < -0.4  # the arm falls against its stop ...
+    assert twist["max_violation"] < 0.05  # ... and the hinge keeps it
+    assert bodies["Arm"]["min_height"] < 2.9
+
+
+def test_python_api_checks_the_current_scene_beyond_the_point_cache_end(clean):
+    rbw = rigid_body_world()
+    rigid_box(rbw, "Falling", location=(0, 0, 10)).rigid_body.linear_damping = 0.0  # free fall
+    end = rbw.point_cache.frame_end
+    frames = end + 50  # the cache's end is raised for the run, then restored
+    report = submodule(clean, "io.check.job").check_scene(bpy.context.scene, frames=frames)
+    (falling,) = report["bodies"]
+    assert falling["name"] == "Falling" and report["frames"] == frames
+    seconds = (frames - 1) / bpy.context.scene.render.fps
+    assert report["seconds"] == pytest.approx(seconds)
+    assert falling["rest_height"] == pytest.approx(10 - 0.5 * 9.81 * seconds**2, rel=0.01)
+    assert rbw.point_cache.frame_end == end
+
+
+def test_unwritable_report_exits_2(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    run = check(CHECK / "drop_trigger.gltf", "--frames", 5, "--json", blocker / "report.json")
+    assert run.returncode == 2 and "output not written" in run.stderr and "Traceback" not in run.stderr
