@@ -64,7 +64,11 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
     assert before["operators"] == [
         "add_joint",
         "add_joint_item",
+        "collections_from_filters",
         "compute_mass",
+        "filter_add_system",
+        "filter_remove_system",
+        "filters_from_collections",
         "make_trigger",
         "remove_joint_item",
         "validate_scene",
