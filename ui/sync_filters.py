@@ -79,6 +79,11 @@ def _unit_filter(members: list) -> CollisionFilter | None | str:
     return "none"
 
 
+def _stores_collider(members: list) -> bool:
+    """The unit came from a glTF import (a stored collider): export writes its stored filter, or none."""
+    return any(ob.gltf_physics.collider.has_collider for ob in members)
+
+
 def _key(flt: CollisionFilter | None):
     if flt is None:
         return None
@@ -180,21 +185,31 @@ def _signature(scene) -> tuple:
             (m.gltf_physics.collider.filter for m in members if m.gltf_physics.collider.filter.has_filter), None
         )
         texts = None if pflt is None else tuple(getattr(pflt, f) for f in FIELDS)
-        rows.append((ob.name, tuple(m.name for m in members), texts, tuple(ob.rigid_body.collision_collections)))
+        rows.append(
+            (
+                ob.name,
+                tuple(m.name for m in members),
+                _stores_collider(members),
+                texts,
+                tuple(ob.rigid_body.collision_collections),
+            )
+        )
     return (scene.name, tuple(rows))
 
 
 def _relation(scene) -> dict[str, list[str]]:
-    """Object name → names of the bodies it collides with (spec subset rule on the filters export writes; an
-    unreadable stored filter counts as no filter)."""
+    """Object name → names of the bodies it collides with (spec subset rule on the filters export writes: the
+    stored filter, none for a stored collider without one, else the encoding of the collections; an unreadable
+    stored filter counts as no filter)."""
     found = []
     for ob, members in units(scene):
         try:
             found.append((ob, members, _unit_filter(members)))
         except ValueError:
             found.append((ob, members, None))
-    derived, _ = encode_collections({ob.name: _collections(ob) for ob, _, flt in found if flt == "none"})
-    filters = [derived.get(ob.name) if flt == "none" else flt for ob, _, flt in found]
+    native = {ob.name for ob, members, flt in found if flt == "none" and not _stores_collider(members)}
+    derived, _ = encode_collections({ob.name: _collections(ob) for ob, _, _ in found if ob.name in native})
+    filters = [derived.get(ob.name) if ob.name in native else None if flt == "none" else flt for ob, _, flt in found]
     matrix = FilterTable([to_pair_filter(f) for f in filters]).matrix() if filters else np.zeros((0, 0), bool)
     out: dict[str, list[str]] = {}
     for i, (_ob, members, _flt) in enumerate(found):

@@ -27,7 +27,7 @@ from ..io.mapping.joints_to_blender import (
     plan_joint,
 )
 from ..io.mapping.stored import assign, stored_description
-from .sync_body import synced
+from .sync_body import SIMULATED, STORED, synced
 
 PERMS = tuple(cyclic(first) for first in range(3))
 
@@ -137,6 +137,24 @@ def replan_now(ob) -> ConstraintPlan | None:
     """:func:`replan` for operators (inside the gate: the writes it makes fire no further sync)."""
     with sync_gate.paused():
         return replan(ob)
+
+
+def limit_status(limit) -> str:
+    """A hard limit, or a soft one on a locked axis (a Blender spring), is simulated; a soft range is held hard
+    (its stiffness and damping are stored only)."""
+    soft_range = limit.has_stiffness and not (limit.has_min and limit.has_max and limit.min == limit.max)
+    return STORED if soft_range else SIMULATED
+
+
+def drive_status(ob, index: int) -> str:
+    """Simulated when the plan turns drive ``index`` into a MOTOR (velocity drive) or a spring (position drive at
+    the rest pose); stored only otherwise (the plan's note says why)."""
+    pj = ob.gltf_physics.joint
+    plan = plan_joint(
+        stored_description(pj, passthrough=False), tuple(pj.offset_translation), tuple(pj.offset_rotation)
+    )
+    note = next((n for n in plan.notes if n.startswith(f"drive {index}:")), "")
+    return SIMULATED if ("→ MOTOR" in note or "→ spring" in note) else STORED
 
 
 CLASSES: tuple = ()

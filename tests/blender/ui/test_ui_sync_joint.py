@@ -13,6 +13,7 @@ from export_helpers import export, last_export
 from joint_helpers import constraints, import_gltf
 from scene_helpers import rigid_body_world, rigid_box
 from testkit import fixture
+from ui_helpers import draw_panel
 
 KHR = "KHR_physics_rigid_bodies"
 
@@ -133,3 +134,22 @@ def test_preset_hinge_axis_change_keeps_frame_a(clean, tmp_path):
     for node in frames:
         assert np.allclose(node.get("rotation", [0.0, 0.0, 0.0, 1.0]), [0.0, 0.0, 0.0, 1.0], atol=1e-6)
     assert not _edited(clean)
+
+
+def test_joint_panel_marks_limits_and_drives(clean):
+    import_gltf(clean, fixture("joints/motor_y.gltf"))
+    (empty,) = constraints("JOINT")
+    panel = submodule(clean, "ui.panels_joint").GLTF_PHYSICS_PT_joint
+    assert "simulated" in draw_panel(panel, empty).texts()  # a velocity drive → MOTOR
+    drive = empty.gltf_physics.joint.drives[0]
+    drive.damping, drive.stiffness = 0.0, 50.0
+    drive.has_position_target, drive.position_target = True, 0.7  # away from the rest pose: not representable
+    sync = submodule(clean, "ui.sync_joint")
+    assert sync.drive_status(empty, 0) == "stored only"
+    assert not constraints("MOTOR")  # the MOTOR helper went with the velocity drive
+    assert "stored only" in draw_panel(panel, empty).texts()
+    limit = empty.gltf_physics.joint.limits[0]
+    assert sync.limit_status(limit) == "simulated"
+    limit.has_stiffness, limit.stiffness = True, 10.0  # soft, locked: a Blender spring
+    assert sync.limit_status(limit) == "simulated"
+    assert empty.rigid_body_constraint.type == "GENERIC_SPRING"
