@@ -11,7 +11,7 @@ import json
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from . import body_shapes, filter_lists, readout
+from . import body_shapes, filter_lists, readout, sync_shapes
 from .panels import PARENT_ID, PhysicsPanel, enum_label, label, optional_prop
 from .sync_body import STORED, material_status, motion_status, prop_with_status
 
@@ -32,6 +32,9 @@ def draw_geometry(layout, geometry) -> None:
         shape = readout.shape_from_json(geometry.shape_json) if geometry.shape_json else None
         text = readout.describe_shape(shape) if shape is not None else iface_("unreadable shape")
         label(layout, "Shape {}: {}", geometry.shape_index, text, icon="MESH_CUBE")
+        status = sync_shapes.status(geometry)
+        for name in sync_shapes.editable(geometry):
+            prop_with_status(layout, geometry, name, status)
     elif kind == "MESH":
         if geometry.mesh >= 0:
             label(layout, "glTF mesh {}", geometry.mesh, icon="MESH_DATA")

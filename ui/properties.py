@@ -21,7 +21,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from . import sync_body, sync_filters
+from . import sync_body, sync_filters, sync_shapes
 from .joint_properties import GLTF_PHYSICS_PG_joint
 
 EXPORT_REVISIONS = (
@@ -253,6 +253,48 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
     shape_passthrough: StringProperty(
         name="Shape Passthrough",
         description="extras / extensions / unknown keys of the shape and its sub-object (JSON)",
+    )
+    # Views of shape_json (get/set, nothing stored twice); a write rebuilds the generated proxy (ui/sync_shapes.py)
+    shape_size: FloatVectorProperty(
+        name="Size",
+        size=3,
+        min=0.0,
+        unit="LENGTH",
+        description="m, glTF axes X, Y (up), Z (box.size)",
+        get=sync_shapes.GET["shape_size"],
+        set=sync_shapes.SET["shape_size"],
+    )
+    shape_radius: FloatProperty(
+        name="Radius",
+        min=0.0,
+        unit="LENGTH",
+        description="m (sphere.radius)",
+        get=sync_shapes.GET["shape_radius"],
+        set=sync_shapes.SET["shape_radius"],
+    )
+    shape_height: FloatProperty(
+        name="Height",
+        min=0.0,
+        unit="LENGTH",
+        description="m, along glTF +Y (capsule.height: between the cap centres; cylinder.height)",
+        get=sync_shapes.GET["shape_height"],
+        set=sync_shapes.SET["shape_height"],
+    )
+    shape_radius_top: FloatProperty(
+        name="Radius Top",
+        min=0.0,
+        unit="LENGTH",
+        description="m (capsule / cylinder radiusTop)",
+        get=sync_shapes.GET["shape_radius_top"],
+        set=sync_shapes.SET["shape_radius_top"],
+    )
+    shape_radius_bottom: FloatProperty(
+        name="Radius Bottom",
+        min=0.0,
+        unit="LENGTH",
+        description="m (capsule / cylinder radiusBottom)",
+        get=sync_shapes.GET["shape_radius_bottom"],
+        set=sync_shapes.SET["shape_radius_bottom"],
     )
 
 
