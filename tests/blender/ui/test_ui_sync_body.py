@@ -118,3 +118,12 @@ def test_body_and_collider_panels_mark_each_value(clean):
     assert "stored only" in texts  # static friction
     assert sync.material_status("dynamic_friction") == "simulated"
     assert not sync.ERRORS
+
+
+@pytest.mark.parametrize("locale", ["de_DE", "fr_FR"])
+def test_new_texts_are_translated(clean, locale):
+    table = submodule(clean, "ui.translations").TRANSLATIONS[locale]
+    lists = submodule(clean, "ui.filter_lists")
+    msgids = {cls.bl_label for cls in lists.CLASSES} | {"simulated", "reproduced", "stored only", "Collides with: {}{}"}
+    msgids |= {title for _key, title, _tip in lists.FIELD_ITEMS}
+    assert not {m for m in msgids if ("*", m) not in table}
