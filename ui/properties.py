@@ -117,7 +117,7 @@ class GLTF_PHYSICS_PG_scene(bpy.types.PropertyGroup):
 class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     """A glTF physics material exactly as the file said (Blender keeps one friction and multiplies)."""
 
-    has_material: BoolProperty(name="Has Material", default=False, update=sync_body.material_changed)
+    has_material: BoolProperty(name="Has Material", default=False, update=sync_body.material_presence_changed)
     index: IntProperty(name="Index", default=-1, description="Index in the file's physicsMaterials (-1 = none)")
     name: StringProperty(name="Name")
     static_friction: FloatProperty(
@@ -193,7 +193,7 @@ class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
 class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     """``motion`` of a glTF node; vectors in Blender's frame."""
 
-    has_motion: BoolProperty(name="Has Motion", default=False, update=sync_body.motion_state_changed)
+    has_motion: BoolProperty(name="Has Motion", default=False, update=sync_body.motion_presence_changed)
     kind: EnumProperty(
         name="Type",
         items=MOTION_KINDS,

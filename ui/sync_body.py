@@ -98,6 +98,36 @@ def motion_state_changed(ob, _pm, context) -> None:
 
 
 @synced
+def motion_presence_changed(ob, pm, _context) -> None:
+    """ "glTF motion present" switched on: the stored motion takes Blender's body (type, Animated, mass) instead of
+    pushing the defaults onto it; switched off: nothing changes in Blender."""
+    rb = ob.rigid_body
+    if not pm.has_motion or rb is None:
+        return
+    if rb.type == "PASSIVE":
+        pm.kind, pm.animated, pm.mass_mode = STATIC, bool(rb.kinematic), "EXPLICIT"
+    else:
+        pm.kind, pm.animated, pm.mass_mode = (KINEMATIC if rb.kinematic else "dynamic"), False, "EXPLICIT"
+    pm.mass = rb.mass
+
+
+@synced
+def material_presence_changed(ob, pmat, _context) -> None:
+    """ "Physics Material" switched on: the stored material takes Blender's friction / restitution (as ``multiply``,
+    exact); switched off: Blender gets the spec's defaults, as the importer gives a collider without material."""
+    if pmat != ob.gltf_physics.collider.material:
+        return
+    holders = material_holders(ob)
+    if pmat.has_material and holders:
+        rb = holders[0].rigid_body
+        pmat.static_friction = pmat.dynamic_friction = rb.friction
+        pmat.restitution = rb.restitution
+        pmat.friction_combine = pmat.restitution_combine = "multiply"
+    for holder in holders:
+        props.apply_material(holder.rigid_body, model_material(pmat))
+
+
+@synced
 def mass_changed(ob, _pm, context) -> None:
     pm = ob.gltf_physics.motion
     if pm.has_motion and ob.rigid_body is not None:

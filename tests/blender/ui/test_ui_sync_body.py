@@ -11,6 +11,7 @@ import pytest
 from blenderkit import submodule
 from export_helpers import export, last_export
 from joint_helpers import import_gltf
+from scene_helpers import rigid_body_world, rigid_box
 from testkit import fixture
 from ui_helpers import draw_panel
 
@@ -127,3 +128,20 @@ def test_new_texts_are_translated(clean, locale):
     msgids = {cls.bl_label for cls in lists.CLASSES} | {"simulated", "reproduced", "stored only", "Collides with: {}{}"}
     msgids |= {title for _key, title, _tip in lists.FIELD_ITEMS}
     assert not {m for m in msgids if ("*", m) not in table}
+
+
+def test_switching_glTF_values_on_takes_blenders_settings(clean, tmp_path):
+    ob = rigid_box(rigid_body_world(), "Native", mass=4.5)
+    ob.rigid_body.kinematic = True
+    ob.rigid_body.friction, ob.rigid_body.restitution = 0.3, 0.2
+    pg = ob.gltf_physics
+    pg.motion.has_motion = True  # the stored motion takes Blender's, nothing is pushed onto Blender
+    assert (pg.motion.kind, pg.motion.mass_mode, pg.motion.mass) == ("kinematic", "EXPLICIT", pytest.approx(4.5))
+    assert (ob.rigid_body.type, ob.rigid_body.kinematic, ob.rigid_body.mass) == ("ACTIVE", True, pytest.approx(4.5))
+    pg.collider.has_collider = True
+    pg.collider.material.has_material = True
+    material = pg.collider.material
+    assert (material.dynamic_friction, material.restitution) == (pytest.approx(0.3), pytest.approx(0.2))
+    assert (ob.rigid_body.friction, ob.rigid_body.restitution) == (pytest.approx(0.3), pytest.approx(0.2))
+    material.has_material = False  # no material: Blender gets the spec's defaults, as the importer gives
+    assert ob.rigid_body.friction == pytest.approx(0.6**0.5)
