@@ -22,6 +22,7 @@ import numpy as np
 from ..io.gltf.model import CollisionFilter
 from ..io.mapping import sync_gate
 from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
+from ..io.mapping.values_to_gltf import NO_COLLECTION
 from ..io.mapping.values_to_gltf import filters_from_collections as encode_collections
 from ..sim.pairs import FilterTable
 from .sync_body import synced
@@ -90,20 +91,46 @@ def _key(flt: CollisionFilter | None):
     return (flt.collision_systems, flt.collide_with_systems, flt.not_collide_with_systems)
 
 
+def export_filters(scene, strict: bool = True) -> list[tuple[object, list, CollisionFilter | None]]:
+    """(body, members, the filter export writes for it): the stored filter; none for an imported collider without
+    one; for a body authored in Blender, the exact encoding of its collision collections (among those bodies, as the
+    exporter does) — except that a body in no collection collides with nothing (``collideWithSystems`` []): the
+    exporter's ``notCollideWithSystems`` encoding holds only among bodies authored in Blender. ``strict``: an
+    unreadable stored filter raises ValueError, else it counts as no filter."""
+    found, stored = [], set()
+    for ob, members in units(scene):
+        try:
+            flt = _unit_filter(members)
+        except ValueError:
+            if strict:
+                raise
+            flt = None
+        if flt != "none":
+            stored.add(ob.name)
+        found.append((ob, members, None if flt == "none" else flt))
+    native = {ob.name for ob, members, _ in found if ob.name not in stored and not _stores_collider(members)}
+    sets = {ob.name: _collections(ob) for ob, _, _ in found if ob.name in native}
+    derived, _ = encode_collections(sets)
+    for name, chosen in sets.items():
+        if not chosen:  # in no collection: collides with nothing in Blender, whatever the other bodies' filters say
+            derived[name] = CollisionFilter(collision_systems=(NO_COLLECTION,), collide_with_systems=())
+    return [(ob, members, derived[ob.name] if ob.name in native else flt) for ob, members, flt in found]
+
+
 def collections_from_filters(scene) -> FilterAssignment | None:
-    """Every body's collision collections from the stored filters (no filter = collides with every filter that
-    allows it), through the importer's solver; None when the scene stores no filter."""
-    found = [(ob, members, _unit_filter(members)) for ob, members in units(scene)]
-    if not any(flt != "none" for _, _, flt in found):
+    """Every body's collision collections from the filters export writes (``export_filters``: a body authored in
+    Blender keeps the relation its collections give), through the importer's solver; None when the scene stores
+    no filter."""
+    found = export_filters(scene)
+    if not any(_unit_filter(members) != "none" for _, members, _ in found):
         return None
     filters, counts = {}, {}
     for _, _, flt in found:
-        flt = None if flt == "none" else flt
         filters[_key(flt)] = flt
         counts[_key(flt)] = counts.get(_key(flt), 0) + 1
     result = solve(filters, counts)
     for _ob, members, flt in found:
-        chosen = set(result.collections[_key(None if flt == "none" else flt)])
+        chosen = set(result.collections[_key(flt)])
         flags = [i in chosen for i in range(COLLECTIONS)]
         for member in members:
             if list(member.rigid_body.collision_collections) != flags:
@@ -198,18 +225,10 @@ def _signature(scene) -> tuple:
 
 
 def _relation(scene) -> dict[str, list[str]]:
-    """Object name → names of the bodies it collides with (spec subset rule on the filters export writes: the
-    stored filter, none for a stored collider without one, else the encoding of the collections; an unreadable
+    """Object name → names of the bodies it collides with (spec subset rule on ``export_filters``; an unreadable
     stored filter counts as no filter)."""
-    found = []
-    for ob, members in units(scene):
-        try:
-            found.append((ob, members, _unit_filter(members)))
-        except ValueError:
-            found.append((ob, members, None))
-    native = {ob.name for ob, members, flt in found if flt == "none" and not _stores_collider(members)}
-    derived, _ = encode_collections({ob.name: _collections(ob) for ob, _, _ in found if ob.name in native})
-    filters = [derived.get(ob.name) if ob.name in native else None if flt == "none" else flt for ob, _, flt in found]
+    found = export_filters(scene, strict=False)
+    filters = [flt for _, _, flt in found]
     matrix = FilterTable([to_pair_filter(f) for f in filters]).matrix() if filters else np.zeros((0, 0), bool)
     out: dict[str, list[str]] = {}
     for i, (_ob, members, _flt) in enumerate(found):

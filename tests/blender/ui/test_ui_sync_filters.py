@@ -145,3 +145,27 @@ def test_list_operators_refuse_malformed_text(clean, target):
     with pytest.raises(RuntimeError, match="not a JSON list"):
         _run("filter_add_system", ghost, target=target, field="collision_systems", name="x")
     assert group.collision_systems == "[not json"
+
+
+def test_bodies_authored_in_blender_keep_their_relation(clean):
+    """A filter edit re-solves the whole scene: bodies without a stored filter enter with the filter export writes
+    for their collections, so their collide / not-collide answers stay as the export will have them."""
+    import_gltf(clean, fixture("joints/filters.gltf"))
+    rbw = bpy.context.scene.rigidbody_world
+    natives = []
+    for n, chosen in enumerate(({5}, {5}, {6})):
+        ob = rigid_box(rbw, f"Native{n}", location=(0.0, 3.0 * n, 5.0))
+        ob.rigid_body.collision_collections = [i in chosen for i in range(20)]
+        natives.append(ob)
+    before = _blender_relation(natives)
+    assert before == {("Native0", "Native1"): True, ("Native0", "Native2"): False, ("Native1", "Native2"): False}
+    ghost = bpy.data.objects["Ghost"].gltf_physics.collider.filter
+    for text in ('["team"]', '["world"]', '["team"]'):  # repeated re-solves do not drift
+        ghost.not_collide_with_systems = text
+        relation = _blender_relation([*natives, *(bpy.data.objects[n] for n in NAMES)])
+        assert {pair: relation[pair] for pair in before} == before
+        assert not any(relation[pair] for pair in relation if "Native2" in pair)  # in no collection after the solve
+        imported = [bpy.data.objects[n] for n in NAMES]
+        assert _blender_relation(imported) == _spec_relation(clean, imported)
+    sync = submodule(clean, "ui.sync_filters")
+    assert sync.collides_with(natives[0]) == ["Native1"]
