@@ -255,46 +255,12 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
         description="extras / extensions / unknown keys of the shape and its sub-object (JSON)",
     )
     # Views of shape_json (get/set, nothing stored twice); a write rebuilds the generated proxy (ui/sync_shapes.py)
-    shape_size: FloatVectorProperty(
-        name="Size",
-        size=3,
-        min=0.0,
-        unit="LENGTH",
-        description="m, glTF axes X, Y (up), Z (box.size)",
-        get=sync_shapes.GET["shape_size"],
-        set=sync_shapes.SET["shape_size"],
-    )
-    shape_radius: FloatProperty(
-        name="Radius",
-        min=0.0,
-        unit="LENGTH",
-        description="m (sphere.radius)",
-        get=sync_shapes.GET["shape_radius"],
-        set=sync_shapes.SET["shape_radius"],
-    )
-    shape_height: FloatProperty(
-        name="Height",
-        min=0.0,
-        unit="LENGTH",
-        description="m, along glTF +Y (capsule.height: between the cap centres; cylinder.height)",
-        get=sync_shapes.GET["shape_height"],
-        set=sync_shapes.SET["shape_height"],
-    )
-    shape_radius_top: FloatProperty(
-        name="Radius Top",
-        min=0.0,
-        unit="LENGTH",
-        description="m (capsule / cylinder radiusTop)",
-        get=sync_shapes.GET["shape_radius_top"],
-        set=sync_shapes.SET["shape_radius_top"],
-    )
-    shape_radius_bottom: FloatProperty(
-        name="Radius Bottom",
-        min=0.0,
-        unit="LENGTH",
-        description="m (capsule / cylinder radiusBottom)",
-        get=sync_shapes.GET["shape_radius_bottom"],
-        set=sync_shapes.SET["shape_radius_bottom"],
+    shape_size: sync_shapes.param("shape_size", "Size", "m, glTF axes X, Y (up), Z (box.size)")
+    shape_radius: sync_shapes.param("shape_radius", "Radius", "m (sphere.radius)")
+    shape_height: sync_shapes.param("shape_height", "Height", "m along glTF +Y (capsule: between the cap centres)")
+    shape_radius_top: sync_shapes.param("shape_radius_top", "Radius Top", "m (capsule / cylinder radiusTop)")
+    shape_radius_bottom: sync_shapes.param(
+        "shape_radius_bottom", "Radius Bottom", "m (capsule / cylinder radiusBottom)"
     )
 
 

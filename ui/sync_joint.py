@@ -61,7 +61,8 @@ def _turned(matrix: Matrix, old, new) -> Matrix:
 
 
 def motor_helpers(ob, pj, c) -> list:
-    """The MOTOR helper Empties of joint ``ob``: role MOTOR, same two bodies and joint frames, sorted by name."""
+    """The MOTOR helper Empties of joint ``ob``: role MOTOR, same two bodies and frame A (the name may have been
+    edited), sorted by name."""
     world = bpy.context.scene.rigidbody_world if bpy.context.scene is not None else None
     if world is None or world.constraints is None:
         return []
@@ -70,9 +71,10 @@ def motor_helpers(ob, pj, c) -> list:
         hc, hj = helper.rigid_body_constraint, helper.gltf_physics.joint
         if hc is None or helper is ob or hj.role != "MOTOR":
             continue
-        if (hc.object1, hc.object2) != (c.object1, c.object2) or hj.joint_name != pj.joint_name:
+        if (hc.object1, hc.object2) != (c.object1, c.object2):
             continue
-        if tuple(hj.frame_a_translation) == tuple(pj.frame_a_translation):
+        same_frame = tuple(hj.frame_a_translation) == tuple(pj.frame_a_translation)
+        if same_frame and tuple(hj.frame_a_rotation) == tuple(pj.frame_a_rotation):
             out.append(helper)
     return sorted(out, key=lambda helper: helper.name)
 

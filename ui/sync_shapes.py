@@ -86,6 +86,14 @@ GET = {name: _getter(name) for name in KEYS}
 SET = {name: _setter(name) for name in KEYS}
 
 
+def param(name: str, label: str, description: str):
+    """The ``bpy.props`` definition of shape parameter ``name`` (a length in metres; ``shape_size`` a vector)."""
+    options = {"name": label, "min": 0.0, "unit": "LENGTH", "description": description}
+    if name == "shape_size":
+        return bpy.props.FloatVectorProperty(size=3, get=GET[name], set=SET[name], **options)
+    return bpy.props.FloatProperty(get=GET[name], set=SET[name], **options)
+
+
 def holders(pgeo) -> list:
     """Generated objects realising this geometry: proxies of the node (PROXY for a collider, TRIGGER_PROXY for a
     trigger) or the node's own generated mesh."""

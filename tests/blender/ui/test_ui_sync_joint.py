@@ -68,6 +68,7 @@ def test_drive_edits_update_the_motor_helpers(clean, tmp_path):
     import_gltf(clean, fixture("joints/motor_y.gltf"))
     (empty,) = constraints("JOINT")
     pj = empty.gltf_physics.joint
+    pj.joint_name = "Renamed"  # the helpers are found by bodies and frame, not by name
     pj.drives[0].velocity_target = 2.5
     (motor,) = constraints("MOTOR")
     assert motor.rigid_body_constraint.motor_ang_target_velocity == pytest.approx(-2.5)  # MOTOR: negated
