@@ -12,6 +12,7 @@ def _modules() -> list:
     """The UI modules in registration order: property groups before the panels and pointers that use them, the
     parent panel before its sub-panels (imported here, not at module level: they import bpy)."""
     from . import (
+        filter_lists,
         joint_presets,
         joint_properties,
         lists,
@@ -30,6 +31,7 @@ def _modules() -> list:
         lists,
         operators,
         operators_check,
+        filter_lists,
         joint_presets,
         panels,
         panels_body,

@@ -21,6 +21,7 @@ from ..io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ..io.mapping.joint_presets import PresetParams, describe
 from ..io.mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
 from ..io.mapping.stored import assign, store_description
+from ..io.mapping.sync_gate import paused as sync_paused
 
 PRESET_ITEMS = (
     ("FIXED", "Fixed", "Weld: no relative motion"),
@@ -131,12 +132,13 @@ class GLTF_PHYSICS_OT_add_joint(bpy.types.Operator):
         collection = context.collection or context.scene.collection
         empty = _empty(name + ".joint", empty_matrix(frame, plan.perm), collection, world)
         configure_constraint(empty.rigid_body_constraint, plan, body_a, body_b, self.enable_collision)
-        for n, motor in enumerate(plan.motors):
-            helper = _empty(f"{name}.motor{n}", empty_matrix(frame, motor.perm), collection, world)
-            configure_motor(helper.rigid_body_constraint, motor, body_a, body_b, self.enable_collision)
-            self._store(helper, "MOTOR", frame, body_a, body_b, [motor.note])
-        self._store(empty, "JOINT", frame, body_a, body_b, plan.notes)
-        store_description(empty.gltf_physics.joint, description)
+        with sync_paused():  # the constraint is built from the plan already: no panel sync while storing
+            for n, motor in enumerate(plan.motors):
+                helper = _empty(f"{name}.motor{n}", empty_matrix(frame, motor.perm), collection, world)
+                configure_motor(helper.rigid_body_constraint, motor, body_a, body_b, self.enable_collision)
+                self._store(helper, "MOTOR", frame, body_a, body_b, [motor.note])
+            self._store(empty, "JOINT", frame, body_a, body_b, plan.notes)
+            store_description(empty.gltf_physics.joint, description)
         for ob in context.selected_objects:
             ob.select_set(False)
         empty.select_set(True)

@@ -22,6 +22,10 @@ from bpy.props import (
     StringProperty,
 )
 
+from .sync_joint import joint_changed
+
+SYNC = {"update": joint_changed}  # every glTF joint value re-plans the Blender constraint (ui/sync_joint.py)
+
 ROLES = (
     ("NONE", "None", "Not part of a glTF joint"),
     ("JOINT", "Joint", "The constraint object of a glTF joint (export writes the joint from it)"),
@@ -42,32 +46,71 @@ INF = float("inf")
 class GLTF_PHYSICS_PG_joint_limit(bpy.types.PropertyGroup):
     """One glTF joint limit (``has_*`` False = the value is absent in the file)."""
 
-    kind: EnumProperty(name="Kind", items=LIMIT_KINDS, default="LINEAR")
-    axes: BoolVectorProperty(name="Axes", size=3, default=(False, False, False), description="glTF X, Y, Z")
-    has_min: BoolProperty(name="Has Min", default=False)
-    min: FloatProperty(name="Min", default=0.0)
-    has_max: BoolProperty(name="Has Max", default=False)
-    max: FloatProperty(name="Max", default=0.0)
-    has_stiffness: BoolProperty(name="Soft", default=False, description="Absent stiffness = hard limit")
-    stiffness: FloatProperty(name="Stiffness", default=0.0, min=0.0)
-    damping: FloatProperty(name="Damping", default=0.0, min=0.0)
+    kind: EnumProperty(
+        name="Kind", items=LIMIT_KINDS, default="LINEAR", description="linearAxes or angularAxes of the limit", **SYNC
+    )
+    axes: BoolVectorProperty(
+        name="Axes",
+        size=3,
+        default=(False, False, False),
+        description="glTF X, Y, Z of frame A (limits[].linearAxes / angularAxes)",
+        **SYNC,
+    )
+    has_min: BoolProperty(name="Has Min", default=False, description="limits[].min present", **SYNC)
+    min: FloatProperty(name="Min", default=0.0, description="m or rad (limits[].min); re-plans the constraint", **SYNC)
+    has_max: BoolProperty(name="Has Max", default=False, description="limits[].max present", **SYNC)
+    max: FloatProperty(name="Max", default=0.0, description="m or rad (limits[].max); re-plans the constraint", **SYNC)
+    has_stiffness: BoolProperty(
+        name="Soft", default=False, description="limits[].stiffness present (absent = hard limit)", **SYNC
+    )
+    stiffness: FloatProperty(
+        name="Stiffness",
+        default=0.0,
+        min=0.0,
+        description="N/m or N·m/rad (limits[].stiffness); a soft locked axis becomes a Blender spring",
+        **SYNC,
+    )
+    damping: FloatProperty(
+        name="Damping", default=0.0, min=0.0, description="N·s/m or N·m·s/rad (limits[].damping)", **SYNC
+    )
     extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON (extras/extensions)")
 
 
 class GLTF_PHYSICS_PG_joint_drive(bpy.types.PropertyGroup):
     """One glTF joint drive (``has_*`` False = the value is absent in the file)."""
 
-    type: EnumProperty(name="Type", items=DRIVE_TYPES, default="angular")
-    mode: EnumProperty(name="Mode", items=DRIVE_MODES, default="force")
-    axis: IntProperty(name="Axis", default=0, min=0, max=2, description="glTF axis of frame A")
-    has_max_force: BoolProperty(name="Has Max Force", default=False)
-    max_force: FloatProperty(name="Max Force", default=0.0, min=0.0)
-    has_position_target: BoolProperty(name="Has Position Target", default=False)
-    position_target: FloatProperty(name="Position Target", default=0.0)
-    has_velocity_target: BoolProperty(name="Has Velocity Target", default=False)
-    velocity_target: FloatProperty(name="Velocity Target", default=0.0)
-    stiffness: FloatProperty(name="Stiffness", default=0.0, min=0.0)
-    damping: FloatProperty(name="Damping", default=0.0, min=0.0)
+    type: EnumProperty(name="Type", items=DRIVE_TYPES, default="angular", description="drives[].type", **SYNC)
+    mode: EnumProperty(name="Mode", items=DRIVE_MODES, default="force", description="drives[].mode", **SYNC)
+    axis: IntProperty(name="Axis", default=0, min=0, max=2, description="glTF axis of frame A (drives[].axis)", **SYNC)
+    has_max_force: BoolProperty(name="Has Max Force", default=False, description="drives[].maxForce present", **SYNC)
+    max_force: FloatProperty(
+        name="Max Force",
+        default=0.0,
+        min=0.0,
+        description="N or N·m (drives[].maxForce); a velocity drive's MOTOR max impulse",
+        **SYNC,
+    )
+    has_position_target: BoolProperty(
+        name="Has Position Target", default=False, description="drives[].positionTarget present", **SYNC
+    )
+    position_target: FloatProperty(
+        name="Position Target", default=0.0, description="m or rad (drives[].positionTarget)", **SYNC
+    )
+    has_velocity_target: BoolProperty(
+        name="Has Velocity Target", default=False, description="drives[].velocityTarget present", **SYNC
+    )
+    velocity_target: FloatProperty(
+        name="Velocity Target",
+        default=0.0,
+        description="m/s or rad/s (drives[].velocityTarget); a MOTOR helper's target velocity",
+        **SYNC,
+    )
+    stiffness: FloatProperty(
+        name="Stiffness", default=0.0, min=0.0, description="N/m or N·m/rad (drives[].stiffness)", **SYNC
+    )
+    damping: FloatProperty(
+        name="Damping", default=0.0, min=0.0, description="N·s/m or N·m·s/rad (drives[].damping)", **SYNC
+    )
     extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON (extras/extensions)")
 
 
@@ -76,7 +119,12 @@ class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
 
     role: EnumProperty(name="Role", items=ROLES, default="NONE")
     joint_name: StringProperty(name="Joint Name", default="", description="Name of the joint description")
-    enable_collision: BoolProperty(name="Enable Collision", default=False)
+    enable_collision: BoolProperty(
+        name="Enable Collision",
+        default=False,
+        description="node.joint.enableCollision; Blender's Disable Collisions is its negation",
+        **SYNC,
+    )
     node_a: PointerProperty(name="Frame A Node", type=bpy.types.Object, description="Object of the joint node")
     node_b: PointerProperty(name="Frame B Node", type=bpy.types.Object, description="Object of connectedNode")
     # Frames relative to the bodies (glTF values, Y-up, local to the nearest motion ancestor or the world).
@@ -94,6 +142,14 @@ class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
     extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON of the joint description")
     node_extras_json: StringProperty(name="Node Extras", default="", description="Passthrough JSON of node.joint")
     source: StringProperty(name="Source", default="", description="Revision the joint was read from")
+    planned_axis: IntProperty(
+        name="Planned Axis",
+        default=-1,
+        min=-1,
+        max=2,
+        description="First frame-A axis of the cyclic permutation the constraint Empty carries since the last panel "
+        "edit (-1 = as the import or Add glTF Joint built it); not glTF data",
+    )
 
 
 CLASSES = (GLTF_PHYSICS_PG_joint_limit, GLTF_PHYSICS_PG_joint_drive, GLTF_PHYSICS_PG_joint)

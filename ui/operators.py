@@ -16,7 +16,7 @@ from bpy.props import BoolProperty, EnumProperty, FloatProperty
 from ..io.diagnostics import Severity, printable
 from ..io.mapping.shapes_to_blender import shape_to_json
 from ..io.mapping.values_to_gltf import derive_shape
-from . import body_shapes, export_check, scene_checks
+from . import body_shapes, export_check, scene_checks, sync_joint
 
 LOG = logging.getLogger(__name__)
 UNDOABLE = {"REGISTER", "UNDO"}  # module constants: ruff's RUF012 flags mutable literals on classes
@@ -240,6 +240,7 @@ class GLTF_PHYSICS_OT_add_joint_item(bpy.types.Operator):
             item.axes = (True, False, False)
             item.has_min = item.has_max = True
         setattr(context.object.gltf_physics, index_prop, len(items) - 1)
+        sync_joint.replan_now(context.object)  # a new drive's defaults fire no property update
         return _finish(self, "add_joint_item", f"Added a joint {self.kind.lower()}", [])
 
 
@@ -267,6 +268,7 @@ class GLTF_PHYSICS_OT_remove_joint_item(bpy.types.Operator):
             return {"CANCELLED"}
         items.remove(index)
         setattr(pg, index_prop, max(0, min(index, len(items) - 1)))
+        sync_joint.replan_now(context.object)  # removing an item fires no property update
         return _finish(self, "remove_joint_item", f"Removed joint {self.kind.lower()} {index}", [])
 
 

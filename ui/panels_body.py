@@ -11,8 +11,9 @@ import json
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from . import body_shapes, readout
+from . import body_shapes, filter_lists, readout, sync_shapes
 from .panels import PARENT_ID, PhysicsPanel, enum_label, label, optional_prop
+from .sync_body import STORED, material_status, motion_status, prop_with_status
 
 
 def _yes_no(value: bool) -> str:
@@ -31,6 +32,9 @@ def draw_geometry(layout, geometry) -> None:
         shape = readout.shape_from_json(geometry.shape_json) if geometry.shape_json else None
         text = readout.describe_shape(shape) if shape is not None else iface_("unreadable shape")
         label(layout, "Shape {}: {}", geometry.shape_index, text, icon="MESH_CUBE")
+        status = sync_shapes.status(geometry)
+        for name in sync_shapes.editable(geometry):
+            prop_with_status(layout, geometry, name, status)
     elif kind == "MESH":
         if geometry.mesh >= 0:
             label(layout, "glTF mesh {}", geometry.mesh, icon="MESH_DATA")
@@ -44,17 +48,20 @@ def draw_geometry(layout, geometry) -> None:
         layout.prop(geometry, "convex_hull")
 
 
-def draw_filter(layout, flt) -> None:
-    """The stored collision filter with a parsed read-out (sim.pairs)."""
+def draw_filter(layout, flt, ob=None, target: str = "COLLIDER") -> None:
+    """The stored collision filter as lists (``filter_lists``) with a parsed read-out (sim.pairs); a collider also
+    gets "collides with", its simulation status and the scene buttons."""
     header = layout.row()
     header.prop(flt, "has_filter", text=iface_("Collision Filter"), translate=False)
+    if ob is not None and target == "COLLIDER":
+        filter_lists.draw_scene_buttons(layout)
+        filter_lists.draw_collides_with(layout, ob)
     if not flt.has_filter:
         return
     col = layout.column()
     col.prop(flt, "name")
-    col.prop(flt, "collision_systems")
-    col.prop(flt, "collide_with_systems")
-    col.prop(flt, "not_collide_with_systems")
+    if ob is not None:
+        filter_lists.draw_filter_lists(col, ob, flt, target)
     try:
         parsed = readout.filter_from_texts(
             flt.collision_systems, flt.collide_with_systems, flt.not_collide_with_systems
@@ -99,10 +106,10 @@ class GLTF_PHYSICS_PT_body(PhysicsPanel, bpy.types.Panel):
         col.active = motion.has_motion
         if not motion.has_motion:
             col.label(text="No glTF motion: export derives it from the rigid body", icon="INFO")
-        col.prop(motion, "kind")
+        prop_with_status(col, motion, "kind", motion_status(ob, "kind"))
         col.row().prop(motion, "mass_mode", expand=True)
         if motion.mass_mode == "EXPLICIT":
-            col.prop(motion, "mass")
+            prop_with_status(col, motion, "mass", motion_status(ob, "mass"))
         if ob.rigid_body is not None:
             label(col, "Blender mass: {:.4g} kg", ob.rigid_body.mass, icon="PHYSICS")
         draw_computed_mass(layout, context, ob, motion)
@@ -114,8 +121,11 @@ class GLTF_PHYSICS_PT_body(PhysicsPanel, bpy.types.Panel):
         optional_prop(box, motion, "has_inertia_orientation", "inertia_orientation")
         box.prop(motion, "linear_velocity")
         box.prop(motion, "angular_velocity")
-        box.prop(motion, "gravity_factor")
-        box.prop(motion, "animated")
+        prop_with_status(box, motion, "gravity_factor", motion_status(ob, "gravity_factor"))
+        prop_with_status(box, motion, "animated", motion_status(ob, "animated"))
+        inertia = motion_status(ob, "inertia_diagonal")
+        if inertia != STORED:
+            label(box, "Inertia: {}", iface_(inertia), icon="CONSTRAINT")
 
 
 def draw_computed_mass(layout, context, ob, motion) -> None:
@@ -171,7 +181,7 @@ class GLTF_PHYSICS_PT_collider(PhysicsPanel, bpy.types.Panel):
         if collider.approximated:
             label(col, "Approximation: {}", collider.approximated, icon="ERROR")
         draw_material(layout.box(), ob, collider.material)
-        draw_filter(layout.box(), collider.filter)
+        draw_filter(layout.box(), collider.filter, ob, "COLLIDER")
 
 
 def draw_material(box, ob, material) -> None:
@@ -179,11 +189,9 @@ def draw_material(box, ob, material) -> None:
     col = box.column()
     col.active = material.has_material
     col.prop(material, "name")
-    col.prop(material, "static_friction")
-    col.prop(material, "dynamic_friction")
-    col.prop(material, "restitution")
-    col.prop(material, "friction_combine")
-    col.prop(material, "restitution_combine")
+    simulated = ob.rigid_body is not None
+    for name in ("static_friction", "dynamic_friction", "restitution", "friction_combine", "restitution_combine"):
+        prop_with_status(col, material, name, material_status(name) if simulated else STORED)
     values = readout.material_from_values(
         material.static_friction,
         material.dynamic_friction,
@@ -243,7 +251,7 @@ class GLTF_PHYSICS_PT_trigger(PhysicsPanel, bpy.types.Panel):
                 col.label(text="Unreadable node list", icon="ERROR")
         else:
             draw_geometry(col, trigger.geometry)
-            draw_filter(layout.box(), trigger.filter)
+            draw_filter(layout.box(), trigger.filter, context.object, "TRIGGER")
 
 
 CLASSES = (GLTF_PHYSICS_PT_body, GLTF_PHYSICS_PT_collider, GLTF_PHYSICS_PT_trigger)

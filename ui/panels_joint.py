@@ -17,6 +17,8 @@ from ..io.mapping.stored import stored_description
 from ..sim import drives as sim_drives
 from . import body_shapes, readout
 from .panels import PARENT_ID, PhysicsPanel, enum_label, label
+from .sync_body import draw_status
+from .sync_joint import drive_status, limit_status
 
 PREVIEW_TOLERANCE = 1e-3
 
@@ -120,6 +122,7 @@ def draw_limits(box, ob) -> None:
         return
     limit = joint.limits[pg.active_limit_index]
     col = box.column()
+    draw_status(col.row(), limit_status(limit))
     col.prop(limit, "kind")
     col.prop(limit, "axes")
     for flag, prop in (("has_min", "min"), ("has_max", "max"), ("has_stiffness", "stiffness")):
@@ -144,6 +147,7 @@ def draw_drives(box, context, ob) -> None:
         return
     drive = joint.drives[pg.active_drive_index]
     col = box.column()
+    draw_status(col.row(), drive_status(ob, pg.active_drive_index))
     col.prop(drive, "type")
     col.prop(drive, "mode")
     col.prop(drive, "axis")

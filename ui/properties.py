@@ -21,6 +21,7 @@ from bpy.props import (
     StringProperty,
 )
 
+from . import sync_body, sync_filters, sync_shapes
 from .joint_properties import GLTF_PHYSICS_PG_joint
 
 EXPORT_REVISIONS = (
@@ -116,14 +117,47 @@ class GLTF_PHYSICS_PG_scene(bpy.types.PropertyGroup):
 class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     """A glTF physics material exactly as the file said (Blender keeps one friction and multiplies)."""
 
-    has_material: BoolProperty(name="Has Material", default=False)
+    has_material: BoolProperty(name="Has Material", default=False, update=sync_body.material_presence_changed)
     index: IntProperty(name="Index", default=-1, description="Index in the file's physicsMaterials (-1 = none)")
     name: StringProperty(name="Name")
-    static_friction: FloatProperty(name="Static Friction", default=0.6, min=0.0)
-    dynamic_friction: FloatProperty(name="Dynamic Friction", default=0.6, min=0.0)
-    restitution: FloatProperty(name="Restitution", default=0.0, min=0.0)
-    friction_combine: EnumProperty(name="Friction Combine", items=COMBINE_MODES, default="NONE")
-    restitution_combine: EnumProperty(name="Restitution Combine", items=COMBINE_MODES, default="NONE")
+    static_friction: FloatProperty(
+        name="Static Friction",
+        default=0.6,
+        min=0.0,
+        description="Unitless coefficient (physicsMaterials[].staticFriction); stored for export, Blender has one "
+        "friction",
+    )
+    dynamic_friction: FloatProperty(
+        name="Dynamic Friction",
+        default=0.6,
+        min=0.0,
+        description="Unitless coefficient (physicsMaterials[].dynamicFriction); sets Blender's friction through the "
+        "combine rule (the value for multiply, else its square root)",
+        update=sync_body.material_changed,
+    )
+    restitution: FloatProperty(
+        name="Restitution",
+        default=0.0,
+        min=0.0,
+        description="Unitless coefficient (physicsMaterials[].restitution); sets Blender's bounciness through the "
+        "combine rule",
+        update=sync_body.material_changed,
+    )
+    friction_combine: EnumProperty(
+        name="Friction Combine",
+        items=COMBINE_MODES,
+        default="NONE",
+        description="physicsMaterials[].frictionCombine; Blender multiplies, so any other mode writes the square root",
+        update=sync_body.material_changed,
+    )
+    restitution_combine: EnumProperty(
+        name="Restitution Combine",
+        items=COMBINE_MODES,
+        default="NONE",
+        description="physicsMaterials[].restitutionCombine; Blender multiplies, so any other mode writes the square "
+        "root",
+        update=sync_body.material_changed,
+    )
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
@@ -132,12 +166,25 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
 class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
     """A glTF collision filter exactly as the file said (lists as JSON text; empty text = absent)."""
 
-    has_filter: BoolProperty(name="Has Filter", default=False)
+    has_filter: BoolProperty(name="Has Filter", default=False, update=sync_filters.filter_changed)
     index: IntProperty(name="Index", default=-1)
     name: StringProperty(name="Name")
-    collision_systems: StringProperty(name="Collision Systems", description="JSON list, '' = absent")
-    collide_with_systems: StringProperty(name="Collide With", description="JSON list, '' = absent (= all)")
-    not_collide_with_systems: StringProperty(name="Not Collide With", description="JSON list, '' = absent")
+    collision_systems: StringProperty(
+        name="Collision Systems",
+        description="collisionFilters[].collisionSystems: JSON list of names, '' = absent; a collider's filter sets "
+        "the scene's collision collections",
+        update=sync_filters.filter_changed,
+    )
+    collide_with_systems: StringProperty(
+        name="Collide With",
+        description="collisionFilters[].collideWithSystems: JSON list of names, '' = absent (= all)",
+        update=sync_filters.filter_changed,
+    )
+    not_collide_with_systems: StringProperty(
+        name="Not Collide With",
+        description="collisionFilters[].notCollideWithSystems: JSON list of names, '' = absent",
+        update=sync_filters.filter_changed,
+    )
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
@@ -146,10 +193,29 @@ class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
 class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     """``motion`` of a glTF node; vectors in Blender's frame."""
 
-    has_motion: BoolProperty(name="Has Motion", default=False)
-    kind: EnumProperty(name="Type", items=MOTION_KINDS, default="dynamic")
-    mass_mode: EnumProperty(name="Mass", items=MASS_MODES, default="EXPLICIT")
-    mass: FloatProperty(name="Mass", default=1.0, min=0.0, description="The file's mass (EXPLICIT)")
+    has_motion: BoolProperty(name="Has Motion", default=False, update=sync_body.motion_presence_changed)
+    kind: EnumProperty(
+        name="Type",
+        items=MOTION_KINDS,
+        default="dynamic",
+        description="motion.isKinematic (OMI: type); sets Blender's body type and Animated flag",
+        update=sync_body.motion_state_changed,
+    )
+    mass_mode: EnumProperty(
+        name="Mass",
+        items=MASS_MODES,
+        default="EXPLICIT",
+        description="motion.mass present, absent or 0; sets Blender's body type and mass",
+        update=sync_body.motion_state_changed,
+    )
+    mass: FloatProperty(
+        name="Mass",
+        default=1.0,
+        min=0.0,
+        unit="MASS",
+        description="kg (motion.mass, Explicit); sets Blender's mass",
+        update=sync_body.mass_changed,
+    )
     has_center_of_mass: BoolProperty(name="Has Centre of Mass", default=False)
     center_of_mass: FloatVectorProperty(name="Centre of Mass", size=3, subtype="TRANSLATION")
     has_inertia_diagonal: BoolProperty(name="Has Inertia", default=False)
@@ -161,7 +227,12 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     linear_velocity: FloatVectorProperty(name="Linear Velocity", size=3, subtype="VELOCITY")
     angular_velocity: FloatVectorProperty(name="Angular Velocity", size=3, description="rad/s, Blender frame")
     gravity_factor: FloatProperty(name="Gravity Factor", default=1.0)
-    animated: BoolProperty(name="Animated", default=False, description="Follows the file's animation")
+    animated: BoolProperty(
+        name="Animated",
+        default=False,
+        description="Follows the file's animation; sets Blender's Animated flag",
+        update=sync_body.motion_state_changed,
+    )
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
@@ -182,6 +253,14 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
     shape_passthrough: StringProperty(
         name="Shape Passthrough",
         description="extras / extensions / unknown keys of the shape and its sub-object (JSON)",
+    )
+    # Views of shape_json (get/set, nothing stored twice); a write rebuilds the generated proxy (ui/sync_shapes.py)
+    shape_size: sync_shapes.param("shape_size", "Size", "m, glTF axes X, Y (up), Z (box.size)")
+    shape_radius: sync_shapes.param("shape_radius", "Radius", "m (sphere.radius)")
+    shape_height: sync_shapes.param("shape_height", "Height", "m along glTF +Y (capsule: between the cap centres)")
+    shape_radius_top: sync_shapes.param("shape_radius_top", "Radius Top", "m (capsule / cylinder radiusTop)")
+    shape_radius_bottom: sync_shapes.param(
+        "shape_radius_bottom", "Radius Bottom", "m (capsule / cylinder radiusBottom)"
     )
 
 

@@ -68,6 +68,55 @@ _FR = {
     "no": "non",
 }
 
+# Texts of the panel sync (ui/sync_*.py) and the filter lists (ui/filter_lists.py).
+_DE.update(
+    {
+        "simulated": "simuliert",
+        "reproduced": "nachgebildet",
+        "stored only": "nur gespeichert",
+        "Inertia: {}": "Trägheit: {}",
+        "Add System": "System hinzufügen",
+        "Remove System": "System entfernen",
+        "Filters from Collision Collections": "Filter aus Kollisionssammlungen",
+        "Collision Collections from Filters": "Kollisionssammlungen aus Filtern",
+        "Collides with: {}{}": "Kollidiert mit: {}{}",
+        " … {} more": " … {} weitere",
+        "nothing": "nichts",
+        "absent": "fehlt",
+        "{}: not a JSON list of names": "{}: keine JSON-Liste von Namen",
+        "Collision Systems": "Kollisionssysteme",
+        "Collide With": "Kollidiert mit",
+        "Not Collide With": "Kollidiert nicht mit",
+        "New Name": "Neuer Name",
+        "Radius Top": "Radius oben",
+        "Radius Bottom": "Radius unten",
+    }
+)
+_FR.update(
+    {
+        "simulated": "simulé",
+        "reproduced": "reproduit",
+        "stored only": "conservé seulement",
+        "Inertia: {}": "Inertie : {}",
+        "Add System": "Ajouter un système",
+        "Remove System": "Retirer le système",
+        "Filters from Collision Collections": "Filtres depuis les collections de collision",
+        "Collision Collections from Filters": "Collections de collision depuis les filtres",
+        "Collides with: {}{}": "Entre en collision avec : {}{}",
+        " … {} more": " … {} de plus",
+        "nothing": "rien",
+        "absent": "absente",
+        "{}: not a JSON list of names": "{} : pas une liste JSON de noms",
+        "Collision Systems": "Systèmes de collision",
+        "Collide With": "Collision avec",
+        "Not Collide With": "Pas de collision avec",
+        "New Name": "Nouveau nom",
+        "System": "Système",
+        "Radius Top": "Rayon en haut",
+        "Radius Bottom": "Rayon en bas",
+    }
+)
+
 TRANSLATIONS: dict[str, dict[tuple[str, str], str]] = {
     locale: {(CTX, msgid): text for msgid, text in table.items()} for locale, table in (("de_DE", _DE), ("fr_FR", _FR))
 }

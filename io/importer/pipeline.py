@@ -7,6 +7,7 @@ the data, and the import goes on.
 from __future__ import annotations
 
 from .. import gltf_addon
+from ..mapping.sync_gate import paused as sync_paused
 from . import bodies, filters, joints, reproduce, triggers
 from .context import ImportContext, gc_paused
 from .proxies import remove_replaced
@@ -15,7 +16,7 @@ from .world import ensure_world, needs_world
 
 def build(ctx: ImportContext) -> None:
     """Build the physics of ``ctx.document`` into ``ctx.scene``."""
-    with gc_paused():
+    with gc_paused(), sync_paused():  # the panels' property sync stays off while the import writes
         try:
             _build(ctx)
         finally:  # replaced Empties deleted, Empties named ahead but kept get their names back

@@ -3,6 +3,7 @@ in Blender); read-outs show sim.mass / sim.pairs / sim.drives numbers."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import bpy
@@ -143,7 +144,14 @@ def test_collider_panel_filter_and_material_readouts(addon, clean):
             )
             own = "yes" if readout.filter_summary(parsed)["self"] else "no"
             assert f"Collides with its own kind: {own}" in texts
-            assert "collision_systems" in collider.props()
+            removes = [  # the lists (ui/filter_lists.py): one remove button per name, index -1 = clear the list
+                c["props"].values
+                for c in collider.calls("operator")
+                if c["idname"] == "gltf_physics.filter_remove_system" and c["props"].values["index"] >= 0
+            ]
+            names = json.loads(flt.collision_systems or "[]")
+            assert [v["index"] for v in removes if v["field"] == "collision_systems"] == list(range(len(names)))
+            assert set(names) <= set(texts)
     ghost = bpy.data.objects["Ghost"].gltf_physics.collider.filter
     ghost.collide_with_systems = "[not json"
     texts = draw_panel(panels["collider"], bpy.data.objects["Ghost"]).texts()

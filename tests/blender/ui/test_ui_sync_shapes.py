@@ -1,0 +1,106 @@
+"""Shape parameters of generated proxies (issue 13, item 1): editing them rewrites the stored shape, rebuilds the
+proxy mesh with the importer's builder, and the next export writes the edited shape (no "edited in Blender")."""
+
+from __future__ import annotations
+
+import json
+
+import bpy
+import numpy as np
+import pytest
+
+from blenderkit import submodule
+from export_helpers import export, last_export
+from joint_helpers import import_gltf
+from testkit import fixture
+from ui_helpers import draw_panel
+
+KHR = "KHR_physics_rigid_bodies"
+
+
+def _extent(ob) -> np.ndarray:
+    co = np.empty(len(ob.data.vertices) * 3)
+    ob.data.vertices.foreach_get("co", co)
+    co = co.reshape(-1, 3)
+    return co.max(axis=0) - co.min(axis=0)
+
+
+def _shape_of(gltf: dict, name: str) -> dict:
+    node = next(n for n in gltf["nodes"] if n.get("name") == name)
+    index = node["extensions"][KHR]["collider"]["geometry"]["shape"]
+    return gltf["extensions"]["KHR_implicit_shapes"]["shapes"][index]
+
+
+def _edited(addon) -> list[str]:
+    return [d.message for d in last_export(addon).diagnostics if d.code == "GLTF_PHYSICS_EXPORT_EDITED"]
+
+
+def test_box_capsule_and_cone_edits_rebuild_the_proxy_and_export(clean, tmp_path):
+    import_gltf(clean, fixture("import/empty_bodies.gltf"))
+    box, capsule, cone = (bpy.data.objects[n] for n in ("Box", "Capsule", "Cone"))
+    geo = box.gltf_physics.collider.geometry
+    sync = submodule(clean, "ui.sync_shapes")
+    assert sync.editable(geo) == ["shape_size"] and sync.status(geo) == "simulated"
+    mass = box.rigid_body.mass
+    geo.shape_size = (2.0, 0.5, 1.0)  # glTF X, Y (up), Z
+    assert json.loads(geo.shape_json)["box"]["size"] == [2.0, 0.5, 1.0]
+    holder = sync.holders(geo)[0]
+    assert _extent(holder) == pytest.approx((2.0, 1.0, 0.5))  # Blender X, Y, Z = glTF X, −Z, Y
+    if box.gltf_physics.motion.mass_mode == "ABSENT":  # a computed mass follows the new volume (1 m³)
+        assert box.rigid_body.mass == pytest.approx(bpy.context.scene.gltf_physics.import_density * 1.0)
+    else:
+        assert box.rigid_body.mass == pytest.approx(mass)
+    cgeo = capsule.gltf_physics.collider.geometry
+    assert sync.editable(cgeo) == ["shape_height", "shape_radius_top", "shape_radius_bottom"]
+    cgeo.shape_height, cgeo.shape_radius_top, cgeo.shape_radius_bottom = 1.0, 0.2, 0.2
+    (cholder,) = sync.holders(cgeo)
+    assert cholder.rigid_body.collision_shape == "CAPSULE"
+    assert _extent(cholder) == pytest.approx((0.4, 0.4, 1.4), abs=1e-3)  # height between cap centres + 2r
+    cgeo.shape_radius_top = 0.1  # tapered: Blender holds it as a convex hull
+    assert cholder.rigid_body.collision_shape == "CONVEX_HULL"
+    kgeo = cone.gltf_physics.collider.geometry
+    kgeo.shape_height = 2.0
+    assert _extent(sync.holders(kgeo)[0])[2] == pytest.approx(2.0)
+    gltf = export(tmp_path / "shapes.gltf", "2026")
+    assert _shape_of(gltf, "Box")["box"]["size"] == pytest.approx([2.0, 0.5, 1.0])
+    assert _shape_of(gltf, "Capsule")["capsule"] == pytest.approx(
+        {"height": 1.0, "radiusTop": 0.1, "radiusBottom": 0.2}
+    )
+    assert _shape_of(gltf, "Cone")["cylinder"]["height"] == pytest.approx(2.0)
+    assert not _edited(clean)
+    assert not submodule(clean, "ui.sync_body").ERRORS
+
+
+def test_scaled_proxy_keeps_the_baked_scale(clean, tmp_path):
+    import_gltf(clean, fixture("import/scales.gltf"))
+    egg = bpy.data.objects["Egg"]  # a sphere under node scale (1, 2, 1)
+    geo = egg.gltf_physics.collider.geometry
+    sync = submodule(clean, "ui.sync_shapes")
+    holders = sync.holders(geo)
+    assert holders
+    before = _extent(holders[0]) * np.abs(np.array(holders[0].matrix_world.to_scale()))
+    radius = geo.shape_radius
+    geo.shape_radius = 2.0 * radius
+    after = _extent(holders[0]) * np.abs(np.array(holders[0].matrix_world.to_scale()))
+    assert after == pytest.approx(2.0 * before, rel=1e-4)  # the same anisotropic scale, twice the radius
+    gltf = export(tmp_path / "egg.gltf", "2026")
+    assert _shape_of(gltf, "Egg")["sphere"]["radius"] == pytest.approx(2.0 * radius)
+    assert not _edited(clean)
+
+
+def test_render_mesh_collider_is_stored_only_and_panel_draws(clean):
+    import_gltf(clean, fixture("import/animated.gltf"))
+    ob = bpy.data.objects["Free"]
+    geo = ob.gltf_physics.collider.geometry
+    sync = submodule(clean, "ui.sync_shapes")
+    body = submodule(clean, "ui.panels_body")
+    texts = draw_panel(body.GLTF_PHYSICS_PT_collider, ob).texts()
+    assert geo.kind == "SHAPE" and not sync.holders(geo)  # the node's own mesh carries the box
+    assert "stored only" in texts
+    size = tuple(geo.shape_size)
+    geo.shape_size = (5.0, 5.0, 5.0)  # written to the stored shape; the render mesh is not touched
+    assert json.loads(geo.shape_json)["box"]["size"] == [5.0, 5.0, 5.0] and size != (5.0, 5.0, 5.0)
+    for name in ("Box", "Capsule"):
+        import_gltf(clean, fixture("import/empty_bodies.gltf"))
+        drawn = draw_panel(body.GLTF_PHYSICS_PT_collider, bpy.data.objects[name])
+        assert set(sync.editable(bpy.data.objects[name].gltf_physics.collider.geometry)) <= set(drawn.props())

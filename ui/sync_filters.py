@@ -1,0 +1,252 @@
+"""Collision filters ⇄ Blender's collision collections for the panels (scene-wide: the relation is between bodies).
+
+* :func:`collections_from_filters` — every body's ``collision_collections`` from the filters (the importer's filter
+  solver, ``mapping.filters_to_blender.solve``); run after each filter edit (``filter_changed``) and by the button
+  *Collision Collections from Filters*.
+* :func:`filters_from_collections` — every body's stored filter from its collections, with the exporter's exact
+  encoding of "collide if they share a collection" (``mapping.values_to_gltf.filters_from_collections``).
+* :func:`collides_with` — the scene's bodies a collider touches under the spec's subset rule (``sim.pairs``), from
+  the filters export writes (stored, or derived from the collections of bodies without one); cached per scene state.
+
+The unit Blender filters is a body: a compound body's rigid-body children use their parent's collections.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import bpy
+import numpy as np
+
+from ..io.gltf.model import CollisionFilter
+from ..io.mapping import sync_gate
+from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
+from ..io.mapping.values_to_gltf import NO_COLLECTION
+from ..io.mapping.values_to_gltf import filters_from_collections as encode_collections
+from ..sim.pairs import FilterTable
+from .sync_body import synced
+
+FIELDS = ("collision_systems", "collide_with_systems", "not_collide_with_systems")
+HELPER_ROLES = ("ANCHOR", "REPRODUCTION", "MOTOR")
+
+
+def names_of(text: str) -> tuple[str, ...] | None:
+    """A stored JSON list of system names (None = absent); raises ValueError when it is not a list of strings."""
+    if not text:
+        return None
+    values = json.loads(text)
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError("not a JSON list of names")
+    return tuple(values)
+
+
+def stored_filter(pflt) -> CollisionFilter | None:
+    """The model filter of a stored filter group (None = no filter); ValueError when a list is malformed."""
+    if not pflt.has_filter:
+        return None
+    lists = [names_of(getattr(pflt, field)) for field in FIELDS]
+    return CollisionFilter(collision_systems=lists[0], collide_with_systems=lists[1], not_collide_with_systems=lists[2])
+
+
+def _is_unit(ob) -> bool:
+    rb = ob.rigid_body
+    if rb is None or ob.gltf_physics.joint.role in HELPER_ROLES:
+        return False
+    parent = ob.parent
+    return not (
+        parent is not None and parent.rigid_body is not None and parent.rigid_body.collision_shape == "COMPOUND"
+    )
+
+
+def units(scene) -> Iterator[tuple[object, list]]:
+    """(body, [the body and its compound children]) for every rigid body of ``scene`` (helpers left out)."""
+    for ob in scene.objects:
+        if _is_unit(ob):
+            children = (
+                [c for c in ob.children if c.rigid_body is not None]
+                if ob.rigid_body.collision_shape == "COMPOUND"
+                else []
+            )
+            yield ob, [ob, *children]
+
+
+def _unit_filter(members: list) -> CollisionFilter | None | str:
+    """The stored filter of a unit (its first member with one); ``"none"`` when no member stores a filter."""
+    for ob in members:
+        pflt = ob.gltf_physics.collider.filter
+        if pflt.has_filter:
+            return stored_filter(pflt)
+    return "none"
+
+
+def _stores_collider(members: list) -> bool:
+    """The unit came from a glTF import (a stored collider): export writes its stored filter, or none."""
+    return any(ob.gltf_physics.collider.has_collider for ob in members)
+
+
+def _key(flt: CollisionFilter | None):
+    if flt is None:
+        return None
+    return (flt.collision_systems, flt.collide_with_systems, flt.not_collide_with_systems)
+
+
+def export_filters(scene, strict: bool = True) -> list[tuple[object, list, CollisionFilter | None]]:
+    """(body, members, the filter export writes for it): the stored filter; none for an imported collider without
+    one; for a body authored in Blender, the exact encoding of its collision collections (among those bodies, as the
+    exporter does) — except that a body in no collection collides with nothing (``collideWithSystems`` []): the
+    exporter's ``notCollideWithSystems`` encoding holds only among bodies authored in Blender. ``strict``: an
+    unreadable stored filter raises ValueError, else it counts as no filter."""
+    found, stored = [], set()
+    for ob, members in units(scene):
+        try:
+            flt = _unit_filter(members)
+        except ValueError:
+            if strict:
+                raise
+            flt = None
+        if flt != "none":
+            stored.add(ob.name)
+        found.append((ob, members, None if flt == "none" else flt))
+    native = {ob.name for ob, members, _ in found if ob.name not in stored and not _stores_collider(members)}
+    sets = {ob.name: _collections(ob) for ob, _, _ in found if ob.name in native}
+    derived, _ = encode_collections(sets)
+    for name, chosen in sets.items():
+        if not chosen:  # in no collection: collides with nothing in Blender, whatever the other bodies' filters say
+            derived[name] = CollisionFilter(collision_systems=(NO_COLLECTION,), collide_with_systems=())
+    return [(ob, members, derived[ob.name] if ob.name in native else flt) for ob, members, flt in found]
+
+
+def collections_from_filters(scene) -> FilterAssignment | None:
+    """Every body's collision collections from the filters export writes (``export_filters``: a body authored in
+    Blender keeps the relation its collections give), through the importer's solver; None when the scene stores
+    no filter."""
+    found = export_filters(scene)
+    if not any(_unit_filter(members) != "none" for _, members, _ in found):
+        return None
+    filters, counts = {}, {}
+    for _, _, flt in found:
+        filters[_key(flt)] = flt
+        counts[_key(flt)] = counts.get(_key(flt), 0) + 1
+    result = solve(filters, counts)
+    for _ob, members, flt in found:
+        chosen = set(result.collections[_key(flt)])
+        flags = [i in chosen for i in range(COLLECTIONS)]
+        for member in members:
+            if list(member.rigid_body.collision_collections) != flags:
+                member.rigid_body.collision_collections = flags
+    return result
+
+
+def _collections(ob) -> frozenset[int]:
+    return frozenset(i for i, on in enumerate(ob.rigid_body.collision_collections) if on)
+
+
+def filters_from_collections(scene) -> int:
+    """Store on every body (and its compound children) the filter the exporter writes for its collections; a scene
+    whose bodies all use only collection 0 gets no filters. Returns how many bodies were given a filter."""
+    found = list(units(scene))
+    filters, _wrong = encode_collections({ob.name: _collections(ob) for ob, _ in found})
+    given = 0
+    with sync_gate.paused():  # the collections are the source here: no re-solve while writing
+        for ob, members in found:
+            flt = filters[ob.name]
+            for member in members:
+                write_filter(member.gltf_physics.collider.filter, flt)
+            given += flt is not None
+    return given
+
+
+def write_filter(pflt, flt: CollisionFilter | None) -> None:
+    """Store ``flt`` (None = no filter) on a filter group, its name and passthrough kept."""
+    pflt.has_filter = flt is not None
+    for field, values in zip(FIELDS, _lists(flt), strict=True):
+        setattr(pflt, field, "" if values is None else json.dumps(list(values)))
+
+
+def _lists(flt: CollisionFilter | None) -> tuple:
+    if flt is None:
+        return (None, None, None)
+    return (flt.collision_systems, flt.collide_with_systems, flt.not_collide_with_systems)
+
+
+@synced
+def filter_changed(ob, pflt, context) -> None:
+    """An edited collider filter re-solves the scene's collision collections (a malformed list changes nothing)."""
+    if pflt != ob.gltf_physics.collider.filter or ob.rigid_body is None or context.scene is None:
+        return
+    try:
+        collections_from_filters(context.scene)
+    except ValueError:
+        return
+
+
+# --- read-outs ------------------------------------------------------------------------------------------------
+
+
+def scene_system_names(scene) -> list[str]:
+    """Every system name used by a stored filter in ``scene`` (colliders and triggers), sorted."""
+    names: set[str] = set()
+    for ob in scene.objects:
+        pg = getattr(ob, "gltf_physics", None)
+        if pg is None:
+            continue
+        for pflt in (pg.collider.filter, pg.trigger.filter):
+            if not pflt.has_filter:
+                continue
+            for field in FIELDS:
+                try:
+                    names.update(names_of(getattr(pflt, field)) or ())
+                except ValueError:
+                    continue
+    return sorted(names)
+
+
+_CACHE: dict = {}
+
+
+def _signature(scene) -> tuple:
+    rows = []
+    for ob, members in units(scene):
+        pflt = next(
+            (m.gltf_physics.collider.filter for m in members if m.gltf_physics.collider.filter.has_filter), None
+        )
+        texts = None if pflt is None else tuple(getattr(pflt, f) for f in FIELDS)
+        rows.append(
+            (
+                ob.name,
+                tuple(m.name for m in members),
+                _stores_collider(members),
+                texts,
+                tuple(ob.rigid_body.collision_collections),
+            )
+        )
+    return (scene.name, tuple(rows))
+
+
+def _relation(scene) -> dict[str, list[str]]:
+    """Object name → names of the bodies it collides with (spec subset rule on ``export_filters``; an unreadable
+    stored filter counts as no filter)."""
+    found = export_filters(scene, strict=False)
+    filters = [flt for _, _, flt in found]
+    matrix = FilterTable([to_pair_filter(f) for f in filters]).matrix() if filters else np.zeros((0, 0), bool)
+    out: dict[str, list[str]] = {}
+    for i, (_ob, members, _flt) in enumerate(found):
+        hits = sorted(found[j][0].name for j in np.flatnonzero(matrix[i]) if j != i)
+        for member in members:
+            out[member.name] = hits
+    return out
+
+
+def collides_with(ob) -> list[str] | None:
+    """Names of the scene's bodies ``ob`` collides with; None when it is not a body of the scene."""
+    scene = bpy.context.scene
+    if scene is None or ob.rigid_body is None:
+        return None
+    key = _signature(scene)
+    if _CACHE.get("key") != key:
+        _CACHE["key"], _CACHE["value"] = key, _relation(scene)
+    return _CACHE["value"].get(ob.name)
+
+
+CLASSES: tuple = ()
