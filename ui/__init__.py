@@ -16,6 +16,7 @@ def _modules() -> list:
         joint_properties,
         lists,
         operators,
+        overlay,
         panels,
         panels_body,
         panels_joint,
@@ -32,6 +33,7 @@ def _modules() -> list:
         panels,
         panels_body,
         panels_joint,
+        overlay,
         translations,
     ]
 
