@@ -12,6 +12,7 @@ def _modules() -> list:
     """The UI modules in registration order: property groups before the panels and pointers that use them, the
     parent panel before its sub-panels (imported here, not at module level: they import bpy)."""
     from . import (
+        adopt,
         joint_presets,
         joint_properties,
         lists,
@@ -30,6 +31,7 @@ def _modules() -> list:
         lists,
         operators,
         joint_presets,
+        adopt,
         panels,
         panels_body,
         panels_joint,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, PointerProperty
 
+from . import adopt
 from .overlay_collect import LineCache
 
 COLORS = {
@@ -93,6 +94,10 @@ class GLTF_PHYSICS_PT_overlay(bpy.types.Panel):
             col.prop(settings, name)
         selected = len(context.selected_objects) if hasattr(context, "selected_objects") else 0
         self.layout.label(text=bpy.app.translations.pgettext_iface("Selected objects: {}").format(selected))
+        if adopt.PENDING:  # the last file load found settings of the other glTF-physics add-on
+            text = bpy.app.translations.pgettext_iface("Other add-on's settings on {} object(s)")
+            self.layout.label(text=text.format(len(adopt.PENDING)), icon="INFO")
+            self.layout.operator("gltf_physics.adopt_settings")
 
 
 def selected_lines(context) -> dict:

@@ -103,7 +103,7 @@ def body_layers(ob) -> dict[str, np.ndarray]:
 # --- joints -------------------------------------------------------------------------------------------------------
 
 
-def _constraint_settings(c) -> dict:
+def constraint_settings(c) -> dict:
     """Blender constraint settings in the form ``joints_to_gltf.constraint_description`` reads."""
     out = {"type": c.type, "lin": [None] * 3, "ang": [None] * 3, "lin_springs": [None] * 3, "ang_springs": [None] * 3}
     for kind, infix in (("lin", ""), ("ang", "_ang")):
@@ -142,7 +142,7 @@ def joint_frames(ob) -> tuple[JointDescription, np.ndarray, np.ndarray] | None:
         return description, frame_a, frame_a @ offset
     if c is None:
         return None
-    description, _notes = constraint_description(_constraint_settings(c))
+    description, _notes = constraint_description(constraint_settings(c))
     if description is None:
         return None
     frame = rigid(_matrix(ob))
@@ -211,7 +211,7 @@ def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
     if rb is not None:
         parts.append((rb.collision_shape, tuple(ob.dimensions) if ob.type == "MESH" else None))
     if c is not None:
-        parts.append(tuple(sorted(_constraint_settings(c).items(), key=lambda kv: kv[0])))
+        parts.append(tuple(sorted(constraint_settings(c).items(), key=lambda kv: kv[0])))
     pg = _pg(ob)
     if pg is not None:
         parts.append(_values(pg))

@@ -62,6 +62,13 @@ def test_sidebar_panel_draws_the_toggles(clean):
     layout = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
     assert layout.props() == ["show", "show_shapes", "show_joints", "show_mass", "show_velocity"]
     assert overlay.GLTF_PHYSICS_PT_overlay.bl_category == "glTF Physics"
+    adopt = submodule(clean, "ui.adopt")
+    adopt.PENDING[:] = ["Crate"]
+    try:
+        offered = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
+    finally:
+        adopt.PENDING.clear()
+    assert [d["idname"] for d in offered.calls("operator")] == ["gltf_physics.adopt_settings"]
 
 
 def test_nothing_selected_or_overlay_off_builds_nothing(clean):

@@ -64,6 +64,7 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
     assert before["operators"] == [
         "add_joint",
         "add_joint_item",
+        "adopt_settings",
         "compute_mass",
         "make_trigger",
         "remove_joint_item",
