@@ -70,7 +70,8 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
         for line in converted:
             print(printable(f"glTF Physics adopt: {line}"))
         PENDING[:] = [ob.name for ob in pending_objects(context.scene.objects)]
-        return _finish(self, "adopt_settings", f"Adopted the physics settings of {count} object(s)", not_converted)
+        summary = bpy.app.translations.pgettext_iface("Adopted the physics settings of {} object(s)").format(count)
+        return _finish(self, "adopt_settings", summary, not_converted)
 
 
 def _menu(self, context) -> None:

@@ -33,6 +33,35 @@ _DE = {
     "Stored for export, not simulated by Blender:": "Für den Export gespeichert, von Blender nicht simuliert:",
     "Computed from the collider shapes": "Aus den Kollisionsformen berechnet",
     "Settle preview (from rest)": "Einschwingvorschau (aus der Ruhe)",
+    # viewport overlay, Adopt Physics Settings, tooltips with units (issue 13, items 2, 5, 6)
+    "glTF Physics Overlay": "glTF-Physik-Überlagerung",
+    "Show glTF Physics": "glTF-Physik anzeigen",
+    "Shapes": "Formen",
+    "Joints": "Gelenke",
+    "Centre of Mass": "Schwerpunkt",
+    "Velocities": "Geschwindigkeiten",
+    "Selected objects: {}": "Ausgewählte Objekte: {}",
+    "Other add-on's settings on {} object(s)": "Einstellungen des anderen Add-ons an {} Objekt(en)",
+    "Adopt Physics Settings": "Physik-Einstellungen übernehmen",
+    "Adopt Again": "Erneut übernehmen",
+    "Adopted the physics settings of {} object(s)": "Physik-Einstellungen von {} Objekt(en) übernommen",
+    "motion.centerOfMass (white star, node space, metres)": "motion.centerOfMass (weißer Stern, Knotenraum, Meter)",
+    "m, node space, Blender axes (motion.centerOfMass; written as (x, z, −y))": (
+        "m, Knotenraum, Blender-Achsen (motion.centerOfMass; geschrieben als (x, z, −y))"
+    ),
+    "kg·m², principal moments, Blender axes (motion.inertiaDiagonal; written as (x, z, y))": (
+        "kg·m², Hauptträgheitsmomente, Blender-Achsen (motion.inertiaDiagonal; geschrieben als (x, z, y))"
+    ),
+    "Principal axes rotation, Blender (w, x, y, z) (motion.inertiaOrientation: xyzw, glTF axes)": (
+        "Drehung der Hauptachsen, Blender (w, x, y, z) (motion.inertiaOrientation: xyzw, glTF-Achsen)"
+    ),
+    "m/s, node space, Blender axes (motion.linearVelocity; written as (x, z, −y))": (
+        "m/s, Knotenraum, Blender-Achsen (motion.linearVelocity; geschrieben als (x, z, −y))"
+    ),
+    "rad/s, node space, Blender axes (motion.angularVelocity; written as (x, z, −y))": (
+        "rad/s, Knotenraum, Blender-Achsen (motion.angularVelocity; geschrieben als (x, z, −y))"
+    ),
+    "m, frame B in frame A at load (glTF axes)": "m, Rahmen B in Rahmen A beim Laden (glTF-Achsen)",
     "Time to target: {:.4g} s (within {:g} {})": "Zeit bis zum Ziel: {:.4g} s (innerhalb {:g} {})",
     "Overshoot: {:.4g} {} ({:.1f} %)": "Überschwingen: {:.4g} {} ({:.1f} %)",
     "Blender mass: {:.4g} kg": "Blender-Masse: {:.4g} kg",
@@ -59,6 +88,37 @@ _FR = {
     "Stored for export, not simulated by Blender:": "Conservé pour l’export, non simulé par Blender :",
     "Computed from the collider shapes": "Calculé à partir des formes de collision",
     "Settle preview (from rest)": "Aperçu de stabilisation (depuis le repos)",
+    # viewport overlay, Adopt Physics Settings, tooltips with units (issue 13, items 2, 5, 6)
+    "glTF Physics Overlay": "Superposition physique glTF",
+    "Show glTF Physics": "Afficher la physique glTF",
+    "Shapes": "Formes",
+    "Joints": "Articulations",
+    "Centre of Mass": "Centre de masse",
+    "Velocities": "Vitesses",
+    "Selected objects: {}": "Objets sélectionnés : {}",
+    "Other add-on's settings on {} object(s)": "Réglages de l’autre module sur {} objet(s)",
+    "Adopt Physics Settings": "Reprendre les réglages physiques",
+    "Adopt Again": "Reprendre à nouveau",
+    "Adopted the physics settings of {} object(s)": "Réglages physiques de {} objet(s) repris",
+    "motion.centerOfMass (white star, node space, metres)": (
+        "motion.centerOfMass (étoile blanche, espace du nœud, mètres)"
+    ),
+    "m, node space, Blender axes (motion.centerOfMass; written as (x, z, −y))": (
+        "m, espace du nœud, axes Blender (motion.centerOfMass ; écrit (x, z, −y))"
+    ),
+    "kg·m², principal moments, Blender axes (motion.inertiaDiagonal; written as (x, z, y))": (
+        "kg·m², moments principaux, axes Blender (motion.inertiaDiagonal ; écrit (x, z, y))"
+    ),
+    "Principal axes rotation, Blender (w, x, y, z) (motion.inertiaOrientation: xyzw, glTF axes)": (
+        "Rotation des axes principaux, Blender (w, x, y, z) (motion.inertiaOrientation : xyzw, axes glTF)"
+    ),
+    "m/s, node space, Blender axes (motion.linearVelocity; written as (x, z, −y))": (
+        "m/s, espace du nœud, axes Blender (motion.linearVelocity ; écrit (x, z, −y))"
+    ),
+    "rad/s, node space, Blender axes (motion.angularVelocity; written as (x, z, −y))": (
+        "rad/s, espace du nœud, axes Blender (motion.angularVelocity ; écrit (x, z, −y))"
+    ),
+    "m, frame B in frame A at load (glTF axes)": "m, repère B dans le repère A au chargement (axes glTF)",
     "Time to target: {:.4g} s (within {:g} {})": "Temps jusqu’à la cible : {:.4g} s (à {:g} {} près)",
     "Overshoot: {:.4g} {} ({:.1f} %)": "Dépassement : {:.4g} {} ({:.1f} %)",
     "Blender mass: {:.4g} kg": "Masse Blender : {:.4g} kg",

@@ -166,3 +166,23 @@ def test_lines_are_cached_until_the_object_or_its_values_change(clean):
     assert_allclose(np.linalg.norm(sphere - (0.0, 1.0, 0.0), axis=1), 0.4, atol=1e-5)
     _lines(clean, [])
     assert overlay.CACHE.entries == {}  # deselected objects leave the cache
+
+
+@pytest.mark.parametrize("locale", ["de_DE", "fr_FR"])
+def test_translations_cover_the_overlay_and_adopt_texts(clean, locale):
+    table = submodule(clean, "ui.translations").TRANSLATIONS[locale]
+    overlay = submodule(clean, "ui.overlay")
+    adopt = submodule(clean, "ui.adopt")
+    texts = {overlay.GLTF_PHYSICS_PT_overlay.bl_label, adopt.GLTF_PHYSICS_OT_adopt_settings.bl_label}
+    rnas = ((overlay.GLTF_PHYSICS_PG_overlay, overlay.GLTF_PHYSICS_PG_overlay.bl_rna),)
+    rnas += ((adopt.GLTF_PHYSICS_OT_adopt_settings, bpy.ops.gltf_physics.adopt_settings.get_rna_type()),)
+    for cls, rna in rnas:
+        texts |= {rna.properties[name].name for name in cls.__annotations__}
+    texts |= {"Selected objects: {}", "Other add-on's settings on {} object(s)"}
+    texts |= {"Adopted the physics settings of {} object(s)"}
+    motion = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type.properties["motion"].fixed_type
+    texts |= {motion.properties[n].description for n in ("center_of_mass", "linear_velocity", "angular_velocity")}
+    missing = {t for t in texts if ("*", t) not in table}
+    assert not missing, missing
+    for text in texts:
+        assert table[("*", text)].count("{}") == text.count("{}")
