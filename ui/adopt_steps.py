@@ -26,9 +26,20 @@ from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shapes
 from .overlay_collect import constraint_settings
 
 
-def stored_props(ob, key: str) -> dict | None:
-    """The other add-on's settings on ``ob`` as a plain dict (ID properties, with or without that add-on)."""
+def _group(ob, key: str):
+    """The ID property group ``key``: a custom property (older Blender, or the add-on not installed), else Blender
+    5.0's separate storage of ``bpy.props`` values (``bl_system_properties_get``, the add-on installed)."""
     raw = ob.get(key)
+    system = getattr(ob, "bl_system_properties_get", None)
+    if raw is None and system is not None:
+        holder = system()
+        raw = None if holder is None else holder.get(key)
+    return raw
+
+
+def stored_props(ob, key: str) -> dict | None:
+    """The other add-on's settings on ``ob`` as a plain dict (only the values that were set)."""
+    raw = _group(ob, key)
     if raw is None:
         return None
     return raw.to_dict() if hasattr(raw, "to_dict") else dict(raw)
@@ -36,7 +47,7 @@ def stored_props(ob, key: str) -> dict | None:
 
 def has_legacy(ob) -> bool:
     """The object has a non-empty group of the other add-on's settings (an empty one holds only defaults)."""
-    return any(len(ob.get(key) or ()) > 0 for key in (extra.BODY_PROPS, extra.JOINT_PROPS))
+    return any(len(_group(ob, key) or ()) > 0 for key in (extra.BODY_PROPS, extra.JOINT_PROPS))
 
 
 def adopted(ob) -> bool:

@@ -189,19 +189,15 @@ def object_lines(ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarra
     return {layer: lines for layer, lines in out.items() if len(lines)}
 
 
-def _values(pg) -> list:
-    """Every stored value the lines depend on (property groups read as plain values)."""
-    out = []
-    for group in (pg.collider, pg.collider.geometry, pg.trigger, pg.trigger.geometry, pg.motion, pg.joint):
-        for prop in group.bl_rna.properties:
-            if prop.type in ("POINTER", "COLLECTION") or prop.identifier == "rna_type":
-                continue
-            value = getattr(group, prop.identifier)
-            out.append(tuple(value) if hasattr(value, "__len__") and not isinstance(value, str) else value)
-    for item in (*pg.joint.limits, *pg.joint.drives):
-        out.append(tuple(getattr(item, p.identifier) for p in item.bl_rna.properties if p.identifier != "rna_type"))
-    out.append(pg.role)
-    return out
+def _stored(ob):
+    """The object's stored glTF values as plain data: the ``gltf_physics`` ID property group holds every value that
+    was ever set (unset ones read as their constant defaults), so its dict is a complete and cheap key. Blender 5.0
+    keeps ``bpy.props`` values apart from custom properties (``bl_system_properties_get``); older versions in
+    ``ob.get``."""
+    system = getattr(ob, "bl_system_properties_get", None)
+    holder = system() if system is not None else ob
+    group = None if holder is None else holder.get("gltf_physics")
+    return None if group is None else group.to_dict()
 
 
 def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
@@ -212,9 +208,7 @@ def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
         parts.append((rb.collision_shape, tuple(ob.dimensions) if ob.type == "MESH" else None))
     if c is not None:
         parts.append(tuple(sorted(constraint_settings(c).items(), key=lambda kv: kv[0])))
-    pg = _pg(ob)
-    if pg is not None:
-        parts.append(_values(pg))
+    parts.append(_stored(ob))
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
 
 
@@ -231,7 +225,9 @@ class LineCache:
         ident = ob.as_pointer()
         entry = self.entries.get(ident)
         if entry is None or entry[0] != key:
-            entry = (key, object_lines(ob, show))
+            lines = object_lines(ob, show)
+            # reading a pointer property may create its (empty) ID property group: key the state after the build
+            entry = (cache_key(ob, show), lines)
             self.entries[ident] = entry
             self.builds += 1
         return entry[1]

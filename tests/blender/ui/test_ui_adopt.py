@@ -187,3 +187,16 @@ def test_nothing_to_adopt_greys_the_operator_out(clean):
     rbw = rigid_body_world()
     rigid_box(rbw, "Plain")
     assert not bpy.ops.gltf_physics.adopt_settings.poll()
+
+
+def test_settings_kept_by_the_installed_addon_on_blender_5_are_found(clean):
+    """Blender 5.0 keeps the values of registered ``bpy.props`` apart from custom properties."""
+    steps = submodule(clean, "ui.adopt_steps")
+    ob = rigid_box(rigid_body_world(), "Installed")
+    if not hasattr(ob, "bl_system_properties_get"):
+        pytest.skip("Blender < 5.0 keeps them as custom properties (covered above)")
+    ob.bl_system_properties_get(do_create=True)["khr_physics_extra_props"] = {"gravity_factor": 0.25}
+    assert steps.has_legacy(ob) and ob.get("khr_physics_extra_props") is None
+    assert steps.stored_props(ob, "khr_physics_extra_props") == {"gravity_factor": 0.25}
+    assert bpy.ops.gltf_physics.adopt_settings() == {"FINISHED"}
+    assert ob.gltf_physics.motion.gravity_factor == pytest.approx(0.25)
