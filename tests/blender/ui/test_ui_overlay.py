@@ -186,3 +186,35 @@ def test_translations_cover_the_overlay_and_adopt_texts(clean, locale):
     assert not missing, missing
     for text in texts:
         assert table[("*", text)].count("{}") == text.count("{}")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "layers"),
+    [
+        ("import/compound.gltf", {"collider", "mass"}),
+        ("import/triggers.gltf", {"trigger"}),
+        ("import/scales.gltf", {"collider"}),
+        ("joints/cone.gltf", {"axis_x", "axis_y", "axis_z", "limit"}),
+        ("joints/motor_y.gltf", {"axis_x", "drive"}),
+        ("joints/generic.gltf", {"limit"}),
+    ],
+)
+def test_every_object_of_imported_fixtures_draws_without_errors(clean, fixture, layers):
+    from joint_helpers import import_gltf
+    from testkit import ROOT
+
+    overlay = submodule(clean, "ui.overlay")
+    import_gltf(clean, ROOT / "tests" / "fixtures" / fixture)
+    objects = list(bpy.context.scene.objects)
+    found = set()
+    for ob in objects:  # one object at a time: every kind (bodies, proxies, joints, helpers, anchors) on its own
+        lines = _lines(clean, [ob])
+        for layer, v in lines.items():
+            assert v.dtype == np.float32 and v.shape[1] == 3 and len(v) % 2 == 0, (ob.name, layer)
+            assert np.isfinite(v).all(), (ob.name, layer)
+        found |= set(lines)
+    assert layers <= found, (fixture, found)
+    everything = _lines(clean, objects)
+    assert set(everything) == found
+    with bpy.context.temp_override(selected_objects=objects):
+        overlay.draw()  # background mode: collects, makes no batch, raises nothing
