@@ -55,7 +55,7 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
             done, skipped = [], []
             body = adopt_steps.stored_props(ob, BODY_PROPS)
             if body is not None:
-                d, s = adopt_steps.adopt_body(ob, body)
+                d, s = adopt_steps.adopt_body(ob, body, world)
                 done += d
                 skipped += s
             joint = adopt_steps.stored_props(ob, JOINT_PROPS)
@@ -69,7 +69,8 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
         LAST_REPORT["converted"], LAST_REPORT["not_converted"] = converted, not_converted
         for line in converted:
             print(printable(f"glTF Physics adopt: {line}"))
-        PENDING[:] = [ob.name for ob in pending_objects(context.scene.objects)]
+        processed = {ob.name for ob in objects}  # tried, converted or not: no longer offered until the next load
+        PENDING[:] = [ob.name for ob in pending_objects(context.scene.objects) if ob.name not in processed]
         summary = bpy.app.translations.pgettext_iface("Adopted the physics settings of {} object(s)").format(count)
         return _finish(self, "adopt_settings", summary, not_converted)
 

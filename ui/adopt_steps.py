@@ -20,7 +20,7 @@ from ..io.mapping import adopt_extra_props as extra
 from ..io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ..io.mapping.joints_to_blender import configure_constraint, configure_motor, permutation_matrix, plan_joint
 from ..io.mapping.joints_to_gltf import constraint_description
-from ..io.mapping.shapes_to_blender import shape_to_json
+from ..io.mapping.shapes_to_blender import implicit_mesh, shape_to_json
 from ..io.mapping.stored import apply_material, assign, store_description
 from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shapes_close
 from .overlay_collect import constraint_settings
@@ -101,7 +101,29 @@ def _motion(ob, s: dict, done: list[str]) -> None:
         done.append("inertia_major_axis / inertia_orientation → motion.inertiaDiagonal / inertiaOrientation")
 
 
-def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[str]) -> bool:
+def _override_proxy(ob, shape, world) -> str | None:
+    """A shape Blender cannot simulate on the object itself goes onto a generated proxy child, as the importer does:
+    the proxy mesh of the shape (``implicit_mesh``: a convex hull for tapered capsules and frustums) with its own
+    rigid body, the object becomes a COMPOUND body. Returns the proxy's name (None: no mesh for the shape)."""
+    data = implicit_mesh(shape, object_scale=tuple(abs(v) for v in ob.matrix_world.to_scale()))
+    if data is None or world is None or world.collection is None:
+        return None
+    mesh = bpy.data.meshes.new(ob.name + ".collider")
+    mesh.from_pydata(data.vertices, [], data.faces)
+    mesh.update()
+    proxy = bpy.data.objects.new(ob.name + ".collider", mesh)
+    for collection in {*ob.users_collection, world.collection}:
+        collection.objects.link(proxy)  # the rigid-body world's collection gives it a rigid body
+    proxy.parent, proxy.matrix_parent_inverse = ob, Matrix.Identity(4)
+    proxy.display_type, proxy.hide_render = "WIRE", True
+    assign(proxy.gltf_physics, role="PROXY", proxy_node=ob.gltf_physics.node_index)
+    rb, prb = ob.rigid_body, proxy.rigid_body
+    prb.type, prb.kinematic, prb.collision_shape = rb.type, rb.kinematic, data.collision_shape
+    rb.collision_shape = "COMPOUND"
+    return proxy.name
+
+
+def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[str], world=None) -> bool:
     """Store the geometry the add-on wrote (the shape override, else Blender's primitive or mesh)."""
     kind = ob.rigid_body.collision_shape
     if kind in ("CONVEX_HULL", "MESH"):
@@ -118,10 +140,13 @@ def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[s
         if trigger or shapes_close(override, derived):
             shape = override
             done.append("cone_capsule_* → the shape's height / radiusTop / radiusBottom")
+        elif (proxy := _override_proxy(ob, override, world)) is not None:
+            shape = override
+            done.append(f"cone_capsule_* → the shape, simulated on the generated proxy {proxy!r} (body now COMPOUND)")
         else:
             skipped.append(
-                f"cone_capsule_override ({override.type} {override.params}) differs from the {kind} Blender "
-                "simulates: not converted (export writes Blender's shape)"
+                f"cone_capsule_override ({override.type}) differs from the {kind} Blender simulates and no proxy "
+                "could be made: not converted (export writes Blender's shape)"
             )
     if shape is None:
         skipped.append(f"collision shape {kind}: no glTF geometry")
@@ -135,7 +160,7 @@ def _filter(ob, pflt) -> None:
     assign(pflt, has_filter=True, collision_systems=systems, collide_with_systems=systems)
 
 
-def adopt_body(ob, stored: dict) -> tuple[list[str], list[str]]:
+def adopt_body(ob, stored: dict, world=None) -> tuple[list[str], list[str]]:
     """``khr_physics_extra_props`` of one object → ``Object.gltf_physics`` (motion, collider or trigger, material,
     filter); (converted, not converted)."""
     done: list[str] = []
@@ -156,7 +181,7 @@ def adopt_body(ob, stored: dict) -> tuple[list[str], list[str]]:
     if rb.collision_shape == "COMPOUND":
         return done, skipped
     holder = pg.trigger if s["is_trigger"] else pg.collider
-    if not _geometry(ob, s, holder.geometry, s["is_trigger"], done, skipped):
+    if not _geometry(ob, s, holder.geometry, s["is_trigger"], done, skipped, world):
         return done, skipped
     _filter(ob, holder.filter)
     done.append("collision collections → filter System_<i> (collisionSystems = collideWithSystems)")
@@ -181,7 +206,9 @@ def adopt_body(ob, stored: dict) -> tuple[list[str], list[str]]:
         friction_combine=material.friction_combine or "NONE",
         restitution_combine=material.restitution_combine or "NONE",
     )
-    apply_material(rb, material)  # Blender multiplies: √value per body (exact for multiply), the importer's rule
+    for child in (ob, *ob.children):  # the body and a generated proxy
+        if child is ob or (child.gltf_physics.role == "PROXY" and child.rigid_body is not None):
+            apply_material(child.rigid_body, material)  # Blender multiplies: √value per body, the importer's rule
     done.append("friction/restitution + combine modes → physics material (Blender values set by the combine rule)")
     return done, skipped
 

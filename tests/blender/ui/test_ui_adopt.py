@@ -12,7 +12,7 @@ import pytest
 
 from blenderkit import submodule
 from export_helpers import export
-from scene_helpers import constraint, rigid_body_world, rigid_box
+from scene_helpers import box_object, constraint, rigid_body_world, rigid_box
 
 CRATE = {
     "gravity_factor": 0.5,
@@ -58,6 +58,8 @@ def _build(path):
     }
     cone = rigid_box(rbw, "Cone", shape="CONE", location=(0.0, -3.0, 0.0))
     cone["khr_physics_extra_props"] = {"cone_capsule_override": True, "cone_capsule_radius_top": 0.1}
+    loose = box_object("Loose", location=(5.0, 5.0, 0.0))
+    loose["khr_physics_extra_props"] = {"gravity_factor": 2.0}
     ghost = rigid_box(rbw, "Ghost", kind="PASSIVE", location=(0.0, 0.0, -3.0))
     ghost["khr_physics_extra_props"] = {"non_renderable": True}
     base = rigid_box(rbw, "Base", kind="PASSIVE", location=(0.0, 0.0, 0.0))
@@ -101,7 +103,7 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     _build(path)
     assert bpy.ops.wm.open_mainfile(filepath=str(path)) == {"FINISHED"}
     assert not hasattr(bpy.types.Object, "khr_physics_extra_props")  # that add-on is not installed
-    assert sorted(adopt.PENDING) == ["Cone", "Crate", "Ghost", "Heavy", "Motor", "Pill", "Sensor"]
+    assert sorted(adopt.PENDING) == ["Cone", "Crate", "Ghost", "Heavy", "Loose", "Motor", "Pill", "Sensor"]
     before = {
         ob.name: ob["khr_physics_extra_props"].to_dict() for ob in bpy.data.objects if ob.get("khr_physics_extra_props")
     }
@@ -112,7 +114,11 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     assert after == before  # the original properties are left untouched
     assert adopt.PENDING == []
     report = adopt.LAST_REPORT
-    assert any(line.startswith("Cone: cone_capsule_override") for line in report["not_converted"])
+    assert report["not_converted"] == ["Loose: no rigid body: the other add-on writes nothing for it; not converted"]
+    assert any(line.startswith("Cone: cone_capsule_* → the shape, simulated on") for line in report["converted"])
+    proxy = bpy.data.objects["Cone.collider"]  # the frustum Blender cannot simulate goes onto a generated proxy
+    assert (proxy.parent.name, proxy.rigid_body.collision_shape) == ("Cone", "CONVEX_HULL")
+    assert bpy.data.objects["Cone"].rigid_body.collision_shape == "COMPOUND"
     assert any(line.startswith("Motor: drives") for line in report["converted"])
     gltf = export(tmp_path / "adopted.gltf", "2024-10")
 
@@ -144,6 +150,10 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     pill = _shape(gltf, _ext(gltf, "Pill")["collider"]["geometry"])
     assert pill["type"] == "capsule"
     assert [pill["capsule"][k] for k in ("height", "radiusTop", "radiusBottom")] == pytest.approx([1.0, 0.25, 0.25])
+    cone = _shape(gltf, _ext(gltf, "Cone")["collider"]["geometry"])
+    assert cone["type"] == "cylinder"
+    assert [cone["cylinder"][k] for k in ("height", "radiusTop", "radiusBottom")] == pytest.approx([1.0, 0.1, 1.0])
+    assert not any(n.get("name", "").endswith(".collider") for n in gltf["nodes"])  # the proxy is not a node
     ghost = next(n for n in gltf["nodes"] if n.get("name") == "Ghost")
     assert "mesh" not in ghost and "collider" in _ext(gltf, "Ghost")
 
