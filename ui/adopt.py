@@ -33,6 +33,10 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
 
     bl_idname = "gltf_physics.adopt_settings"
     bl_label = "Adopt Physics Settings"
+    bl_description = (
+        "Convert the settings of the other glTF-physics add-on (khr_physics_extra_props / _constraint_props) into "
+        "glTF Physics data; the original properties are left as they are"
+    )
     bl_options = UNDOABLE
 
     again: BoolProperty(

@@ -178,6 +178,8 @@ def test_translations_cover_the_overlay_and_adopt_texts(clean, locale):
     rnas += ((adopt.GLTF_PHYSICS_OT_adopt_settings, bpy.ops.gltf_physics.adopt_settings.get_rna_type()),)
     for cls, rna in rnas:
         texts |= {rna.properties[name].name for name in cls.__annotations__}
+        texts |= {rna.properties[name].description for name in cls.__annotations__}
+    texts.add(adopt.GLTF_PHYSICS_OT_adopt_settings.bl_description)
     texts |= {"Selected objects: {}", "Other add-on's settings on {} object(s)"}
     texts |= {"Adopted the physics settings of {} object(s)"}
     motion = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type.properties["motion"].fixed_type
