@@ -18,6 +18,7 @@ import numpy as np
 
 from ..io.gltf.model import JointDescription
 from ..io.gltf.nodes import quat_to_matrix, rigid
+from ..io.mapping.axes import AXIS_CHANGE
 from ..io.mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..io.mapping.joints_to_gltf import constraint_description
 from ..io.mapping.stored import stored_description
@@ -123,7 +124,8 @@ def constraint_settings(c) -> dict:
 def joint_frames(ob) -> tuple[JointDescription, np.ndarray, np.ndarray] | None:
     """(description, frame A, frame B): the glTF joint of a constraint Empty and the two attachment frames as 4×4
     maps from glTF frame coordinates to Blender world (as export writes them: a stored joint at the Empty's pose with
-    its axis permutation and frame B at the stored offset; a native constraint in the Empty's own axes)."""
+    its axis permutation and frame B at its connected node's object, else at the stored offset; a native constraint
+    in the Empty's own axes)."""
     pg, c = _pg(ob), ob.rigid_body_constraint
     pj = None if pg is None else pg.joint
     if pj is not None and pj.role in ("MOTOR", "ANCHOR", "REPRODUCTION"):
@@ -136,6 +138,8 @@ def joint_frames(ob) -> tuple[JointDescription, np.ndarray, np.ndarray] | None:
         offset_t, offset_q = tuple(pj.offset_translation), tuple(pj.offset_rotation)
         plan = plan_joint(description, offset_t, offset_q)
         frame_a = rigid(_matrix(ob)) @ permutation_matrix(plan.perm).T
+        if pj.node_b is not None:  # the imported connectedNode: frame B where its object is now
+            return description, frame_a, rigid(_matrix(pj.node_b)) @ AXIS_CHANGE
         offset = np.eye(4)
         offset[:3, :3] = quat_to_matrix(offset_q)
         offset[:3, 3] = offset_t
@@ -208,6 +212,9 @@ def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
         parts.append((rb.collision_shape, tuple(ob.dimensions) if ob.type == "MESH" else None))
     if c is not None:
         parts.append(tuple(sorted(constraint_settings(c).items(), key=lambda kv: kv[0])))
+        node_b = getattr(getattr(_pg(ob), "joint", None), "node_b", None)
+        if node_b is not None:  # frame B follows the connected node's object
+            parts.append(tuple(v for row in node_b.matrix_world for v in row))
     parts.append(_stored(ob))
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
 
