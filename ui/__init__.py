@@ -12,12 +12,14 @@ def _modules() -> list:
     """The UI modules in registration order: property groups before the panels and pointers that use them, the
     parent panel before its sub-panels (imported here, not at module level: they import bpy)."""
     from . import (
+        adopt,
         filter_lists,
         joint_presets,
         joint_properties,
         lists,
         operators,
         operators_check,
+        overlay,
         panels,
         panels_body,
         panels_joint,
@@ -33,9 +35,11 @@ def _modules() -> list:
         operators_check,
         filter_lists,
         joint_presets,
+        adopt,
         panels,
         panels_body,
         panels_joint,
+        overlay,
         translations,
     ]
 

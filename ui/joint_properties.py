@@ -128,13 +128,40 @@ class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
     node_a: PointerProperty(name="Frame A Node", type=bpy.types.Object, description="Object of the joint node")
     node_b: PointerProperty(name="Frame B Node", type=bpy.types.Object, description="Object of connectedNode")
     # Frames relative to the bodies (glTF values, Y-up, local to the nearest motion ancestor or the world).
-    frame_a_translation: FloatVectorProperty(name="Frame A Translation", size=3, default=(0.0, 0.0, 0.0))
-    frame_a_rotation: FloatVectorProperty(name="Frame A Rotation", size=4, default=(0.0, 0.0, 0.0, 1.0))
-    frame_b_translation: FloatVectorProperty(name="Frame B Translation", size=3, default=(0.0, 0.0, 0.0))
-    frame_b_rotation: FloatVectorProperty(name="Frame B Rotation", size=4, default=(0.0, 0.0, 0.0, 1.0))
+    frame_a_translation: FloatVectorProperty(
+        name="Frame A Translation",
+        size=3,
+        default=(0.0, 0.0, 0.0),
+        description="m, glTF axes: translation of the joint node (frame A) in body A's node",
+    )
+    frame_a_rotation: FloatVectorProperty(
+        name="Frame A Rotation",
+        size=4,
+        default=(0.0, 0.0, 0.0, 1.0),
+        description="Quaternion xyzw, glTF axes: rotation of the joint node (frame A) in body A's node",
+    )
+    frame_b_translation: FloatVectorProperty(
+        name="Frame B Translation",
+        size=3,
+        default=(0.0, 0.0, 0.0),
+        description="m, glTF axes: translation of node.joint.connectedNode (frame B) in body B's node",
+    )
+    frame_b_rotation: FloatVectorProperty(
+        name="Frame B Rotation",
+        size=4,
+        default=(0.0, 0.0, 0.0, 1.0),
+        description="Quaternion xyzw, glTF axes: rotation of node.joint.connectedNode (frame B) in body B's node",
+    )
     # Frame B relative to frame A at load (zero = coincident frames).
-    offset_translation: FloatVectorProperty(name="B Offset", size=3, default=(0.0, 0.0, 0.0))
-    offset_rotation: FloatVectorProperty(name="B Offset Rotation", size=4, default=(0.0, 0.0, 0.0, 1.0))
+    offset_translation: FloatVectorProperty(
+        name="B Offset", size=3, default=(0.0, 0.0, 0.0), description="m, frame B in frame A at load (glTF axes)"
+    )
+    offset_rotation: FloatVectorProperty(
+        name="B Offset Rotation",
+        size=4,
+        default=(0.0, 0.0, 0.0, 1.0),
+        description="Quaternion xyzw: rotation of frame B in frame A at load (glTF axes)",
+    )
     limits: CollectionProperty(type=GLTF_PHYSICS_PG_joint_limit)
     drives: CollectionProperty(type=GLTF_PHYSICS_PG_joint_drive)
     approximated: BoolProperty(name="Approximated", default=False, description="Blender cannot hold it exactly")

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..io.gltf.model import BoxShape, CapsuleShape, CylinderShape, SphereShape
+from ..io.gltf.model import BoxShape, CapsuleShape, CylinderShape, PlaneShape, Shape, SphereShape
 from ..io.mapping.axes import points_to_blender
 
 SEGMENTS = 32  # segments per full circle
+INFINITE_PLANE = 4.0  # drawn extent (m) of an infinite plane in each direction
+NORMAL_LENGTH = 0.25  # length (m, node units) of a plane's normal mark
 
 
 def to_blender(points) -> np.ndarray:
@@ -68,3 +70,34 @@ def capsule_lines(shape: CapsuleShape, n: int = SEGMENTS) -> np.ndarray:
         seg = np.stack([arc[:-1], arc[1:]], axis=1).reshape(-1, 3)
         caps += [seg, seg[:, [2, 1, 0]]]
     return np.concatenate([body, to_blender(np.concatenate(caps))])
+
+
+def plane_lines(shape: PlaneShape) -> np.ndarray:
+    """The plane y = 0 (normal +Y): its rectangle ``sizeX`` × ``sizeZ`` (an infinite side is drawn
+    ``INFINITE_PLANE`` m each way, with the two centre lines), and the normal mark(s): +Y, and −Y when double-sided."""
+    hx = shape.size_x / 2.0 if shape.size_x is not None else INFINITE_PLANE
+    hz = shape.size_z / 2.0 if shape.size_z is not None else INFINITE_PLANE
+    c = [(-hx, 0.0, -hz), (hx, 0.0, -hz), (hx, 0.0, hz), (-hx, 0.0, hz)]
+    pts = [p for i in range(4) for p in (c[i], c[(i + 1) % 4])]
+    if shape.size_x is None or shape.size_z is None:
+        pts += [(-hx, 0.0, 0.0), (hx, 0.0, 0.0), (0.0, 0.0, -hz), (0.0, 0.0, hz)]
+    pts += [(0.0, 0.0, 0.0), (0.0, NORMAL_LENGTH, 0.0)]
+    if shape.double_sided:
+        pts += [(0.0, 0.0, 0.0), (0.0, -NORMAL_LENGTH, 0.0)]
+    return to_blender(np.array(pts, dtype=np.float64))
+
+
+_BUILDERS = {
+    BoxShape: box_lines,
+    SphereShape: sphere_lines,
+    CylinderShape: cylinder_lines,
+    CapsuleShape: capsule_lines,
+    PlaneShape: plane_lines,
+}
+
+
+def shape_lines(shape: Shape | None) -> np.ndarray | None:
+    """Segments of a model shape in the Blender object frame; None for meshes and unknown shape types."""
+    params = None if shape is None else shape.params
+    builder = _BUILDERS.get(type(params))
+    return None if builder is None else builder(params)

@@ -217,15 +217,38 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
         update=sync_body.mass_changed,
     )
     has_center_of_mass: BoolProperty(name="Has Centre of Mass", default=False)
-    center_of_mass: FloatVectorProperty(name="Centre of Mass", size=3, subtype="TRANSLATION")
+    center_of_mass: FloatVectorProperty(
+        name="Centre of Mass",
+        size=3,
+        subtype="TRANSLATION",
+        description="m, node space, Blender axes (motion.centerOfMass; written as (x, z, −y))",
+    )
     has_inertia_diagonal: BoolProperty(name="Has Inertia", default=False)
-    inertia_diagonal: FloatVectorProperty(name="Inertia Diagonal", size=3, min=0.0)
+    inertia_diagonal: FloatVectorProperty(
+        name="Inertia Diagonal",
+        size=3,
+        min=0.0,
+        description="kg·m², principal moments, Blender axes (motion.inertiaDiagonal; written as (x, z, y))",
+    )
     has_inertia_orientation: BoolProperty(name="Has Inertia Orientation", default=False)
     inertia_orientation: FloatVectorProperty(
-        name="Inertia Orientation", size=4, subtype="QUATERNION", default=(1.0, 0.0, 0.0, 0.0)
+        name="Inertia Orientation",
+        size=4,
+        subtype="QUATERNION",
+        default=(1.0, 0.0, 0.0, 0.0),
+        description="Principal axes rotation, Blender (w, x, y, z) (motion.inertiaOrientation: xyzw, glTF axes)",
     )
-    linear_velocity: FloatVectorProperty(name="Linear Velocity", size=3, subtype="VELOCITY")
-    angular_velocity: FloatVectorProperty(name="Angular Velocity", size=3, description="rad/s, Blender frame")
+    linear_velocity: FloatVectorProperty(
+        name="Linear Velocity",
+        size=3,
+        subtype="VELOCITY",
+        description="m/s, node space, Blender axes (motion.linearVelocity; written as (x, z, −y))",
+    )
+    angular_velocity: FloatVectorProperty(
+        name="Angular Velocity",
+        size=3,
+        description="rad/s, node space, Blender axes (motion.angularVelocity; written as (x, z, −y))",
+    )
     gravity_factor: FloatProperty(name="Gravity Factor", default=1.0)
     animated: BoolProperty(
         name="Animated",

@@ -49,6 +49,7 @@ BPY_FREE = (
     "io.cli",
     "ui.readout",
     "ui.overlay_geometry",
+    "ui.overlay_marks",
     *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol")),
     *(f"io.check.{name}" for name in ("evaluate", "output", "driver")),
 )

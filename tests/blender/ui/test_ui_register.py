@@ -64,6 +64,7 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
     assert before["operators"] == [
         "add_joint",
         "add_joint_item",
+        "adopt_settings",
         "check_simulation",
         "collections_from_filters",
         "compute_mass",

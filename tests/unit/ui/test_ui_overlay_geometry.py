@@ -40,3 +40,30 @@ def test_tapered_capsule_reaches_cap_tips():
     assert len(v) % 2 == 0
     assert_allclose(v[:, 2].max(), 0.5 + 0.1, rtol=1e-6)
     assert_allclose(v[:, 2].min(), -0.5 - 0.3, rtol=1e-6)
+
+
+def test_finite_plane_rectangle_lies_in_blender_xy_with_normal_up():
+    PlaneShape = model.PlaneShape
+    v = og.plane_lines(PlaneShape(size_x=2.0, size_z=4.0))
+    assert v.shape == ((4 + 1) * 2, 3)
+    rect = v[:8]
+    assert_allclose(rect[:, 2], 0.0)  # glTF y = 0 is Blender z = 0
+    assert_allclose(np.abs(rect[:, 0]).max(), 1.0)
+    assert_allclose(np.abs(rect[:, 1]).max(), 2.0)  # sizeZ runs along Blender Y
+    assert_allclose(v[-1], [0.0, 0.0, og.NORMAL_LENGTH])  # normal +Y glTF = +Z Blender
+
+
+def test_infinite_double_sided_plane_draws_centre_lines_and_both_normals():
+    v = og.plane_lines(model.PlaneShape(size_x=None, size_z=3.0, double_sided=True))
+    assert v.shape == ((4 + 2 + 2) * 2, 3)
+    assert_allclose(np.abs(v[:, 0]).max(), og.INFINITE_PLANE)
+    assert_allclose(v[:, 2].min(), -og.NORMAL_LENGTH)
+
+
+def test_shape_lines_dispatches_and_skips_meshes_and_unknown_types():
+    Shape = model.Shape
+    box = Shape(type="box", params=BoxShape(size=(1.0, 2.0, 3.0)))
+    assert_allclose(og.shape_lines(box), og.box_lines(box.params))
+    assert og.shape_lines(Shape(type="mesh", params=model.MeshShape(mesh=0))) is None
+    assert og.shape_lines(Shape(type="x_custom", params=None)) is None
+    assert og.shape_lines(None) is None

@@ -1,0 +1,240 @@
+"""Viewport overlay (ui/overlay.py, ui/overlay_collect.py): the draw handler and the sidebar toggles register and go
+away with the extension; the per-object lines are built headless (the GPU part is skipped in background mode) from
+the stored glTF values and the Blender settings, in world space, and cached until something they depend on changes."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import bpy
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from blenderkit import submodule
+from scene_helpers import rigid_body_world, rigid_box
+from ui_helpers import draw_panel
+
+
+def _lines(addon, objects):
+    overlay = submodule(addon, "ui.overlay")
+    with bpy.context.temp_override(selected_objects=list(objects)):
+        return overlay.selected_lines(bpy.context)
+
+
+def _capsule_node(location=(0.0, 0.0, 0.0)):
+    rbw = rigid_body_world()
+    ob = rigid_box(rbw, "Capsule", shape="CAPSULE", location=location)
+    pg = ob.gltf_physics
+    pg.role = "NODE"
+    pg.collider.has_collider = True
+    pg.collider.geometry.kind = "SHAPE"
+    pg.collider.geometry.shape_json = json.dumps(
+        {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.1, "radiusBottom": 0.3}}
+    )
+    bpy.context.view_layer.update()
+    return ob
+
+
+def test_draw_handler_and_toggles_register_and_leave_nothing_behind(addon):
+    overlay = submodule(addon, "ui.overlay")
+    first = overlay.handle()
+    assert first is not None
+    assert hasattr(bpy.types.WindowManager, "gltf_physics_overlay")
+    assert overlay.GLTF_PHYSICS_PT_overlay.is_registered
+    try:
+        addon.unregister()
+        assert overlay.handle() is None
+        assert not hasattr(bpy.types.WindowManager, "gltf_physics_overlay")
+        assert not overlay.GLTF_PHYSICS_PT_overlay.is_registered
+        with pytest.raises(ValueError):  # the handler is gone from Blender, not only from our module
+            bpy.types.SpaceView3D.draw_handler_remove(first, "WINDOW")
+        addon.register()
+        assert overlay.handle() is not None and overlay.handle() is not first
+    finally:
+        if not hasattr(bpy.types.WindowManager, "gltf_physics_overlay"):
+            addon.register()
+
+
+def test_sidebar_panel_draws_the_toggles(clean):
+    overlay = submodule(clean, "ui.overlay")
+    layout = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
+    assert layout.props() == ["show", "show_shapes", "show_joints", "show_mass", "show_velocity"]
+    assert overlay.GLTF_PHYSICS_PT_overlay.bl_category == "glTF Physics"
+    adopt = submodule(clean, "ui.adopt")
+    adopt.PENDING[:] = ["Crate"]
+    try:
+        offered = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
+    finally:
+        adopt.PENDING.clear()
+    assert [d["idname"] for d in offered.calls("operator")] == ["gltf_physics.adopt_settings"]
+
+
+def test_nothing_selected_or_overlay_off_builds_nothing(clean):
+    overlay = submodule(clean, "ui.overlay")
+    ob = _capsule_node()
+    builds = overlay.CACHE.builds
+    assert _lines(clean, []) == {}
+    bpy.context.window_manager.gltf_physics_overlay.show = False
+    try:
+        assert _lines(clean, [ob]) == {}
+    finally:
+        bpy.context.window_manager.gltf_physics_overlay.show = True
+    assert overlay.CACHE.builds == builds
+    assert overlay.batches({}) == []
+
+
+def test_stored_tapered_capsule_is_drawn_with_the_file_parameters_in_world_space(clean):
+    ob = _capsule_node(location=(2.0, 0.0, 1.0))
+    lines = _lines(clean, [ob])
+    v = lines["collider"].astype(np.float64) - (2.0, 0.0, 1.0)
+    assert_allclose(v[:, 2].max(), 0.5 + 0.1, atol=1e-5)  # top cap tip: height/2 + radiusTop along Blender Z
+    assert_allclose(v[:, 2].min(), -0.5 - 0.3, atol=1e-5)  # the render mesh is a 1 m box: not what is drawn
+    bottom = v[np.isclose(v[:, 2], -0.5, atol=1e-6)]
+    assert_allclose(np.linalg.norm(bottom[:, :2], axis=1).max(), 0.3, atol=1e-5)
+    assert "trigger" not in lines
+
+
+def test_native_box_body_draws_the_primitive_export_derives(clean):
+    rbw = rigid_body_world()
+    ob = rigid_box(rbw, "Crate", size=(2.0, 1.0, 0.5), location=(0.0, 3.0, 0.0))
+    ob.rotation_euler = (0.0, 0.0, math.pi / 2)
+    bpy.context.view_layer.update()
+    v = _lines(clean, [ob])["collider"].astype(np.float64)
+    assert_allclose(v.max(axis=0) - v.min(axis=0), [1.0, 2.0, 0.5], atol=1e-5)  # turned 90° about Z
+    assert_allclose(v.mean(axis=0), [0.0, 3.0, 0.0], atol=1e-5)
+
+
+def test_centre_of_mass_and_velocities_follow_the_stored_motion(clean):
+    ob = _capsule_node(location=(0.0, 0.0, 2.0))
+    pm = ob.gltf_physics.motion
+    pm.has_motion = True
+    pm.has_center_of_mass = True
+    pm.center_of_mass = (0.0, 0.0, 0.5)
+    pm.linear_velocity = (1.5, 0.0, 0.0)
+    pm.angular_velocity = (0.0, 0.0, 2.0)
+    lines = _lines(clean, [ob])
+    assert_allclose(lines["mass"].astype(np.float64).mean(axis=0), [0.0, 0.0, 2.5], atol=1e-6)
+    velocity = lines["velocity"].astype(np.float64)
+    assert_allclose(velocity[1], [1.5, 0.0, 2.5], atol=1e-6)  # linear arrow tip: 1 s of travel
+    spin = velocity[6:8]  # first segment of the angular part: the spin axis arrow along +Z
+    assert_allclose(spin[1] - spin[0], [0.0, 0.0, 0.25], atol=1e-6)
+
+
+def test_hinge_joint_frames_limit_arc_and_drive_in_world_space(clean):
+    rbw = rigid_body_world()
+    a = rigid_box(rbw, "Door frame", kind="PASSIVE")
+    b = rigid_box(rbw, "Door", location=(1.5, 0.0, 0.0))
+    bpy.context.scene.cursor.location = (0.5, 0.0, 1.0)
+    bpy.context.view_layer.update()
+    with bpy.context.temp_override(selected_objects=[a, b], active_object=b, object=b):
+        result = bpy.ops.gltf_physics.add_joint(preset="HINGE", axis="Z", use_range=True, lower=-0.5, upper=1.0)
+    assert result == {"FINISHED"}
+    empty = next(ob for ob in bpy.data.objects if ob.gltf_physics.joint.role == "JOINT")
+    lines = _lines(clean, [empty])
+    pivot = np.array([0.5, 0.0, 1.0])
+    y_axis = lines["axis_y"].astype(np.float64)[:2]  # frame A's glTF Y = the hinge axis = Blender Z
+    assert_allclose(y_axis[0], pivot, atol=1e-6)
+    assert_allclose(y_axis[1] - pivot, [0.0, 0.0, 0.3], atol=1e-6)
+    arc = lines["limit"].astype(np.float64) - pivot
+    assert_allclose(arc[:, 2], 0.0, atol=1e-6)  # about the hinge axis
+    radii = np.linalg.norm(arc, axis=1)
+    on_arc = arc[radii > 0.2]
+    assert_allclose(np.linalg.norm(on_arc, axis=1), 0.25, atol=1e-6)
+    # angle 0 about glTF Y is glTF Z = Blender −Y, turning towards glTF X = Blender X
+    angles = np.arctan2(on_arc[:, 0], -on_arc[:, 1])
+    assert_allclose([angles.min(), angles.max()], [-0.5, 1.0], atol=1e-5)
+    assert "drive" not in lines
+
+
+def test_lines_are_cached_until_the_object_or_its_values_change(clean):
+    overlay = submodule(clean, "ui.overlay")
+    ob = _capsule_node()
+    _lines(clean, [ob])
+    builds = overlay.CACHE.builds
+    _lines(clean, [ob])
+    assert overlay.CACHE.builds == builds  # unchanged: served from the cache
+    ob.location = (0.0, 1.0, 0.0)
+    bpy.context.view_layer.update()
+    moved = _lines(clean, [ob])["collider"].astype(np.float64)
+    assert overlay.CACHE.builds == builds + 1
+    assert_allclose(moved.mean(axis=0)[1], 1.0, atol=1e-5)
+    ob.gltf_physics.collider.geometry.shape_json = json.dumps({"type": "sphere", "sphere": {"radius": 0.4}})
+    sphere = _lines(clean, [ob])["collider"].astype(np.float64)
+    assert overlay.CACHE.builds == builds + 2
+    assert_allclose(np.linalg.norm(sphere - (0.0, 1.0, 0.0), axis=1), 0.4, atol=1e-5)
+    _lines(clean, [])
+    assert overlay.CACHE.entries == {}  # deselected objects leave the cache
+
+
+@pytest.mark.parametrize("locale", ["de_DE", "fr_FR"])
+def test_translations_cover_the_overlay_and_adopt_texts(clean, locale):
+    table = submodule(clean, "ui.translations").TRANSLATIONS[locale]
+    overlay = submodule(clean, "ui.overlay")
+    adopt = submodule(clean, "ui.adopt")
+    texts = {overlay.GLTF_PHYSICS_PT_overlay.bl_label, adopt.GLTF_PHYSICS_OT_adopt_settings.bl_label}
+    rnas = ((overlay.GLTF_PHYSICS_PG_overlay, overlay.GLTF_PHYSICS_PG_overlay.bl_rna),)
+    rnas += ((adopt.GLTF_PHYSICS_OT_adopt_settings, bpy.ops.gltf_physics.adopt_settings.get_rna_type()),)
+    for cls, rna in rnas:
+        texts |= {rna.properties[name].name for name in cls.__annotations__}
+        texts |= {rna.properties[name].description for name in cls.__annotations__}
+    texts.add(adopt.GLTF_PHYSICS_OT_adopt_settings.bl_description)
+    texts |= {"Selected objects: {}", "Other add-on's settings on {} object(s)"}
+    texts |= {"Adopted the physics settings of {} object(s)"}
+    motion = bpy.types.Object.bl_rna.properties["gltf_physics"].fixed_type.properties["motion"].fixed_type
+    texts |= {motion.properties[n].description for n in ("center_of_mass", "linear_velocity", "angular_velocity")}
+    missing = {t for t in texts if ("*", t) not in table}
+    assert not missing, missing
+    for text in texts:
+        assert table[("*", text)].count("{}") == text.count("{}")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "layers"),
+    [
+        ("import/compound.gltf", {"collider", "mass"}),
+        ("import/triggers.gltf", {"trigger"}),
+        ("import/scales.gltf", {"collider"}),
+        ("joints/cone.gltf", {"axis_x", "axis_y", "axis_z", "limit"}),
+        ("joints/motor_y.gltf", {"axis_x", "drive"}),
+        ("joints/generic.gltf", {"limit"}),
+    ],
+)
+def test_every_object_of_imported_fixtures_draws_without_errors(clean, fixture, layers):
+    from joint_helpers import import_gltf
+    from testkit import ROOT
+
+    overlay = submodule(clean, "ui.overlay")
+    import_gltf(clean, ROOT / "tests" / "fixtures" / fixture)
+    objects = list(bpy.context.scene.objects)
+    found = set()
+    for ob in objects:  # one object at a time: every kind (bodies, proxies, joints, helpers, anchors) on its own
+        lines = _lines(clean, [ob])
+        for layer, v in lines.items():
+            assert v.dtype == np.float32 and v.shape[1] == 3 and len(v) % 2 == 0, (ob.name, layer)
+            assert np.isfinite(v).all(), (ob.name, layer)
+        found |= set(lines)
+    assert layers <= found, (fixture, found)
+    everything = _lines(clean, objects)
+    assert set(everything) == found
+    with bpy.context.temp_override(selected_objects=objects):
+        overlay.draw()  # background mode: collects, makes no batch, raises nothing
+
+
+def test_imported_joint_frames_sit_on_their_frame_nodes(clean):
+    from joint_helpers import constraints, import_gltf
+    from testkit import ROOT
+
+    collect = submodule(clean, "ui.overlay_collect")
+    axes = submodule(clean, "io.mapping.axes")
+    import_gltf(clean, ROOT / "tests" / "fixtures" / "joints" / "offset_fixed.gltf")
+    (empty,) = constraints("JOINT")
+    pj = empty.gltf_physics.joint
+    assert pj.node_a is not None and pj.node_b is not None
+    _description, frame_a, frame_b = collect.joint_frames(empty)
+    for frame, node in ((frame_a, pj.node_a), (frame_b, pj.node_b)):
+        expected = np.array(node.matrix_world) @ axes.AXIS_CHANGE  # the node's glTF axes in Blender world
+        assert_allclose(frame[:3, 3], expected[:3, 3], atol=1e-5)
+        assert_allclose(frame[:3, :3], expected[:3, :3] / np.linalg.norm(expected[:3, :3], axis=0), atol=1e-5)
+    assert np.linalg.norm(frame_b[:3, 3] - frame_a[:3, 3]) > 0.1  # the fixture's frames are apart

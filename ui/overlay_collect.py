@@ -1,0 +1,254 @@
+"""What the viewport overlay draws for each selected object, as world-space line segments per layer (no ``gpu``).
+
+:func:`object_lines` reads one object (its stored glTF values on ``Object.gltf_physics``, else what export derives
+from the Blender settings) and returns ``{layer: (N, 3) float32}``; :class:`LineCache` keeps the result per object,
+keyed on the object's world matrix and a digest of every value the lines depend on, so a redraw without changes
+costs one key computation per selected object. ``ui/overlay.py`` turns the layers into GPU batches.
+
+Layers (colours in ``ui/overlay.py``): ``collider`` and ``trigger`` shapes, ``axis_x`` / ``axis_y`` / ``axis_z``
+(glTF axes of joint frames A and B), ``limit``, ``drive``, ``mass`` (centre of mass), ``velocity``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+
+from ..io.gltf.model import JointDescription
+from ..io.gltf.nodes import quat_to_matrix, rigid
+from ..io.mapping.axes import AXIS_CHANGE
+from ..io.mapping.joints_to_blender import permutation_matrix, plan_joint
+from ..io.mapping.joints_to_gltf import constraint_description
+from ..io.mapping.stored import stored_description
+from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shape_from_json
+from . import overlay_geometry, overlay_marks
+
+LAYERS = ("collider", "trigger", "axis_x", "axis_y", "axis_z", "limit", "drive", "mass", "velocity")
+AXES = "xyz"
+
+
+def _matrix(ob) -> np.ndarray:
+    return np.array(ob.matrix_world, dtype=np.float64)
+
+
+def _pg(ob):
+    return getattr(ob, "gltf_physics", None)
+
+
+# --- shapes -------------------------------------------------------------------------------------------------------
+
+
+def _stored_shape(pgeo):
+    if pgeo.kind != "SHAPE" or not pgeo.shape_json:
+        return None
+    try:
+        return shape_from_json(json.loads(pgeo.shape_json))
+    except (ValueError, TypeError):
+        return None
+
+
+def _mesh_bounds(ob):
+    mesh = ob.data if ob.type == "MESH" else None
+    if mesh is None or len(mesh.vertices) == 0:
+        return None
+    co = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", co)
+    co = co.reshape(-1, 3)
+    return co.min(axis=0), co.max(axis=0)
+
+
+def shape_layers(ob) -> dict[str, np.ndarray]:
+    """The collider / trigger shape in the object's local frame: the stored implicit shape of a glTF node (the
+    file's parameters), else the primitive export derives from a Blender rigid body's mesh bounds."""
+    pg = _pg(ob)
+    out = {}
+    if pg is not None and pg.role == "NODE":
+        for layer, holder in (("collider", pg.collider), ("trigger", pg.trigger)):
+            present = holder.has_collider if layer == "collider" else holder.has_trigger
+            if present and not getattr(holder, "disabled", False):
+                lines = overlay_geometry.shape_lines(_stored_shape(holder.geometry))
+                if lines is not None:
+                    out[layer] = lines
+    rb = ob.rigid_body
+    stored = pg is not None and pg.collider.has_collider and pg.collider.geometry.kind == "SHAPE"
+    if "collider" not in out and not stored and rb is not None and rb.collision_shape in BLENDER_PRIMITIVES:
+        bounds = _mesh_bounds(ob)
+        lines = None if bounds is None else overlay_geometry.shape_lines(derive_shape(rb.collision_shape, *bounds))
+        if lines is not None:
+            out["collider"] = lines
+    return out
+
+
+# --- bodies -------------------------------------------------------------------------------------------------------
+
+
+def body_layers(ob) -> dict[str, np.ndarray]:
+    """Centre of mass (the stored one, else the origin Blender uses) and the stored initial velocities, in the
+    object's local frame without scale (velocities are node-space values)."""
+    pg = _pg(ob)
+    pm = None if pg is None else pg.motion
+    if pm is None or not (pm.has_motion or ob.rigid_body is not None):
+        return {}
+    com = np.array(pm.center_of_mass if pm.has_center_of_mass else (0.0, 0.0, 0.0), dtype=np.float64)
+    velocity = np.concatenate(
+        [
+            overlay_marks.arrow(com, np.array(pm.linear_velocity) * overlay_marks.VELOCITY_SECONDS),
+            overlay_marks.angular_velocity_lines(com, np.array(pm.angular_velocity)),
+        ]
+    )
+    return {"mass": overlay_marks.star(com), "velocity": velocity}
+
+
+# --- joints -------------------------------------------------------------------------------------------------------
+
+
+def constraint_settings(c) -> dict:
+    """Blender constraint settings in the form ``joints_to_gltf.constraint_description`` reads."""
+    out = {"type": c.type, "lin": [None] * 3, "ang": [None] * 3, "lin_springs": [None] * 3, "ang_springs": [None] * 3}
+    for kind, infix in (("lin", ""), ("ang", "_ang")):
+        for i, axis in enumerate(AXES):
+            if getattr(c, f"use_limit_{kind}_{axis}", False):
+                out[kind][i] = (getattr(c, f"limit_{kind}_{axis}_lower"), getattr(c, f"limit_{kind}_{axis}_upper"))
+            if getattr(c, f"use_spring{infix}_{axis}", False):
+                out[f"{kind}_springs"][i] = (
+                    getattr(c, f"spring_stiffness{infix}_{axis}"),
+                    getattr(c, f"spring_damping{infix}_{axis}"),
+                )
+    out["motor_lin"] = (c.motor_lin_target_velocity, c.motor_lin_max_impulse) if c.use_motor_lin else None
+    out["motor_ang"] = (c.motor_ang_target_velocity, c.motor_ang_max_impulse) if c.use_motor_ang else None
+    return out
+
+
+def joint_frames(ob) -> tuple[JointDescription, np.ndarray, np.ndarray] | None:
+    """(description, frame A, frame B): the glTF joint of a constraint Empty and the two attachment frames as 4×4
+    maps from glTF frame coordinates to Blender world (as export writes them: a stored joint at the Empty's pose with
+    its axis permutation and frame B at its connected node's object, else at the stored offset; a native constraint
+    in the Empty's own axes)."""
+    pg, c = _pg(ob), ob.rigid_body_constraint
+    pj = None if pg is None else pg.joint
+    if pj is not None and pj.role in ("MOTOR", "ANCHOR", "REPRODUCTION"):
+        return None
+    if pj is not None and pj.role == "JOINT":
+        try:
+            description = stored_description(pj, passthrough=False)
+        except (ValueError, TypeError):
+            return None
+        offset_t, offset_q = tuple(pj.offset_translation), tuple(pj.offset_rotation)
+        plan = plan_joint(description, offset_t, offset_q)
+        frame_a = rigid(_matrix(ob)) @ permutation_matrix(plan.perm).T
+        if pj.node_b is not None:  # the imported connectedNode: frame B where its object is now
+            return description, frame_a, rigid(_matrix(pj.node_b)) @ AXIS_CHANGE
+        offset = np.eye(4)
+        offset[:3, :3] = quat_to_matrix(offset_q)
+        offset[:3, 3] = offset_t
+        return description, frame_a, frame_a @ offset
+    if c is None:
+        return None
+    description, _notes = constraint_description(constraint_settings(c))
+    if description is None:
+        return None
+    frame = rigid(_matrix(ob))
+    return description, frame, frame
+
+
+def joint_layers(ob) -> dict[str, np.ndarray]:
+    """Frames A and B (glTF X, Y, Z axis lines; B's at 0.6 × the length), limit ranges and drive targets in frame A,
+    already in world space."""
+    found = joint_frames(ob)
+    if found is None:
+        return {}
+    description, frame_a, frame_b = found
+    out: dict[str, list] = {name: [] for name in ("axis_x", "axis_y", "axis_z", "limit", "drive")}
+    for frame, length in ((frame_a, overlay_marks.FRAME_AXIS), (frame_b, 0.6 * overlay_marks.FRAME_AXIS)):
+        for name, lines in zip(("axis_x", "axis_y", "axis_z"), overlay_marks.frame_axes(length), strict=True):
+            out[name].append(overlay_marks.transformed(lines, frame))
+    for limit in description.limits:
+        out["limit"].append(overlay_marks.transformed(overlay_marks.limit_lines(limit), frame_a))
+    for drive in description.drives:
+        out["drive"].append(overlay_marks.transformed(overlay_marks.drive_lines(drive), frame_a))
+    return {name: np.concatenate(parts) for name, parts in out.items() if parts}
+
+
+# --- one object, cached -------------------------------------------------------------------------------------------
+
+
+def object_lines(ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
+    """World-space segments per layer for one object; ``show`` switches groups off (``shapes``, ``joints``,
+    ``mass``, ``velocity``; missing = on)."""
+    show = show or {}
+    world = _matrix(ob)
+    out: dict[str, np.ndarray] = {}
+    if show.get("shapes", True):
+        for layer, lines in shape_layers(ob).items():
+            out[layer] = overlay_marks.transformed(lines, world)
+    if show.get("mass", True) or show.get("velocity", True):
+        body = rigid(world)
+        for layer, lines in body_layers(ob).items():
+            if show.get(layer, True) and len(lines):
+                out[layer] = overlay_marks.transformed(lines, body)
+    if show.get("joints", True):
+        out.update(joint_layers(ob))
+    return {layer: lines for layer, lines in out.items() if len(lines)}
+
+
+def _stored(ob):
+    """The object's stored glTF values as plain data: the ``gltf_physics`` ID property group holds every value that
+    was ever set (unset ones read as their constant defaults), so its dict is a complete and cheap key. Blender 5.0
+    keeps ``bpy.props`` values apart from custom properties (``bl_system_properties_get``); older versions in
+    ``ob.get``."""
+    system = getattr(ob, "bl_system_properties_get", None)
+    holder = system() if system is not None else ob
+    group = None if holder is None else holder.get("gltf_physics")
+    return None if group is None else group.to_dict()
+
+
+def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
+    """Digest of the object's world matrix, Blender rigid-body / constraint settings and stored glTF values."""
+    parts: list = [tuple(v for row in ob.matrix_world for v in row), sorted((show or {}).items())]
+    rb, c = ob.rigid_body, ob.rigid_body_constraint
+    if rb is not None:
+        parts.append((rb.collision_shape, tuple(ob.dimensions) if ob.type == "MESH" else None))
+    if c is not None:
+        parts.append(tuple(sorted(constraint_settings(c).items(), key=lambda kv: kv[0])))
+        node_b = getattr(getattr(_pg(ob), "joint", None), "node_b", None)
+        if node_b is not None:  # frame B follows the connected node's object
+            parts.append(tuple(v for row in node_b.matrix_world for v in row))
+    parts.append(_stored(ob))
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
+
+
+class LineCache:
+    """Per-object lines keyed on :func:`cache_key`; entries of objects not asked for are dropped on each
+    :meth:`collect` (only the selection is kept)."""
+
+    def __init__(self):
+        self.entries: dict[int, tuple[bytes, dict[str, np.ndarray]]] = {}
+        self.builds = 0  # number of objects rebuilt (tests, benchmarks)
+
+    def lines(self, ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
+        key = cache_key(ob, show)
+        ident = ob.as_pointer()
+        entry = self.entries.get(ident)
+        if entry is None or entry[0] != key:
+            lines = object_lines(ob, show)
+            # reading a pointer property may create its (empty) ID property group: key the state after the build
+            entry = (cache_key(ob, show), lines)
+            self.entries[ident] = entry
+            self.builds += 1
+        return entry[1]
+
+    def collect(self, objects, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
+        """All layers of ``objects`` concatenated (one batch per layer)."""
+        wanted = {ob.as_pointer() for ob in objects}
+        for ident in [i for i in self.entries if i not in wanted]:
+            del self.entries[ident]
+        merged: dict[str, list] = {}
+        for ob in objects:
+            for layer, lines in self.lines(ob, show).items():
+                merged.setdefault(layer, []).append(lines)
+        return {layer: np.concatenate(parts) for layer, parts in merged.items()}
+
+    def clear(self) -> None:
+        self.entries.clear()
