@@ -238,6 +238,8 @@ def adopt_joint(empty, stored: dict, world) -> tuple[list[str], list[str]]:
     if c is None or c.type not in ("GENERIC", "GENERIC_SPRING"):
         kind = "no constraint" if c is None else f"a {c.type} constraint"
         return [], [*skipped, f"{len(drives)} drive(s) on {kind}: the other add-on writes drives only for GENERIC"]
+    if empty.gltf_physics.joint.role != "NONE":
+        return [], [*skipped, "already a glTF joint: drives not converted again"]
     if c.object1 is None or c.object2 is None or world is None or world.constraints is None:
         return [], [*skipped, "drives on a constraint without two bodies in a rigid-body world: not converted"]
     description, _notes = constraint_description(constraint_settings(c))

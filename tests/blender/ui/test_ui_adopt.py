@@ -47,6 +47,9 @@ def _build(path):
     crate["khr_physics_extra_props"] = CRATE
     heavy = rigid_box(rbw, "Heavy", location=(3.0, 0.0, 0.0))
     heavy["khr_physics_extra_props"] = {"infinite_mass": True}
+    lift = rigid_box(rbw, "Lift", location=(6.0, 0.0, 0.0))
+    lift.rigid_body.kinematic = True
+    lift["khr_physics_extra_props"] = {"gravity_factor": 0.0}
     sensor = rigid_box(rbw, "Sensor", size=(2.0, 1.0, 1.0), kind="PASSIVE", location=(-3.0, 0.0, 0.0))
     sensor["khr_physics_extra_props"] = {"is_trigger": True}
     pill = rigid_box(rbw, "Pill", size=(0.5, 0.5, 1.5), shape="CAPSULE", location=(0.0, 3.0, 0.0))
@@ -103,7 +106,7 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     _build(path)
     assert bpy.ops.wm.open_mainfile(filepath=str(path)) == {"FINISHED"}
     assert not hasattr(bpy.types.Object, "khr_physics_extra_props")  # that add-on is not installed
-    assert sorted(adopt.PENDING) == ["Cone", "Crate", "Ghost", "Heavy", "Loose", "Motor", "Pill", "Sensor"]
+    assert sorted(adopt.PENDING) == ["Cone", "Crate", "Ghost", "Heavy", "Lift", "Loose", "Motor", "Pill", "Sensor"]
     before = {
         ob.name: ob["khr_physics_extra_props"].to_dict() for ob in bpy.data.objects if ob.get("khr_physics_extra_props")
     }
@@ -144,6 +147,8 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     assert bpy.data.objects["Crate"].rigid_body.restitution == pytest.approx(0.2, rel=1e-6)
 
     assert _ext(gltf, "Heavy")["motion"]["mass"] == 0.0
+    lift = _ext(gltf, "Lift")["motion"]
+    assert lift["isKinematic"] is True and lift["gravityFactor"] == 0.0
     sensor = _ext(gltf, "Sensor")
     assert "collider" not in sensor and "motion" not in sensor
     assert _shape(gltf, sensor["trigger"]["geometry"]) == {"type": "box", "box": {"size": [2.0, 1.0, 1.0]}}
@@ -210,3 +215,29 @@ def test_settings_kept_by_the_installed_addon_on_blender_5_are_found(clean):
     assert steps.stored_props(ob, "khr_physics_extra_props") == {"gravity_factor": 0.25}
     assert bpy.ops.gltf_physics.adopt_settings() == {"FINISHED"}
     assert ob.gltf_physics.motion.gravity_factor == pytest.approx(0.25)
+
+
+def test_adopted_objects_are_skipped_unless_adopting_again(clean):
+    steps = submodule(clean, "ui.adopt_steps")
+    rbw = rigid_body_world()
+    body = rigid_box(rbw, "Body")
+    body["khr_physics_extra_props"] = {"gravity_factor": 0.5}
+    other = rigid_box(rbw, "Other", kind="PASSIVE", location=(2.0, 0.0, 0.0))
+    c = constraint(rbw, "Drive", other, body, "GENERIC", location=(1.0, 0.0, 0.0))
+    c.id_data["khr_physics_extra_constraint_props"] = {
+        "use_ang_drive_x": True,
+        "ang_x_drive_vel_target": 1.0,
+        "ang_x_drive_damping": 10.0,
+    }
+    assert bpy.ops.gltf_physics.adopt_settings() == {"FINISHED"}
+    assert steps.adopted(body) and steps.adopted(c.id_data)
+    motors = [ob for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]
+    assert len(motors) == 1  # the velocity drive's MOTOR helper
+    body["khr_physics_extra_props"]["gravity_factor"] = 0.25
+    assert bpy.ops.gltf_physics.adopt_settings() == {"FINISHED"}
+    assert body.gltf_physics.motion.gravity_factor == pytest.approx(0.5)
+    assert bpy.ops.gltf_physics.adopt_settings(again=True) == {"FINISHED"}
+    assert body.gltf_physics.motion.gravity_factor == pytest.approx(0.25)
+    assert len(c.id_data.gltf_physics.joint.drives) == 1  # the joint is not converted twice
+    assert len([ob for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]) == 1
+    assert any("already a glTF joint" in line for line in submodule(clean, "ui.adopt").LAST_REPORT["not_converted"])
