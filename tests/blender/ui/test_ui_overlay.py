@@ -238,3 +238,24 @@ def test_imported_joint_frames_sit_on_their_frame_nodes(clean):
         assert_allclose(frame[:3, 3], expected[:3, 3], atol=1e-5)
         assert_allclose(frame[:3, :3], expected[:3, :3] / np.linalg.norm(expected[:3, :3], axis=0), atol=1e-5)
     assert np.linalg.norm(frame_b[:3, 3] - frame_a[:3, 3]) > 0.1  # the fixture's frames are apart
+
+
+def test_native_constraint_limits_are_drawn_as_export_writes_them(clean):
+    """A constraint made in Blender: the frame is the Empty's own axes and an angular range [lo, hi] is the glTF
+    range [−hi, −lo] (``joints_to_gltf``: Blender bounds object1 relative to object2)."""
+    from scene_helpers import constraint
+
+    rbw = rigid_body_world()
+    a = rigid_box(rbw, "A", kind="PASSIVE")
+    b = rigid_box(rbw, "B", location=(2.0, 0.0, 0.0))
+    c = constraint(rbw, "Generic", a, b, "GENERIC", location=(1.0, 0.0, 0.5))
+    c.use_limit_ang_z, c.limit_ang_z_lower, c.limit_ang_z_upper = True, -0.2, 0.6
+    bpy.context.view_layer.update()
+    lines = _lines(clean, [c.id_data])
+    arc = lines["limit"].astype(np.float64) - (1.0, 0.0, 0.5)
+    on_arc = arc[np.linalg.norm(arc, axis=1) > 0.2]
+    assert_allclose(on_arc[:, 2], 0.0, atol=1e-6)
+    angles = np.arctan2(on_arc[:, 1], on_arc[:, 0])  # about Z, angle 0 on X
+    assert_allclose([angles.min(), angles.max()], [-0.6, 0.2], atol=1e-5)
+    x_axis = lines["axis_x"].astype(np.float64)[:2]
+    assert_allclose(x_axis[1] - x_axis[0], [0.3, 0.0, 0.0], atol=1e-6)  # frames A = B at the Empty, its own axes
