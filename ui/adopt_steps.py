@@ -58,6 +58,14 @@ def adopted(ob) -> bool:
     return pg.motion.has_motion or pg.collider.has_collider or pg.trigger.has_trigger or pg.joint.role != "NONE"
 
 
+def plain_body(ob) -> bool:
+    """A rigid body with neither the other add-on's settings nor any glTF data (nor made by this extension)."""
+    pg = getattr(ob, "gltf_physics", None)
+    if ob.rigid_body is None or pg is None or has_legacy(ob) or adopted(ob):
+        return False
+    return pg.role == "NONE" and pg.joint.role == "NONE"
+
+
 def _compound_child(ob) -> bool:
     parent = ob.parent
     while parent is not None:

@@ -61,6 +61,8 @@ def _build(path):
     }
     cone = rigid_box(rbw, "Cone", shape="CONE", location=(0.0, -3.0, 0.0))
     cone["khr_physics_extra_props"] = {"cone_capsule_override": True, "cone_capsule_radius_top": 0.1}
+    plain = rigid_box(rbw, "Plain", location=(5.0, -5.0, 0.0), mass=2.0)  # untouched: the add-on's defaults
+    plain.rigid_body.friction = 0.3
     loose = box_object("Loose", location=(5.0, 5.0, 0.0))
     loose["khr_physics_extra_props"] = {"gravity_factor": 2.0}
     ghost = rigid_box(rbw, "Ghost", kind="PASSIVE", location=(0.0, 0.0, -3.0))
@@ -146,6 +148,14 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     assert bpy.data.objects["Crate"].rigid_body.friction == pytest.approx(math.sqrt(0.4), rel=1e-6)
     assert bpy.data.objects["Crate"].rigid_body.restitution == pytest.approx(0.2, rel=1e-6)
 
+    plain = _ext(gltf, "Plain")  # no settings group: what that add-on wrote for its defaults
+    assert plain["motion"]["mass"] == pytest.approx(2.0) and "gravityFactor" not in plain["motion"]
+    plain_material = _root(gltf, "physicsMaterials", plain["collider"]["physicsMaterial"])
+    assert plain_material["dynamicFriction"] == pytest.approx(0.3) and plain_material[
+        "staticFriction"
+    ] == pytest.approx(0.3)
+    assert "frictionCombine" not in plain_material and "restitutionCombine" not in plain_material
+    assert _root(gltf, "collisionFilters", plain["collider"]["collisionFilter"])["collisionSystems"] == ["System_0"]
     assert _ext(gltf, "Heavy")["motion"]["mass"] == 0.0
     lift = _ext(gltf, "Lift")["motion"]
     assert lift["isKinematic"] is True and lift["gravityFactor"] == 0.0
@@ -241,3 +251,16 @@ def test_adopted_objects_are_skipped_unless_adopting_again(clean):
     assert len(c.id_data.gltf_physics.joint.drives) == 1  # the joint is not converted twice
     assert len([ob for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]) == 1
     assert any("already a glTF joint" in line for line in submodule(clean, "ui.adopt").LAST_REPORT["not_converted"])
+
+
+def test_whole_scene_off_leaves_bodies_without_settings_to_the_native_export(clean, tmp_path):
+    rbw = rigid_body_world()
+    marked = rigid_box(rbw, "Marked")
+    marked["khr_physics_extra_props"] = {"gravity_factor": 0.5}
+    plain = rigid_box(rbw, "Plain", location=(3.0, 0.0, 0.0))
+    plain.rigid_body.friction = 0.3
+    assert bpy.ops.gltf_physics.adopt_settings(whole_scene=False) == {"FINISHED"}
+    assert not submodule(clean, "ui.adopt_steps").adopted(plain)
+    gltf = export(tmp_path / "partial.gltf", "2024-10")
+    material = _root(gltf, "physicsMaterials", _ext(gltf, "Plain")["collider"]["physicsMaterial"])
+    assert material["frictionCombine"] == "multiply"  # this extension's exact encoding of Blender's friction
