@@ -89,7 +89,8 @@ def body_layers(ob) -> dict[str, np.ndarray]:
     object's local frame without scale (velocities are node-space values)."""
     pg = _pg(ob)
     pm = None if pg is None else pg.motion
-    if pm is None or not (pm.has_motion or ob.rigid_body is not None):
+    active = ob.rigid_body is not None and ob.rigid_body.type == "ACTIVE"
+    if pm is None or not (pm.has_motion or active):  # a passive body without glTF motion has no mass to show
         return {}
     com = np.array(pm.center_of_mass if pm.has_center_of_mass else (0.0, 0.0, 0.0), dtype=np.float64)
     velocity = np.concatenate(
@@ -174,6 +175,14 @@ def joint_layers(ob) -> dict[str, np.ndarray]:
 # --- one object, cached -------------------------------------------------------------------------------------------
 
 
+def compound_parts(ob) -> list:
+    """The direct rigid-body children of a COMPOUND body (Blender's compound rule); [] otherwise."""
+    rb = ob.rigid_body
+    if rb is None or rb.collision_shape != "COMPOUND":
+        return []
+    return [child for child in ob.children if child.rigid_body is not None]
+
+
 def object_lines(ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
     """World-space segments per layer for one object; ``show`` switches groups off (``shapes``, ``joints``,
     ``mass``, ``velocity``; missing = on)."""
@@ -183,6 +192,10 @@ def object_lines(ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarra
     if show.get("shapes", True):
         for layer, lines in shape_layers(ob).items():
             out[layer] = overlay_marks.transformed(lines, world)
+        for child in compound_parts(ob):  # a compound body's shapes are its rigid-body children
+            for layer, lines in shape_layers(child).items():
+                part = overlay_marks.transformed(lines, _matrix(child))
+                out[layer] = np.concatenate([out[layer], part]) if layer in out else part
     if show.get("mass", True) or show.get("velocity", True):
         body = rigid(world)
         for layer, lines in body_layers(ob).items():
@@ -216,6 +229,9 @@ def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
         if node_b is not None:  # frame B follows the connected node's object
             parts.append(tuple(v for row in node_b.matrix_world for v in row))
     parts.append(_stored(ob))
+    for child in compound_parts(ob):
+        parts.append((tuple(v for row in child.matrix_world for v in row), child.rigid_body.collision_shape))
+        parts.append((tuple(child.dimensions) if child.type == "MESH" else None, _stored(child)))
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
 
 

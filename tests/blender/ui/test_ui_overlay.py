@@ -259,3 +259,19 @@ def test_native_constraint_limits_are_drawn_as_export_writes_them(clean):
     assert_allclose([angles.min(), angles.max()], [-0.6, 0.2], atol=1e-5)
     x_axis = lines["axis_x"].astype(np.float64)[:2]
     assert_allclose(x_axis[1] - x_axis[0], [0.3, 0.0, 0.0], atol=1e-6)  # frames A = B at the Empty, its own axes
+
+
+def test_a_selected_compound_body_draws_its_child_shapes_and_follows_them(clean):
+    overlay = submodule(clean, "ui.overlay")
+    rbw = rigid_body_world()
+    parent = rigid_box(rbw, "Cart", shape="COMPOUND")
+    wheel = rigid_box(rbw, "Wheel", size=(0.5, 0.5, 0.5), shape="SPHERE", location=(1.0, 0.0, 0.0), parent=parent)
+    bpy.context.view_layer.update()
+    v = _lines(clean, [parent])["collider"].astype(np.float64)
+    assert_allclose(np.linalg.norm(v - (1.0, 0.0, 0.0), axis=1), 0.25, atol=1e-5)  # only the child's sphere
+    builds = overlay.CACHE.builds
+    wheel.location.x = 2.0
+    bpy.context.view_layer.update()
+    moved = _lines(clean, [parent])["collider"].astype(np.float64)
+    assert overlay.CACHE.builds == builds + 1  # a child's move invalidates the parent's lines
+    assert_allclose(moved.mean(axis=0), [2.0, 0.0, 0.0], atol=1e-5)
