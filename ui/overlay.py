@@ -1,5 +1,6 @@
 """Viewport overlay: a ``gpu`` draw handler (POST_VIEW) drawing the glTF physics of the selected objects, and its
-toggles in the 3D viewport's sidebar tab **glTF Physics** (``WindowManager.gltf_physics_overlay``).
+toggles in the 3D viewport's sidebar tab **glTF Physics** (``WindowManager.gltf_physics_overlay``); the on/off switch
+is also in the viewport's Overlays popover (Objects section).
 
 The lines come from ``ui/overlay_collect.py`` (cached per object); this module only turns them into one batch per
 layer and draws them. Without a GPU (``bpy.app.background``) nothing is drawn and no shader is made: the collection
@@ -158,14 +159,23 @@ def unregister_properties() -> None:
         del bpy.types.WindowManager.gltf_physics_overlay
 
 
+def overlay_popover(self, context) -> None:
+    """The switch in the viewport's Overlays popover (Objects section), next to Blender's own overlays."""
+    settings = getattr(context.window_manager, "gltf_physics_overlay", None)
+    if settings is not None:
+        self.layout.prop(settings, "show", text="glTF Physics")
+
+
 def register_module() -> None:
     global _HANDLE
     if _HANDLE is None:
         _HANDLE = bpy.types.SpaceView3D.draw_handler_add(draw, (), "WINDOW", "POST_VIEW")
+    bpy.types.VIEW3D_PT_overlay_object.append(overlay_popover)
 
 
 def unregister_module() -> None:
     global _HANDLE
+    bpy.types.VIEW3D_PT_overlay_object.remove(overlay_popover)
     if _HANDLE is not None:
         bpy.types.SpaceView3D.draw_handler_remove(_HANDLE, "WINDOW")
         _HANDLE = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import types
 
 import bpy
 import numpy as np
@@ -43,8 +44,11 @@ def test_draw_handler_and_toggles_register_and_leave_nothing_behind(addon):
     assert first is not None
     assert hasattr(bpy.types.WindowManager, "gltf_physics_overlay")
     assert overlay.GLTF_PHYSICS_PT_overlay.is_registered
+    popover = bpy.types.VIEW3D_PT_overlay_object
+    assert popover._dyn_ui_initialize().count(overlay.overlay_popover) == 1
     try:
         addon.unregister()
+        assert overlay.overlay_popover not in popover._dyn_ui_initialize()
         assert overlay.handle() is None
         assert not hasattr(bpy.types.WindowManager, "gltf_physics_overlay")
         assert not overlay.GLTF_PHYSICS_PT_overlay.is_registered
@@ -52,13 +56,19 @@ def test_draw_handler_and_toggles_register_and_leave_nothing_behind(addon):
             bpy.types.SpaceView3D.draw_handler_remove(first, "WINDOW")
         addon.register()
         assert overlay.handle() is not None and overlay.handle() is not first
+        assert popover._dyn_ui_initialize().count(overlay.overlay_popover) == 1
     finally:
         if not hasattr(bpy.types.WindowManager, "gltf_physics_overlay"):
             addon.register()
 
 
 def test_sidebar_panel_draws_the_toggles(clean):
+    from ui_helpers import FakeLayout
+
     overlay = submodule(clean, "ui.overlay")
+    popover = FakeLayout()
+    overlay.overlay_popover(types.SimpleNamespace(layout=popover), bpy.context)
+    assert popover.props() == ["show"]
     layout = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
     assert layout.props() == ["show", "show_shapes", "show_joints", "show_mass", "show_velocity"]
     assert overlay.GLTF_PHYSICS_PT_overlay.bl_category == "glTF Physics"
