@@ -12,6 +12,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, PointerProperty
 
+from ..io.diagnostics import printable
 from . import adopt
 from .overlay_collect import LineCache
 
@@ -29,6 +30,8 @@ COLORS = {
 LINE_WIDTH = 2.0
 CACHE = LineCache()
 _HANDLE = None  # the SpaceView3D draw handler while registered
+_BATCHES = None  # (the lines dict, its batches): GPU batches are made again only for new lines
+_REPORTED: set[str] = set()  # draw errors already printed
 
 
 class GLTF_PHYSICS_PG_overlay(bpy.types.PropertyGroup):
@@ -114,14 +117,20 @@ def selected_lines(context) -> dict:
 
 
 def batches(lines: dict):
-    """One ``LINES`` batch per layer with its colour: [(batch, colour)]; [] without a GPU (background mode)."""
+    """One ``LINES`` batch per layer with its colour: [(shader, batch, colour)], made again only when ``lines`` is a
+    new dict (``LineCache.collect`` returns the same one while nothing changed); [] without a GPU (background)."""
+    global _BATCHES
     if bpy.app.background or not lines:
         return []
+    if _BATCHES is not None and _BATCHES[0] is lines:
+        return _BATCHES[1]
     import gpu
     from gpu_extras.batch import batch_for_shader
 
     shader = gpu.shader.from_builtin("POLYLINE_UNIFORM_COLOR")
-    return [(shader, batch_for_shader(shader, "LINES", {"pos": v}), COLORS[k]) for k, v in lines.items() if len(v)]
+    made = [(shader, batch_for_shader(shader, "LINES", {"pos": v}), COLORS[k]) for k, v in lines.items() if len(v)]
+    _BATCHES = (lines, made)
+    return made
 
 
 def draw() -> None:
@@ -144,7 +153,10 @@ def draw() -> None:
         gpu.state.depth_test_set("NONE")
         gpu.state.blend_set("NONE")
     except Exception as exc:  # a draw callback must not raise
-        print(f"glTF Physics overlay: {type(exc).__name__}: {exc}")
+        message = printable(f"glTF Physics overlay: {type(exc).__name__}: {exc}")
+        if message not in _REPORTED:  # once per message, not on every redraw
+            _REPORTED.add(message)
+            print(message)
 
 
 CLASSES = (GLTF_PHYSICS_PG_overlay, GLTF_PHYSICS_PT_overlay)
@@ -174,12 +186,13 @@ def register_module() -> None:
 
 
 def unregister_module() -> None:
-    global _HANDLE
+    global _HANDLE, _BATCHES
     bpy.types.VIEW3D_PT_overlay_object.remove(overlay_popover)
     if _HANDLE is not None:
         bpy.types.SpaceView3D.draw_handler_remove(_HANDLE, "WINDOW")
         _HANDLE = None
     CACHE.clear()
+    _BATCHES = None
 
 
 def handle():

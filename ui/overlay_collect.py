@@ -269,6 +269,7 @@ class LineCache:
 
     def __init__(self):
         self.entries: dict[int, list] = {}  # [key, pieces, matrix placed at, placed lines]
+        self.merged: tuple | None = None  # (ids of the placed lines, their concatenation, the placed lines)
         self.builds = 0  # number of objects rebuilt (tests, benchmarks)
 
     def lines(self, ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
@@ -287,15 +288,23 @@ class LineCache:
         return entry[3]
 
     def collect(self, objects, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
-        """All layers of ``objects`` concatenated (one batch per layer)."""
+        """All layers of ``objects`` concatenated (one batch per layer). While no object's placed lines changed, the
+        very same dict is returned again (callers may keep GPU batches made from it)."""
         wanted = {ob.as_pointer() for ob in objects}
         for ident in [i for i in self.entries if i not in wanted]:
             del self.entries[ident]
+        placed = [self.lines(ob, show) for ob in objects]
+        signature = tuple(id(lines) for lines in placed)
+        if self.merged is not None and self.merged[0] == signature:
+            return self.merged[1]
         merged: dict[str, list] = {}
-        for ob in objects:
-            for layer, lines in self.lines(ob, show).items():
-                merged.setdefault(layer, []).append(lines)
-        return {layer: np.concatenate(parts) for layer, parts in merged.items()}
+        for lines in placed:
+            for layer, part in lines.items():
+                merged.setdefault(layer, []).append(part)
+        result = {layer: np.concatenate(parts) for layer, parts in merged.items()}
+        self.merged = (signature, result, placed)  # ``placed`` keeps the ids in the signature alive
+        return result
 
     def clear(self) -> None:
         self.entries.clear()
+        self.merged = None

@@ -301,3 +301,12 @@ def test_a_falling_body_is_not_rebuilt_while_the_simulation_plays(clean):
     assert fallen[2] < start[2] - 0.5  # the lines follow the simulated body
     assert_allclose(fallen[2] - start[2], ob.matrix_world.translation.z - 5.0, atol=1e-4)
     assert overlay.CACHE.builds == builds
+
+
+def test_unchanged_redraws_return_the_same_lines_for_the_gpu_batches(clean):
+    ob = _capsule_node()
+    first = _lines(clean, [ob])
+    assert _lines(clean, [ob]) is first  # GPU batches made from it are reused
+    ob.location.x += 1.0
+    bpy.context.view_layer.update()
+    assert _lines(clean, [ob]) is not first
