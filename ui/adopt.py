@@ -45,6 +45,13 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
         description="Also convert objects that already carry glTF Physics data (their stored values are replaced)",
     )
 
+    whole_scene: BoolProperty(
+        name="Whole Scene",
+        default=True,
+        description="Also adopt the scene's rigid bodies that have none of the other add-on's settings (they have "
+        "its defaults, and its exporter wrote them so: friction without combine mode, filter System_<i>)",
+    )
+
     @classmethod
     def poll(cls, context):
         return context.scene is not None and any(adopt_steps.has_legacy(ob) for ob in context.scene.objects)
@@ -53,11 +60,15 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
         objects = [ob for ob in context.scene.objects if adopt_steps.has_legacy(ob)]
         if not self.again:
             objects = [ob for ob in objects if not adopt_steps.adopted(ob)]
+        if self.whole_scene:
+            objects += [ob for ob in context.scene.objects if adopt_steps.plain_body(ob)]
         world = context.scene.rigidbody_world
         converted, not_converted, count = [], [], 0
         for ob in sorted(objects, key=lambda o: o.name):
             done, skipped = [], []
             body = adopt_steps.stored_props(ob, BODY_PROPS)
+            if body is None and adopt_steps.plain_body(ob):
+                body = {}  # the other add-on's defaults
             if body is not None:
                 d, s = adopt_steps.adopt_body(ob, body, world)
                 done += d

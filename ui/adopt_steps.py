@@ -58,6 +58,14 @@ def adopted(ob) -> bool:
     return pg.motion.has_motion or pg.collider.has_collider or pg.trigger.has_trigger or pg.joint.role != "NONE"
 
 
+def plain_body(ob) -> bool:
+    """A rigid body with neither the other add-on's settings nor any glTF data (nor made by this extension)."""
+    pg = getattr(ob, "gltf_physics", None)
+    if ob.rigid_body is None or pg is None or has_legacy(ob) or adopted(ob):
+        return False
+    return pg.role == "NONE" and pg.joint.role == "NONE"
+
+
 def _compound_child(ob) -> bool:
     parent = ob.parent
     while parent is not None:
@@ -238,6 +246,8 @@ def adopt_joint(empty, stored: dict, world) -> tuple[list[str], list[str]]:
     if c is None or c.type not in ("GENERIC", "GENERIC_SPRING"):
         kind = "no constraint" if c is None else f"a {c.type} constraint"
         return [], [*skipped, f"{len(drives)} drive(s) on {kind}: the other add-on writes drives only for GENERIC"]
+    if empty.gltf_physics.joint.role != "NONE":
+        return [], [*skipped, "already a glTF joint: drives not converted again"]
     if c.object1 is None or c.object2 is None or world is None or world.constraints is None:
         return [], [*skipped, "drives on a constraint without two bodies in a rigid-body world: not converted"]
     description, _notes = constraint_description(constraint_settings(c))

@@ -1,5 +1,6 @@
 """Viewport overlay: a ``gpu`` draw handler (POST_VIEW) drawing the glTF physics of the selected objects, and its
-toggles in the 3D viewport's sidebar tab **glTF Physics** (``WindowManager.gltf_physics_overlay``).
+toggles in the 3D viewport's sidebar tab **glTF Physics** (``WindowManager.gltf_physics_overlay``); the on/off switch
+is also in the viewport's Overlays popover (Objects section).
 
 The lines come from ``ui/overlay_collect.py`` (cached per object); this module only turns them into one batch per
 layer and draws them. Without a GPU (``bpy.app.background``) nothing is drawn and no shader is made: the collection
@@ -11,6 +12,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, PointerProperty
 
+from ..io.diagnostics import printable
 from . import adopt
 from .overlay_collect import LineCache
 
@@ -28,6 +30,8 @@ COLORS = {
 LINE_WIDTH = 2.0
 CACHE = LineCache()
 _HANDLE = None  # the SpaceView3D draw handler while registered
+_BATCHES = None  # (the lines dict, its batches): GPU batches are made again only for new lines
+_REPORTED: set[str] = set()  # draw errors already printed
 
 
 class GLTF_PHYSICS_PG_overlay(bpy.types.PropertyGroup):
@@ -113,14 +117,20 @@ def selected_lines(context) -> dict:
 
 
 def batches(lines: dict):
-    """One ``LINES`` batch per layer with its colour: [(batch, colour)]; [] without a GPU (background mode)."""
+    """One ``LINES`` batch per layer with its colour: [(shader, batch, colour)], made again only when ``lines`` is a
+    new dict (``LineCache.collect`` returns the same one while nothing changed); [] without a GPU (background)."""
+    global _BATCHES
     if bpy.app.background or not lines:
         return []
+    if _BATCHES is not None and _BATCHES[0] is lines:
+        return _BATCHES[1]
     import gpu
     from gpu_extras.batch import batch_for_shader
 
     shader = gpu.shader.from_builtin("POLYLINE_UNIFORM_COLOR")
-    return [(shader, batch_for_shader(shader, "LINES", {"pos": v}), COLORS[k]) for k, v in lines.items() if len(v)]
+    made = [(shader, batch_for_shader(shader, "LINES", {"pos": v}), COLORS[k]) for k, v in lines.items() if len(v)]
+    _BATCHES = (lines, made)
+    return made
 
 
 def draw() -> None:
@@ -143,7 +153,10 @@ def draw() -> None:
         gpu.state.depth_test_set("NONE")
         gpu.state.blend_set("NONE")
     except Exception as exc:  # a draw callback must not raise
-        print(f"glTF Physics overlay: {type(exc).__name__}: {exc}")
+        message = printable(f"glTF Physics overlay: {type(exc).__name__}: {exc}")
+        if message not in _REPORTED:  # once per message, not on every redraw
+            _REPORTED.add(message)
+            print(message)
 
 
 CLASSES = (GLTF_PHYSICS_PG_overlay, GLTF_PHYSICS_PT_overlay)
@@ -158,18 +171,28 @@ def unregister_properties() -> None:
         del bpy.types.WindowManager.gltf_physics_overlay
 
 
+def overlay_popover(self, context) -> None:
+    """The switch in the viewport's Overlays popover (Objects section), next to Blender's own overlays."""
+    settings = getattr(context.window_manager, "gltf_physics_overlay", None)
+    if settings is not None:
+        self.layout.prop(settings, "show", text="glTF Physics")
+
+
 def register_module() -> None:
     global _HANDLE
     if _HANDLE is None:
         _HANDLE = bpy.types.SpaceView3D.draw_handler_add(draw, (), "WINDOW", "POST_VIEW")
+    bpy.types.VIEW3D_PT_overlay_object.append(overlay_popover)
 
 
 def unregister_module() -> None:
-    global _HANDLE
+    global _HANDLE, _BATCHES
+    bpy.types.VIEW3D_PT_overlay_object.remove(overlay_popover)
     if _HANDLE is not None:
         bpy.types.SpaceView3D.draw_handler_remove(_HANDLE, "WINDOW")
         _HANDLE = None
     CACHE.clear()
+    _BATCHES = None
 
 
 def handle():

@@ -89,7 +89,8 @@ def body_layers(ob) -> dict[str, np.ndarray]:
     object's local frame without scale (velocities are node-space values)."""
     pg = _pg(ob)
     pm = None if pg is None else pg.motion
-    if pm is None or not (pm.has_motion or ob.rigid_body is not None):
+    active = ob.rigid_body is not None and ob.rigid_body.type == "ACTIVE"
+    if pm is None or not (pm.has_motion or active):  # a passive body without glTF motion has no mass to show
         return {}
     com = np.array(pm.center_of_mass if pm.has_center_of_mass else (0.0, 0.0, 0.0), dtype=np.float64)
     velocity = np.concatenate(
@@ -174,23 +175,52 @@ def joint_layers(ob) -> dict[str, np.ndarray]:
 # --- one object, cached -------------------------------------------------------------------------------------------
 
 
-def object_lines(ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
-    """World-space segments per layer for one object; ``show`` switches groups off (``shapes``, ``joints``,
-    ``mass``, ``velocity``; missing = on)."""
+def compound_parts(ob) -> list:
+    """The direct rigid-body children of a COMPOUND body (Blender's compound rule); [] otherwise."""
+    rb = ob.rigid_body
+    if rb is None or rb.collision_shape != "COMPOUND":
+        return []
+    return [child for child in ob.children if child.rigid_body is not None]
+
+
+def object_pieces(ob, show: dict[str, bool] | None = None) -> dict[str, dict[str, np.ndarray]]:
+    """One object's segments per placement and layer: ``object`` (local, scaled: shapes; a compound body's child
+    shapes relative to it), ``body`` (local without scale: centre of mass, velocities) and ``world`` (joints).
+    Moving or simulating a body changes only the placement, not the pieces. ``show`` switches groups off
+    (``shapes``, ``joints``, ``mass``, ``velocity``; missing = on)."""
     show = show or {}
-    world = _matrix(ob)
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, dict[str, np.ndarray]] = {"object": {}, "body": {}, "world": {}}
     if show.get("shapes", True):
-        for layer, lines in shape_layers(ob).items():
-            out[layer] = overlay_marks.transformed(lines, world)
+        out["object"] = dict(shape_layers(ob))
+        inverse = np.linalg.inv(_matrix(ob)) if compound_parts(ob) else None
+        for child in compound_parts(ob):  # a compound body's shapes are its rigid-body children
+            for layer, lines in shape_layers(child).items():
+                part = overlay_marks.transformed(lines, inverse @ _matrix(child))
+                have = out["object"].get(layer)
+                out["object"][layer] = part if have is None else np.concatenate([have, part])
     if show.get("mass", True) or show.get("velocity", True):
-        body = rigid(world)
-        for layer, lines in body_layers(ob).items():
-            if show.get(layer, True) and len(lines):
-                out[layer] = overlay_marks.transformed(lines, body)
+        out["body"] = {k: v for k, v in body_layers(ob).items() if show.get(k, True) and len(v)}
     if show.get("joints", True):
-        out.update(joint_layers(ob))
-    return {layer: lines for layer, lines in out.items() if len(lines)}
+        out["world"] = joint_layers(ob)
+    return out
+
+
+def place(pieces: dict[str, dict[str, np.ndarray]], ob) -> dict[str, np.ndarray]:
+    """World-space segments per layer: the pieces under the object's current world matrix."""
+    world = _matrix(ob)
+    frames = {"object": world, "body": rigid(world) if pieces["body"] else None, "world": None}
+    out: dict[str, list] = {}
+    for placement, layers in pieces.items():
+        for layer, lines in layers.items():
+            if len(lines):
+                placed = lines if frames[placement] is None else overlay_marks.transformed(lines, frames[placement])
+                out.setdefault(layer, []).append(placed)
+    return {layer: parts[0] if len(parts) == 1 else np.concatenate(parts) for layer, parts in out.items()}
+
+
+def object_lines(ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
+    """World-space segments per layer for one object (uncached)."""
+    return place(object_pieces(ob, show), ob)
 
 
 def _stored(ob):
@@ -204,27 +234,42 @@ def _stored(ob):
     return None if group is None else group.to_dict()
 
 
+def _flat(matrix, digits: int | None = None) -> tuple:
+    values = (v for row in matrix for v in row)
+    return tuple(values) if digits is None else tuple(round(float(v), digits) for v in values)
+
+
 def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
-    """Digest of the object's world matrix, Blender rigid-body / constraint settings and stored glTF values."""
-    parts: list = [tuple(v for row in ob.matrix_world for v in row), sorted((show or {}).items())]
+    """Digest of what an object's pieces depend on: Blender rigid-body settings and mesh dimensions, the stored glTF
+    values, a compound body's children (relative placement rounded to 1e-6, shapes, values) and, for a constraint
+    Empty (whose joint pieces are in world space), its matrix, settings and connected node's matrix."""
+    parts: list = [sorted((show or {}).items())]
     rb, c = ob.rigid_body, ob.rigid_body_constraint
     if rb is not None:
         parts.append((rb.collision_shape, tuple(ob.dimensions) if ob.type == "MESH" else None))
     if c is not None:
+        parts.append(_flat(ob.matrix_world))
         parts.append(tuple(sorted(constraint_settings(c).items(), key=lambda kv: kv[0])))
         node_b = getattr(getattr(_pg(ob), "joint", None), "node_b", None)
         if node_b is not None:  # frame B follows the connected node's object
-            parts.append(tuple(v for row in node_b.matrix_world for v in row))
+            parts.append(_flat(node_b.matrix_world))
     parts.append(_stored(ob))
+    children = compound_parts(ob)
+    if children:
+        inverse = ob.matrix_world.inverted_safe()
+        for child in children:
+            parts.append((_flat(inverse @ child.matrix_world, 6), child.rigid_body.collision_shape))
+            parts.append((tuple(child.dimensions) if child.type == "MESH" else None, _stored(child)))
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
 
 
 class LineCache:
-    """Per-object lines keyed on :func:`cache_key`; entries of objects not asked for are dropped on each
-    :meth:`collect` (only the selection is kept)."""
+    """Per-object pieces keyed on :func:`cache_key`, placed under the current world matrix on every redraw (a
+    moving body is not rebuilt); entries of objects not asked for are dropped on each :meth:`collect`."""
 
     def __init__(self):
-        self.entries: dict[int, tuple[bytes, dict[str, np.ndarray]]] = {}
+        self.entries: dict[int, list] = {}  # [key, pieces, matrix placed at, placed lines]
+        self.merged: tuple | None = None  # (ids of the placed lines, their concatenation, the placed lines)
         self.builds = 0  # number of objects rebuilt (tests, benchmarks)
 
     def lines(self, ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
@@ -232,23 +277,34 @@ class LineCache:
         ident = ob.as_pointer()
         entry = self.entries.get(ident)
         if entry is None or entry[0] != key:
-            lines = object_lines(ob, show)
+            pieces = object_pieces(ob, show)
             # reading a pointer property may create its (empty) ID property group: key the state after the build
-            entry = (cache_key(ob, show), lines)
+            entry = [cache_key(ob, show), pieces, None, None]
             self.entries[ident] = entry
             self.builds += 1
-        return entry[1]
+        matrix = _flat(ob.matrix_world)
+        if entry[2] != matrix:  # placed again only when the object moved
+            entry[2], entry[3] = matrix, place(entry[1], ob)
+        return entry[3]
 
     def collect(self, objects, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
-        """All layers of ``objects`` concatenated (one batch per layer)."""
+        """All layers of ``objects`` concatenated (one batch per layer). While no object's placed lines changed, the
+        very same dict is returned again (callers may keep GPU batches made from it)."""
         wanted = {ob.as_pointer() for ob in objects}
         for ident in [i for i in self.entries if i not in wanted]:
             del self.entries[ident]
+        placed = [self.lines(ob, show) for ob in objects]
+        signature = tuple(id(lines) for lines in placed)
+        if self.merged is not None and self.merged[0] == signature:
+            return self.merged[1]
         merged: dict[str, list] = {}
-        for ob in objects:
-            for layer, lines in self.lines(ob, show).items():
-                merged.setdefault(layer, []).append(lines)
-        return {layer: np.concatenate(parts) for layer, parts in merged.items()}
+        for lines in placed:
+            for layer, part in lines.items():
+                merged.setdefault(layer, []).append(part)
+        result = {layer: np.concatenate(parts) for layer, parts in merged.items()}
+        self.merged = (signature, result, placed)  # ``placed`` keeps the ids in the signature alive
+        return result
 
     def clear(self) -> None:
         self.entries.clear()
+        self.merged = None

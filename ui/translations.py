@@ -45,6 +45,12 @@ _DE = {
     "Other add-on's settings on {} object(s)": "Einstellungen des anderen Add-ons an {} Objekt(en)",
     "Adopt Physics Settings": "Physik-Einstellungen übernehmen",
     "Adopt Again": "Erneut übernehmen",
+    "Whole Scene": "Ganze Szene",
+    "Also adopt the scene's rigid bodies that have none of the other add-on's settings (they have its defaults, "
+    "and its exporter wrote them so: friction without combine mode, filter System_<i>)": (
+        "Auch die Starrkörper der Szene ohne Einstellungen des anderen Add-ons übernehmen (sie haben dessen "
+        "Standardwerte, und sein Exporter schrieb sie so: Reibung ohne Kombinationsmodus, Filter System_<i>)"
+    ),
     "Adopted the physics settings of {} object(s)": "Physik-Einstellungen von {} Objekt(en) übernommen",
     "motion.centerOfMass (white star, node space, metres)": "motion.centerOfMass (weißer Stern, Knotenraum, Meter)",
     "m, node space, Blender axes (motion.centerOfMass; written as (x, z, −y))": (
@@ -129,6 +135,12 @@ _FR = {
     "Other add-on's settings on {} object(s)": "Réglages de l’autre module sur {} objet(s)",
     "Adopt Physics Settings": "Reprendre les réglages physiques",
     "Adopt Again": "Reprendre à nouveau",
+    "Whole Scene": "Toute la scène",
+    "Also adopt the scene's rigid bodies that have none of the other add-on's settings (they have its defaults, "
+    "and its exporter wrote them so: friction without combine mode, filter System_<i>)": (
+        "Reprendre aussi les corps rigides de la scène sans réglages de l’autre module (ils ont ses valeurs par "
+        "défaut, et son exporteur les écrivait ainsi : frottement sans mode de combinaison, filtre System_<i>)"
+    ),
     "Adopted the physics settings of {} object(s)": "Réglages physiques de {} objet(s) repris",
     "motion.centerOfMass (white star, node space, metres)": (
         "motion.centerOfMass (étoile blanche, espace du nœud, mètres)"

@@ -3,8 +3,9 @@
 Run: .venv/bin/python -P tests/bench/bench_overlay.py [--bodies N] [--repeat R]
 Builds and installs the extension like the Blender test tier, makes N box bodies with a stored capsule collider,
 velocities and a centre of mass plus N/2 hinge joints, then times (process time, best of R): a redraw with nothing
-selected, the first draw of all N + N/2 selected objects (cache empty), a redraw without changes (cache hits), and
-a redraw after moving one object (one rebuild). The GPU part (one batch per layer) is not timed: there is no GPU
+selected, the first draw of all N + N/2 selected objects (cache empty), a redraw without changes (cache hits), a
+redraw after moving every body (placement only, as in simulation playback; the view-layer update is included) and
+after editing one stored value (one rebuild). The GPU part (one batch per layer) is not timed: there is no GPU
 in background mode.
 """
 
@@ -85,8 +86,13 @@ def main() -> None:
         lines(objects)
 
     def moved():
-        objects[0].location.z += 0.01
+        for ob in objects[: args.bodies]:  # every body moves (as in simulation playback): placement only
+            ob.location.z += 0.01
         bpy.context.view_layer.update()
+        lines(objects)
+
+    def edited():
+        objects[0].gltf_physics.motion.gravity_factor += 0.01  # one stored value changes: one rebuild
         lines(objects)
 
     lines(objects)
@@ -96,7 +102,8 @@ def main() -> None:
     print(f"first draw (cache empty): {_best(first, args.repeat) * 1e3:8.3f} ms")
     lines(objects)
     print(f"redraw, no change:        {_best(lambda: lines(objects), args.repeat) * 1e3:8.3f} ms")
-    print(f"redraw, one object moved: {_best(moved, args.repeat) * 1e3:8.3f} ms")
+    print(f"redraw, all bodies moved: {_best(moved, args.repeat) * 1e3:8.3f} ms")
+    print(f"redraw, one value edited: {_best(edited, args.repeat) * 1e3:8.3f} ms")
 
 
 if __name__ == "__main__":

@@ -47,6 +47,9 @@ def _build(path):
     crate["khr_physics_extra_props"] = CRATE
     heavy = rigid_box(rbw, "Heavy", location=(3.0, 0.0, 0.0))
     heavy["khr_physics_extra_props"] = {"infinite_mass": True}
+    lift = rigid_box(rbw, "Lift", location=(6.0, 0.0, 0.0))
+    lift.rigid_body.kinematic = True
+    lift["khr_physics_extra_props"] = {"gravity_factor": 0.0}
     sensor = rigid_box(rbw, "Sensor", size=(2.0, 1.0, 1.0), kind="PASSIVE", location=(-3.0, 0.0, 0.0))
     sensor["khr_physics_extra_props"] = {"is_trigger": True}
     pill = rigid_box(rbw, "Pill", size=(0.5, 0.5, 1.5), shape="CAPSULE", location=(0.0, 3.0, 0.0))
@@ -58,6 +61,8 @@ def _build(path):
     }
     cone = rigid_box(rbw, "Cone", shape="CONE", location=(0.0, -3.0, 0.0))
     cone["khr_physics_extra_props"] = {"cone_capsule_override": True, "cone_capsule_radius_top": 0.1}
+    plain = rigid_box(rbw, "Plain", location=(5.0, -5.0, 0.0), mass=2.0)  # untouched: the add-on's defaults
+    plain.rigid_body.friction = 0.3
     loose = box_object("Loose", location=(5.0, 5.0, 0.0))
     loose["khr_physics_extra_props"] = {"gravity_factor": 2.0}
     ghost = rigid_box(rbw, "Ghost", kind="PASSIVE", location=(0.0, 0.0, -3.0))
@@ -103,7 +108,7 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     _build(path)
     assert bpy.ops.wm.open_mainfile(filepath=str(path)) == {"FINISHED"}
     assert not hasattr(bpy.types.Object, "khr_physics_extra_props")  # that add-on is not installed
-    assert sorted(adopt.PENDING) == ["Cone", "Crate", "Ghost", "Heavy", "Loose", "Motor", "Pill", "Sensor"]
+    assert sorted(adopt.PENDING) == ["Cone", "Crate", "Ghost", "Heavy", "Lift", "Loose", "Motor", "Pill", "Sensor"]
     before = {
         ob.name: ob["khr_physics_extra_props"].to_dict() for ob in bpy.data.objects if ob.get("khr_physics_extra_props")
     }
@@ -143,7 +148,17 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
     assert bpy.data.objects["Crate"].rigid_body.friction == pytest.approx(math.sqrt(0.4), rel=1e-6)
     assert bpy.data.objects["Crate"].rigid_body.restitution == pytest.approx(0.2, rel=1e-6)
 
+    plain = _ext(gltf, "Plain")  # no settings group: what that add-on wrote for its defaults
+    assert plain["motion"]["mass"] == pytest.approx(2.0) and "gravityFactor" not in plain["motion"]
+    plain_material = _root(gltf, "physicsMaterials", plain["collider"]["physicsMaterial"])
+    assert plain_material["dynamicFriction"] == pytest.approx(0.3) and plain_material[
+        "staticFriction"
+    ] == pytest.approx(0.3)
+    assert "frictionCombine" not in plain_material and "restitutionCombine" not in plain_material
+    assert _root(gltf, "collisionFilters", plain["collider"]["collisionFilter"])["collisionSystems"] == ["System_0"]
     assert _ext(gltf, "Heavy")["motion"]["mass"] == 0.0
+    lift = _ext(gltf, "Lift")["motion"]
+    assert lift["isKinematic"] is True and lift["gravityFactor"] == 0.0
     sensor = _ext(gltf, "Sensor")
     assert "collider" not in sensor and "motion" not in sensor
     assert _shape(gltf, sensor["trigger"]["geometry"]) == {"type": "box", "box": {"size": [2.0, 1.0, 1.0]}}
@@ -210,3 +225,42 @@ def test_settings_kept_by_the_installed_addon_on_blender_5_are_found(clean):
     assert steps.stored_props(ob, "khr_physics_extra_props") == {"gravity_factor": 0.25}
     assert bpy.ops.gltf_physics.adopt_settings() == {"FINISHED"}
     assert ob.gltf_physics.motion.gravity_factor == pytest.approx(0.25)
+
+
+def test_adopted_objects_are_skipped_unless_adopting_again(clean):
+    steps = submodule(clean, "ui.adopt_steps")
+    rbw = rigid_body_world()
+    body = rigid_box(rbw, "Body")
+    body["khr_physics_extra_props"] = {"gravity_factor": 0.5}
+    other = rigid_box(rbw, "Other", kind="PASSIVE", location=(2.0, 0.0, 0.0))
+    c = constraint(rbw, "Drive", other, body, "GENERIC", location=(1.0, 0.0, 0.0))
+    c.id_data["khr_physics_extra_constraint_props"] = {
+        "use_ang_drive_x": True,
+        "ang_x_drive_vel_target": 1.0,
+        "ang_x_drive_damping": 10.0,
+    }
+    assert bpy.ops.gltf_physics.adopt_settings() == {"FINISHED"}
+    assert steps.adopted(body) and steps.adopted(c.id_data)
+    motors = [ob for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]
+    assert len(motors) == 1  # the velocity drive's MOTOR helper
+    body["khr_physics_extra_props"]["gravity_factor"] = 0.25
+    assert bpy.ops.gltf_physics.adopt_settings() == {"FINISHED"}
+    assert body.gltf_physics.motion.gravity_factor == pytest.approx(0.5)
+    assert bpy.ops.gltf_physics.adopt_settings(again=True) == {"FINISHED"}
+    assert body.gltf_physics.motion.gravity_factor == pytest.approx(0.25)
+    assert len(c.id_data.gltf_physics.joint.drives) == 1  # the joint is not converted twice
+    assert len([ob for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]) == 1
+    assert any("already a glTF joint" in line for line in submodule(clean, "ui.adopt").LAST_REPORT["not_converted"])
+
+
+def test_whole_scene_off_leaves_bodies_without_settings_to_the_native_export(clean, tmp_path):
+    rbw = rigid_body_world()
+    marked = rigid_box(rbw, "Marked")
+    marked["khr_physics_extra_props"] = {"gravity_factor": 0.5}
+    plain = rigid_box(rbw, "Plain", location=(3.0, 0.0, 0.0))
+    plain.rigid_body.friction = 0.3
+    assert bpy.ops.gltf_physics.adopt_settings(whole_scene=False) == {"FINISHED"}
+    assert not submodule(clean, "ui.adopt_steps").adopted(plain)
+    gltf = export(tmp_path / "partial.gltf", "2024-10")
+    material = _root(gltf, "physicsMaterials", _ext(gltf, "Plain")["collider"]["physicsMaterial"])
+    assert material["frictionCombine"] == "multiply"  # this extension's exact encoding of Blender's friction

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import types
 
 import bpy
 import numpy as np
@@ -43,8 +44,11 @@ def test_draw_handler_and_toggles_register_and_leave_nothing_behind(addon):
     assert first is not None
     assert hasattr(bpy.types.WindowManager, "gltf_physics_overlay")
     assert overlay.GLTF_PHYSICS_PT_overlay.is_registered
+    popover = bpy.types.VIEW3D_PT_overlay_object
+    assert popover._dyn_ui_initialize().count(overlay.overlay_popover) == 1
     try:
         addon.unregister()
+        assert overlay.overlay_popover not in popover._dyn_ui_initialize()
         assert overlay.handle() is None
         assert not hasattr(bpy.types.WindowManager, "gltf_physics_overlay")
         assert not overlay.GLTF_PHYSICS_PT_overlay.is_registered
@@ -52,13 +56,19 @@ def test_draw_handler_and_toggles_register_and_leave_nothing_behind(addon):
             bpy.types.SpaceView3D.draw_handler_remove(first, "WINDOW")
         addon.register()
         assert overlay.handle() is not None and overlay.handle() is not first
+        assert popover._dyn_ui_initialize().count(overlay.overlay_popover) == 1
     finally:
         if not hasattr(bpy.types.WindowManager, "gltf_physics_overlay"):
             addon.register()
 
 
 def test_sidebar_panel_draws_the_toggles(clean):
+    from ui_helpers import FakeLayout
+
     overlay = submodule(clean, "ui.overlay")
+    popover = FakeLayout()
+    overlay.overlay_popover(types.SimpleNamespace(layout=popover), bpy.context)
+    assert popover.props() == ["show"]
     layout = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
     assert layout.props() == ["show", "show_shapes", "show_joints", "show_mass", "show_velocity"]
     assert overlay.GLTF_PHYSICS_PT_overlay.bl_category == "glTF Physics"
@@ -148,7 +158,7 @@ def test_hinge_joint_frames_limit_arc_and_drive_in_world_space(clean):
     assert "drive" not in lines
 
 
-def test_lines_are_cached_until_the_object_or_its_values_change(clean):
+def test_lines_are_cached_until_their_values_change_and_follow_moves(clean):
     overlay = submodule(clean, "ui.overlay")
     ob = _capsule_node()
     _lines(clean, [ob])
@@ -158,11 +168,11 @@ def test_lines_are_cached_until_the_object_or_its_values_change(clean):
     ob.location = (0.0, 1.0, 0.0)
     bpy.context.view_layer.update()
     moved = _lines(clean, [ob])["collider"].astype(np.float64)
-    assert overlay.CACHE.builds == builds + 1
+    assert overlay.CACHE.builds == builds  # a move only places the cached pieces elsewhere
     assert_allclose(moved.mean(axis=0)[1], 1.0, atol=1e-5)
     ob.gltf_physics.collider.geometry.shape_json = json.dumps({"type": "sphere", "sphere": {"radius": 0.4}})
     sphere = _lines(clean, [ob])["collider"].astype(np.float64)
-    assert overlay.CACHE.builds == builds + 2
+    assert overlay.CACHE.builds == builds + 1
     assert_allclose(np.linalg.norm(sphere - (0.0, 1.0, 0.0), axis=1), 0.4, atol=1e-5)
     _lines(clean, [])
     assert overlay.CACHE.entries == {}  # deselected objects leave the cache
@@ -238,3 +248,65 @@ def test_imported_joint_frames_sit_on_their_frame_nodes(clean):
         assert_allclose(frame[:3, 3], expected[:3, 3], atol=1e-5)
         assert_allclose(frame[:3, :3], expected[:3, :3] / np.linalg.norm(expected[:3, :3], axis=0), atol=1e-5)
     assert np.linalg.norm(frame_b[:3, 3] - frame_a[:3, 3]) > 0.1  # the fixture's frames are apart
+
+
+def test_native_constraint_limits_are_drawn_as_export_writes_them(clean):
+    """A constraint made in Blender: the frame is the Empty's own axes and an angular range [lo, hi] is the glTF
+    range [−hi, −lo] (``joints_to_gltf``: Blender bounds object1 relative to object2)."""
+    from scene_helpers import constraint
+
+    rbw = rigid_body_world()
+    a = rigid_box(rbw, "A", kind="PASSIVE")
+    b = rigid_box(rbw, "B", location=(2.0, 0.0, 0.0))
+    c = constraint(rbw, "Generic", a, b, "GENERIC", location=(1.0, 0.0, 0.5))
+    c.use_limit_ang_z, c.limit_ang_z_lower, c.limit_ang_z_upper = True, -0.2, 0.6
+    bpy.context.view_layer.update()
+    lines = _lines(clean, [c.id_data])
+    arc = lines["limit"].astype(np.float64) - (1.0, 0.0, 0.5)
+    on_arc = arc[np.linalg.norm(arc, axis=1) > 0.2]
+    assert_allclose(on_arc[:, 2], 0.0, atol=1e-6)
+    angles = np.arctan2(on_arc[:, 1], on_arc[:, 0])  # about Z, angle 0 on X
+    assert_allclose([angles.min(), angles.max()], [-0.6, 0.2], atol=1e-5)
+    x_axis = lines["axis_x"].astype(np.float64)[:2]
+    assert_allclose(x_axis[1] - x_axis[0], [0.3, 0.0, 0.0], atol=1e-6)  # frames A = B at the Empty, its own axes
+
+
+def test_a_selected_compound_body_draws_its_child_shapes_and_follows_them(clean):
+    overlay = submodule(clean, "ui.overlay")
+    rbw = rigid_body_world()
+    parent = rigid_box(rbw, "Cart", shape="COMPOUND")
+    wheel = rigid_box(rbw, "Wheel", size=(0.5, 0.5, 0.5), shape="SPHERE", location=(1.0, 0.0, 0.0), parent=parent)
+    bpy.context.view_layer.update()
+    v = _lines(clean, [parent])["collider"].astype(np.float64)
+    assert_allclose(np.linalg.norm(v - (1.0, 0.0, 0.0), axis=1), 0.25, atol=1e-5)  # only the child's sphere
+    builds = overlay.CACHE.builds
+    wheel.location.x = 2.0
+    bpy.context.view_layer.update()
+    moved = _lines(clean, [parent])["collider"].astype(np.float64)
+    assert overlay.CACHE.builds == builds + 1  # a child's move invalidates the parent's lines
+    assert_allclose(moved.mean(axis=0), [2.0, 0.0, 0.0], atol=1e-5)
+
+
+def test_a_falling_body_is_not_rebuilt_while_the_simulation_plays(clean):
+    from joint_helpers import step
+
+    overlay = submodule(clean, "ui.overlay")
+    ob = _capsule_node(location=(0.0, 0.0, 5.0))
+    scene = bpy.context.scene
+    scene.frame_set(scene.frame_start)
+    start = _lines(clean, [ob])["collider"].astype(np.float64).mean(axis=0)
+    builds = overlay.CACHE.builds
+    step(scene, scene.frame_start + 20)
+    fallen = _lines(clean, [ob])["collider"].astype(np.float64).mean(axis=0)
+    assert fallen[2] < start[2] - 0.5  # the lines follow the simulated body
+    assert_allclose(fallen[2] - start[2], ob.matrix_world.translation.z - 5.0, atol=1e-4)
+    assert overlay.CACHE.builds == builds
+
+
+def test_unchanged_redraws_return_the_same_lines_for_the_gpu_batches(clean):
+    ob = _capsule_node()
+    first = _lines(clean, [ob])
+    assert _lines(clean, [ob]) is first  # GPU batches made from it are reused
+    ob.location.x += 1.0
+    bpy.context.view_layer.update()
+    assert _lines(clean, [ob]) is not first
