@@ -39,7 +39,8 @@ class SceneReset:
 
 def _wipe(bpy) -> bool:
     """A fresh scene named "Scene" in the window and no other data-block; False when there is no window."""
-    windows = bpy.context.window_manager.windows
+    manager = bpy.context.window_manager
+    windows = manager.windows if manager is not None else ()
     if len(windows) != 1:
         return False
     old = list(bpy.data.scenes)
