@@ -52,8 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="kill a worker stuck on one file for S seconds (600)",
     )
-    parser.add_argument(
-        "--recycle", type=_positive_int, default=50, metavar="K", help="replace each worker after K files (50)"
+    parser.add_argument(  # 500: a worker's memory stays flat over 500 small files; each restart costs ~1 s
+        "--recycle", type=_positive_int, default=500, metavar="K", help="replace each worker after K files (500)"
     )
     parser.add_argument("--blender", metavar="PATH", help="run workers in this Blender executable (background)")
 

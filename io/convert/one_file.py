@@ -1,7 +1,7 @@
 """Convert one file inside a Blender process (bpy): reset the scene, read the input, write the output atomically.
 
 * ``.gltf`` / ``.glb`` input: read by our loader first (a malformed file fails with our diagnostic and its JSON
-  pointer), then ``import_scene.gltf`` into an empty scene (``read_homefile``: enabled extensions kept).
+  pointer), then ``import_scene.gltf`` into an empty scene (``scene_reset``: a home file once, then a wiped scene).
 * ``.blend`` input: ``open_mainfile`` without running the file's scripts; Blender-authored physics is exported.
 * glTF output: ``export_scene.gltf`` into the hidden folder ``.<name>.partial`` inside the output folder, validated
   there when asked, then the resources are moved next to the output (``safe_files.copy_resource``: never outside
@@ -24,6 +24,7 @@ from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import copy_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
+from .scene_reset import SceneReset
 
 GLTF_FORMATS = {".gltf": "GLTF_SEPARATE", ".glb": "GLB"}
 
@@ -39,11 +40,11 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def _reset(enable) -> None:
-    import bpy
+RESET = SceneReset()  # one per worker process: it knows whether the main file is still a home file
 
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)  # keeps enabled extensions (hooks doc §8.3)
-    enable()
+
+def _reset(enable) -> None:
+    RESET.reset(enable)
 
 
 def document_counts(document: object) -> dict:
@@ -57,11 +58,14 @@ def document_counts(document: object) -> dict:
     }
 
 
-def read_input(src: pathlib.Path, out: list[dict], counts: dict, enable) -> bool:
-    """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read."""
+def read_input(src: pathlib.Path, out: list[dict], counts: dict, enable, to_blend: bool = False) -> bool:
+    """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read. ``counts`` gets the
+    input's physics when ``to_blend`` (the output is a ``.blend``) or the import fails (a glTF output reports its
+    own)."""
     import bpy
 
     if src.suffix.lower() == ".blend":
+        RESET.opened_blend()
         try:
             bpy.ops.wm.open_mainfile(filepath=str(src), load_ui=False, use_scripts=False)
         except RuntimeError as exc:
@@ -74,13 +78,15 @@ def read_input(src: pathlib.Path, out: list[dict], counts: dict, enable) -> bool
     except PhysicsDataError as exc:
         out.append(p.staged("read", exc.diagnostic))
         return False
-    counts.update(document_counts(document))
+    if to_blend:  # parsing costs ~0.5 ms a small file: only where these counts are reported
+        counts.update(document_counts(document))
     _reset(enable)
     try:
         result = bpy.ops.import_scene.gltf(filepath=str(src))
     except RuntimeError as exc:
         result = {str(exc).strip()}
     if result != {"FINISHED"}:
+        counts.update(document_counts(document))
         out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", f"glTF import failed: {result}"))
         return False
     return True
@@ -182,7 +188,7 @@ def convert(job: dict, enable) -> dict:
     try:
         _remove(tmp)  # left by a killed run
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if not read_input(src, out, counts, enable):
+        if not read_input(src, out, counts, enable, dst.suffix.lower() == ".blend"):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
         if dst.suffix.lower() == ".blend":
