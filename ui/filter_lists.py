@@ -215,6 +215,22 @@ def draw_scene_buttons(layout) -> None:
     row.operator(GLTF_PHYSICS_OT_collections_from_filters.bl_idname, icon="EXPORT")
 
 
+HANDLERS = ("depsgraph_update_post", "load_post", "undo_post", "redo_post")
+
+
+def register_module() -> None:
+    """The "collides with" cache is dropped on every depsgraph update, file load, undo and redo."""
+    for name in HANDLERS:
+        getattr(bpy.app.handlers, name).append(sync_filters.invalidate)
+
+
+def unregister_module() -> None:
+    for name in HANDLERS:
+        handlers = getattr(bpy.app.handlers, name)
+        while sync_filters.invalidate in handlers:
+            handlers.remove(sync_filters.invalidate)
+
+
 CLASSES = (
     GLTF_PHYSICS_OT_filter_add_system,
     GLTF_PHYSICS_OT_filter_remove_system,

@@ -6,7 +6,8 @@
 * :func:`filters_from_collections` — every body's stored filter from its collections, with the exporter's exact
   encoding of "collide if they share a collection" (``mapping.values_to_gltf.filters_from_collections``).
 * :func:`collides_with` — the scene's bodies a collider touches under the spec's subset rule (``sim.pairs``), from
-  the filters export writes (stored, or derived from the collections of bodies without one); cached per scene state.
+  the filters export writes (stored, or derived from the collections of bodies without one); cached by filter class
+  until a filter edit here or a depsgraph update (``invalidate``).
 
 The unit Blender filters is a body: a compound body's rigid-body children use their parent's collections.
 """
@@ -129,6 +130,7 @@ def collections_from_filters(scene) -> FilterAssignment | None:
         filters[_key(flt)] = flt
         counts[_key(flt)] = counts.get(_key(flt), 0) + 1
     result = solve(filters, counts)
+    invalidate()
     for _ob, members, flt in found:
         chosen = set(result.collections[_key(flt)])
         flags = [i in chosen for i in range(COLLECTIONS)]
@@ -148,6 +150,7 @@ def filters_from_collections(scene) -> int:
     found = list(units(scene))
     filters, _wrong = encode_collections({ob.name: _collections(ob) for ob, _ in found})
     given = 0
+    invalidate()
     with sync_gate.paused():  # the collections are the source here: no re-solve while writing
         for ob, members in found:
             flt = filters[ob.name]
@@ -173,6 +176,7 @@ def _lists(flt: CollisionFilter | None) -> tuple:
 @synced
 def filter_changed(ob, pflt, context) -> None:
     """An edited collider filter re-solves the scene's collision collections (a malformed list changes nothing)."""
+    invalidate()
     if pflt != ob.gltf_physics.collider.filter or ob.rigid_body is None or context.scene is None:
         return
     try:
@@ -205,48 +209,53 @@ def scene_system_names(scene) -> list[str]:
 _CACHE: dict = {}
 
 
-def _signature(scene) -> tuple:
-    rows = []
-    for ob, members in units(scene):
-        pflt = next(
-            (m.gltf_physics.collider.filter for m in members if m.gltf_physics.collider.filter.has_filter), None
-        )
-        texts = None if pflt is None else tuple(getattr(pflt, f) for f in FIELDS)
-        rows.append(
-            (
-                ob.name,
-                tuple(m.name for m in members),
-                _stores_collider(members),
-                texts,
-                tuple(ob.rigid_body.collision_collections),
-            )
-        )
-    return (scene.name, tuple(rows))
+@bpy.app.handlers.persistent
+def invalidate(*_args) -> None:
+    """Drop the cached relation (after a filter edit here, and from the depsgraph / load / undo handlers that
+    ``filter_lists`` registers: a collision-collection edit in Blender's own panel changes the relation too)."""
+    _CACHE.clear()
 
 
-def _relation(scene) -> dict[str, list[str]]:
-    """Object name → names of the bodies it collides with (spec subset rule on ``export_filters``; an unreadable
-    stored filter counts as no filter)."""
+def _relation(scene) -> dict:
+    """The relation by filter class: ``{"class": name → class index, "unit": name → its body's name, "members":
+    class → body names, "collides": class → colliding classes}`` (spec subset rule on ``export_filters``; an
+    unreadable stored filter counts as none). O(bodies) to build, O(distinct filters²) pair tests."""
     found = export_filters(scene, strict=False)
-    filters = [flt for _, _, flt in found]
-    matrix = FilterTable([to_pair_filter(f) for f in filters]).matrix() if filters else np.zeros((0, 0), bool)
-    out: dict[str, list[str]] = {}
-    for i, (_ob, members, _flt) in enumerate(found):
-        hits = sorted(found[j][0].name for j in np.flatnonzero(matrix[i]) if j != i)
-        for member in members:
-            out[member.name] = hits
-    return out
+    keys: dict = {}
+    of: dict[str, int] = {}
+    unit_of: dict[str, str] = {}
+    members: list[list[str]] = []
+    for ob, unit, flt in found:
+        index = keys.setdefault(_key(flt), len(keys))
+        if index == len(members):
+            members.append([])
+        members[index].append(ob.name)
+        for member in unit:
+            of[member.name], unit_of[member.name] = index, ob.name
+    distinct = [None] * len(keys)
+    for _ob, _unit, flt in found:
+        distinct[keys[_key(flt)]] = flt
+    matrix = FilterTable([to_pair_filter(f) for f in distinct]).matrix() if distinct else np.zeros((0, 0), bool)
+    collides = [np.flatnonzero(matrix[i]).tolist() for i in range(len(distinct))]
+    return {"class": of, "unit": unit_of, "members": members, "collides": collides}
 
 
 def collides_with(ob) -> list[str] | None:
-    """Names of the scene's bodies ``ob`` collides with; None when it is not a body of the scene."""
+    """Names of the scene's bodies ``ob`` collides with (sorted); None when it is not a body of the scene. The
+    relation is cached per scene until :func:`invalidate`."""
     scene = bpy.context.scene
     if scene is None or ob.rigid_body is None:
         return None
-    key = _signature(scene)
+    key = (scene.name, len(scene.objects))
     if _CACHE.get("key") != key:
         _CACHE["key"], _CACHE["value"] = key, _relation(scene)
-    return _CACHE["value"].get(ob.name)
+    relation = _CACHE["value"]
+    index = relation["class"].get(ob.name)
+    if index is None:
+        return None
+    own = relation["unit"][ob.name]
+    names = [name for other in relation["collides"][index] for name in relation["members"][other] if name != own]
+    return sorted(names)
 
 
 CLASSES: tuple = ()

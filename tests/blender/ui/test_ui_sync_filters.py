@@ -169,3 +169,22 @@ def test_bodies_authored_in_blender_keep_their_relation(clean):
         assert _blender_relation(imported) == _spec_relation(clean, imported)
     sync = submodule(clean, "ui.sync_filters")
     assert sync.collides_with(natives[0]) == ["Native1"]
+
+
+def test_readout_cache_follows_blender_edits_and_handlers_unregister(clean):
+    import_gltf(clean, fixture("joints/filters.gltf"))
+    sync = submodule(clean, "ui.sync_filters")
+    lists = submodule(clean, "ui.filter_lists")
+    native = rigid_box(bpy.context.scene.rigidbody_world, "Native", location=(0.0, 0.0, 5.0))
+    plain = bpy.data.objects["Plain"]
+    assert "Native" in sync.collides_with(plain)  # authored in Blender, collection 0 only: no filter
+    native.rigid_body.collision_collections = [False] * 20  # Blender's own panel: no filter edit involved
+    bpy.context.view_layer.update()  # the depsgraph update drops the cache
+    assert "Native" not in sync.collides_with(plain)
+    assert sync.collides_with(native) == []
+    assert all(sync.invalidate in getattr(bpy.app.handlers, name) for name in lists.HANDLERS)
+    try:
+        clean.unregister()
+        assert not any(sync.invalidate in getattr(bpy.app.handlers, name) for name in lists.HANDLERS)
+    finally:
+        clean.register()
