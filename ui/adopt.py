@@ -14,6 +14,7 @@ from bpy.app.handlers import persistent
 from bpy.props import BoolProperty
 
 from ..io.diagnostics import printable
+from ..io.mapping import sync_gate
 from ..io.mapping.adopt_extra_props import BODY_PROPS, JOINT_PROPS
 from . import adopt_steps
 from .operators import UNDOABLE, _finish
@@ -64,23 +65,9 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
             objects += [ob for ob in context.scene.objects if adopt_steps.plain_body(ob)]
         world = context.scene.rigidbody_world
         converted, not_converted, count = [], [], 0
-        for ob in sorted(objects, key=lambda o: o.name):
-            done, skipped = [], []
-            body = adopt_steps.stored_props(ob, BODY_PROPS)
-            if body is None and adopt_steps.plain_body(ob):
-                body = {}  # the other add-on's defaults
-            if body is not None:
-                d, s = adopt_steps.adopt_body(ob, body, world)
-                done += d
-                skipped += s
-            joint = adopt_steps.stored_props(ob, JOINT_PROPS)
-            if joint is not None:
-                d, s = adopt_steps.adopt_joint(ob, joint, world)
-                done += d
-                skipped += s
-            count += bool(done)
-            converted += [f"{ob.name}: {line}" for line in done]
-            not_converted += [f"{ob.name}: {line}" for line in skipped]
+        with sync_gate.paused():  # adopt writes Blender's settings itself: the panels' sync must not redo them
+            for ob in sorted(objects, key=lambda o: o.name):
+                count += self._adopt_one(ob, world, converted, not_converted)
         LAST_REPORT["converted"], LAST_REPORT["not_converted"] = converted, not_converted
         for line in converted:
             print(printable(f"glTF Physics adopt: {line}"))
@@ -88,6 +75,26 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
         PENDING[:] = [ob.name for ob in pending_objects(context.scene.objects) if ob.name not in processed]
         summary = bpy.app.translations.pgettext_iface("Adopted the physics settings of {} object(s)").format(count)
         return _finish(self, "adopt_settings", summary, not_converted)
+
+    @staticmethod
+    def _adopt_one(ob, world, converted: list, not_converted: list) -> bool:
+        """Adopt one object's settings; True when something was converted."""
+        done, skipped = [], []
+        body = adopt_steps.stored_props(ob, BODY_PROPS)
+        if body is None and adopt_steps.plain_body(ob):
+            body = {}  # the other add-on's defaults
+        if body is not None:
+            d, s = adopt_steps.adopt_body(ob, body, world)
+            done += d
+            skipped += s
+        joint = adopt_steps.stored_props(ob, JOINT_PROPS)
+        if joint is not None:
+            d, s = adopt_steps.adopt_joint(ob, joint, world)
+            done += d
+            skipped += s
+        converted += [f"{ob.name}: {line}" for line in done]
+        not_converted += [f"{ob.name}: {line}" for line in skipped]
+        return bool(done)
 
 
 def _menu(self, context) -> None:
