@@ -97,6 +97,38 @@ def test_workers_are_recycled_every_k_files_and_slots_share_the_work(tmp_path, f
     assert len({r["pid"] for r in results.values()}) == 2 and len(results) == 6
 
 
+AHEAD_FAKE = textwrap.dedent(
+    """
+    import json, os, select, sys, time
+    MARK = {mark!r}
+    print(MARK + json.dumps({{"ready": True}}), flush=True)
+    buffer = b""
+    while True:
+        while b"\\n" not in buffer:
+            chunk = os.read(0, 65536)
+            if not chunk:
+                sys.exit(0)
+            buffer += chunk
+        line, buffer = buffer.split(b"\\n", 1)
+        time.sleep(0.3)  # converting: the driver has had time to send more
+        ahead = b"\\n" in buffer or bool(select.select([0], [], [], 0)[0])
+        answer = {{"status": "converted", "counts": {{}}, "diagnostics": [], "ahead": ahead, "pid": os.getpid()}}
+        print(MARK + json.dumps(answer), flush=True)
+    """
+)
+
+
+def test_the_next_job_is_already_in_the_workers_stdin_when_it_answers(tmp_path):
+    """A worker no longer waits for the driver between files (one thread wake-up per file on a busy machine)."""
+    script = tmp_path / "ahead_worker.py"
+    script.write_text(AHEAD_FAKE.format(mark=protocol.MARK))
+    names = ["a.gltf", "b.gltf", "c.gltf"]
+    results, started = _run([sys.executable, str(script)], _jobs(tmp_path, names))
+    assert started == names
+    assert [results[n]["ahead"] for n in names] == [True, True, False]
+    assert len({results[n]["pid"] for n in names}) == 1
+
+
 def test_no_worker_at_all_is_a_start_error(tmp_path):
     command = [sys.executable, "-c", "import sys; print('no bpy here', file=sys.stderr); sys.exit(1)"]
     with pytest.raises(pool_module.StartError, match="no bpy here"):
