@@ -5,6 +5,7 @@ recycled every K files, no worker at all is a start error; the progress bar and 
 from __future__ import annotations
 
 import io
+import os
 import pathlib
 import sys
 import textwrap
@@ -127,6 +128,38 @@ def test_the_next_job_is_already_in_the_workers_stdin_when_it_answers(tmp_path):
     assert started == names
     assert [results[n]["ahead"] for n in names] == [True, True, False]
     assert len({results[n]["pid"] for n in names}) == 1
+
+
+def test_several_workers_get_disjoint_cpus_one_worker_all():
+    cpus = pool_module.worker_cpus
+    assert cpus(0, 1) is None
+    available = sorted(getattr(os, "sched_getaffinity", lambda _: {0})(0))
+    if len(available) < 2:
+        pytest.skip("one CPU: nothing to share out")
+    shares = [cpus(i, 2) for i in range(2)]
+    assert sorted(c for share in shares for c in share) == available and not set(shares[0]) & set(shares[1])
+    assert [cpus(i, len(available) + 1) for i in range(len(available) + 1)][-1] == [available[0]]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity API")
+def test_each_of_two_workers_runs_on_its_own_cpus(tmp_path):
+    script = tmp_path / "affinity_worker.py"
+    script.write_text(
+        FAKE.format(mark=protocol.MARK).replace(
+            '"pid": os.getpid()}',
+            '"pid": os.getpid(), "cpus": sorted(os.sched_getaffinity(0)), '
+            '"env": os.environ.get("GLTF_PHYSICS_WORKER_CPUS")}',
+        )
+    )
+    names = [f"f{i}.gltf" for i in range(6)]
+    results, _ = _run([sys.executable, str(script)], _jobs(tmp_path, names), slots=2)
+    by_pid = {r["pid"]: (tuple(r["cpus"]), r["env"]) for r in results.values()}
+    if len(os.sched_getaffinity(0)) >= 2:
+        assert len(by_pid) == 2
+        (a, env_a), (b, env_b) = by_pid.values()
+        assert not set(a) & set(b) and env_a == ",".join(map(str, a)) and env_b == ",".join(map(str, b))
+    single, _ = _run([sys.executable, str(script)], _jobs(tmp_path, names[:2]))
+    assert {r["env"] for r in single.values()} == {None}  # one worker: every CPU, nothing pinned
 
 
 def test_no_worker_at_all_is_a_start_error(tmp_path):
