@@ -8,12 +8,14 @@ as a user's install would be (hooks, properties), and hands over to ``worker.ser
 ``convert_worker``. It leaves with ``os._exit`` (bpy 4.2 may crash at interpreter exit after a glTF export).
 """
 
+import contextlib
 import os
 import pathlib
 import sys
 import tomllib
 
 REPO_MODULE = "gltf_physics_convert"
+CPUS_VARIABLE = "GLTF_PHYSICS_WORKER_CPUS"  # set by pool.Worker
 
 
 def _answers():
@@ -47,7 +49,16 @@ def _enable(package_dir: pathlib.Path) -> str:
     return addon
 
 
+def _pin() -> None:
+    """The CPUs the driver gave this worker (``pool.worker_cpus``), before bpy starts its task scheduler."""
+    cpus = os.environ.get(CPUS_VARIABLE)
+    if cpus and hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError, ValueError):
+            os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+
+
 def main() -> None:
+    _pin()
     args = sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else sys.argv[1:]
     answers = _answers()
     package_dir = pathlib.Path(args[0]).resolve()

@@ -2,7 +2,8 @@
 
 Started by ``bootstrap`` with the extension enabled. Each job is converted by ``one_file.convert``; an exception
 becomes a failed result, never the end of the worker. The worker stops at the end of stdin (the driver closed it,
-recycled the worker, or died), so an orphaned worker finishes its current file and exits.
+recycled the worker, or died), so an orphaned worker finishes the files already sent to it (at most
+``pool.AHEAD``, each written atomically) and exits.
 """
 
 from __future__ import annotations

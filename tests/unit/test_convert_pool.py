@@ -5,6 +5,7 @@ recycled every K files, no worker at all is a start error; the progress bar and 
 from __future__ import annotations
 
 import io
+import os
 import pathlib
 import sys
 import textwrap
@@ -95,6 +96,70 @@ def test_workers_are_recycled_every_k_files_and_slots_share_the_work(tmp_path, f
     assert len(set(pids)) == 3 and pids[0] == pids[1] and pids[2] == pids[3]
     results, _ = _run(fake, _jobs(tmp_path, names), slots=2)
     assert len({r["pid"] for r in results.values()}) == 2 and len(results) == 6
+
+
+AHEAD_FAKE = textwrap.dedent(
+    """
+    import json, os, select, sys, time
+    MARK = {mark!r}
+    print(MARK + json.dumps({{"ready": True}}), flush=True)
+    buffer = b""
+    while True:
+        while b"\\n" not in buffer:
+            chunk = os.read(0, 65536)
+            if not chunk:
+                sys.exit(0)
+            buffer += chunk
+        line, buffer = buffer.split(b"\\n", 1)
+        time.sleep(0.3)  # converting: the driver has had time to send more
+        ahead = b"\\n" in buffer or bool(select.select([0], [], [], 0)[0])
+        answer = {{"status": "converted", "counts": {{}}, "diagnostics": [], "ahead": ahead, "pid": os.getpid()}}
+        print(MARK + json.dumps(answer), flush=True)
+    """
+)
+
+
+def test_the_next_job_is_already_in_the_workers_stdin_when_it_answers(tmp_path):
+    """A worker no longer waits for the driver between files (one thread wake-up per file on a busy machine)."""
+    script = tmp_path / "ahead_worker.py"
+    script.write_text(AHEAD_FAKE.format(mark=protocol.MARK))
+    names = ["a.gltf", "b.gltf", "c.gltf"]
+    results, started = _run([sys.executable, str(script)], _jobs(tmp_path, names))
+    assert started == names
+    assert [results[n]["ahead"] for n in names] == [True, True, False]
+    assert len({results[n]["pid"] for n in names}) == 1
+
+
+def test_several_workers_get_disjoint_cpus_one_worker_all():
+    cpus = pool_module.worker_cpus
+    assert cpus(0, 1) is None
+    available = sorted(getattr(os, "sched_getaffinity", lambda _: {0})(0))
+    if len(available) < 2:
+        pytest.skip("one CPU: nothing to share out")
+    shares = [cpus(i, 2) for i in range(2)]
+    assert sorted(c for share in shares for c in share) == available and not set(shares[0]) & set(shares[1])
+    assert [cpus(i, len(available) + 1) for i in range(len(available) + 1)][-1] == [available[0]]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity API")
+def test_each_of_two_workers_runs_on_its_own_cpus(tmp_path):
+    script = tmp_path / "affinity_worker.py"
+    script.write_text(
+        FAKE.format(mark=protocol.MARK).replace(
+            '"pid": os.getpid()}',
+            '"pid": os.getpid(), "cpus": sorted(os.sched_getaffinity(0)), '
+            '"env": os.environ.get("GLTF_PHYSICS_WORKER_CPUS")}',
+        )
+    )
+    names = [f"f{i}.gltf" for i in range(6)]
+    results, _ = _run([sys.executable, str(script)], _jobs(tmp_path, names), slots=2)
+    by_pid = {r["pid"]: (tuple(r["cpus"]), r["env"]) for r in results.values()}
+    if len(os.sched_getaffinity(0)) >= 2:
+        assert len(by_pid) == 2
+        (a, env_a), (b, env_b) = by_pid.values()
+        assert not set(a) & set(b) and env_a == ",".join(map(str, a)) and env_b == ",".join(map(str, b))
+    single, _ = _run([sys.executable, str(script)], _jobs(tmp_path, names[:2]))
+    assert {r["env"] for r in single.values()} == {None}  # one worker: every CPU, nothing pinned
 
 
 def test_no_worker_at_all_is_a_start_error(tmp_path):
