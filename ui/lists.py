@@ -1,6 +1,6 @@
 """UI lists of a stored glTF joint's limits and drives (``Object.gltf_physics.joint.limits`` / ``.drives``).
 
-Filter systems are stored as JSON text (``ui/properties.py``), not as collections, so they have no list.
+The collision-filter lists are in ``ui/filter_lists.py`` (their rows are a view of the stored JSON text).
 """
 
 from __future__ import annotations
