@@ -20,6 +20,7 @@ from bpy.app.translations import pgettext_iface as iface_
 from bpy.props import EnumProperty, IntProperty, StringProperty
 
 from . import filter_mirror, sync_filters
+from .lists import GLTF_PHYSICS_UL_filter_systems
 from .panels import label
 
 UNDO = {"REGISTER", "UNDO"}
@@ -171,13 +172,6 @@ class GLTF_PHYSICS_OT_collections_from_filters(bpy.types.Operator):
         return {"FINISHED"}
 
 
-class GLTF_PHYSICS_UL_filter_systems(bpy.types.UIList):
-    """One row per system name of a collision-filter list (rows rebuilt from the stored JSON text)."""
-
-    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0, flt_flag=0):
-        layout.label(text=item.name, icon="DOT", translate=False)
-
-
 def draw_filter_lists(layout, ob, flt, target: str) -> None:
     """The three lists of a stored filter as UI lists with add / remove (and make-absent) buttons."""
     for field, title, _ in FIELD_ITEMS:
@@ -258,7 +252,6 @@ def unregister_module() -> None:
 
 
 CLASSES = (
-    GLTF_PHYSICS_UL_filter_systems,
     GLTF_PHYSICS_OT_filter_add_system,
     GLTF_PHYSICS_OT_filter_remove_system,
     GLTF_PHYSICS_OT_filters_from_collections,
