@@ -261,7 +261,13 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
         size=3,
         description="rad/s, node space, Blender axes (motion.angularVelocity; written as (x, z, −y))",
     )
-    gravity_factor: FloatProperty(name="Gravity Factor", default=1.0)
+    gravity_factor: FloatProperty(
+        name="Gravity Factor",
+        default=1.0,
+        description="Unitless multiplier of gravity (motion.gravityFactor); sets the world's gravity weight when "
+        "Reproduce Motion is on (the shared factor, mixed: the most common one)",
+        update=sync_body.gravity_changed,
+    )
     animated: BoolProperty(
         name="Animated",
         default=False,
