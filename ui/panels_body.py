@@ -35,6 +35,10 @@ def draw_geometry(layout, geometry) -> None:
         status = sync_shapes.status(geometry)
         for name in sync_shapes.editable(geometry):
             prop_with_status(layout, geometry, name, status)
+        if sync_shapes.editable(geometry) and sync_shapes.convertible(geometry):
+            layout.label(
+                text="The render mesh carries this shape: an edit moves it onto a generated proxy", icon="INFO"
+            )
     elif kind == "MESH":
         if geometry.mesh >= 0:
             label(layout, "glTF mesh {}", geometry.mesh, icon="MESH_DATA")

@@ -303,6 +303,11 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
     shape_radius_bottom: sync_shapes.param(
         "shape_radius_bottom", "Radius Bottom", "m (capsule / cylinder radiusBottom)"
     )
+    shape_size_x: sync_shapes.param("shape_size_x", "Size X", "m along glTF X; 0 = infinite (plane.sizeX absent)")
+    shape_size_z: sync_shapes.param("shape_size_z", "Size Z", "m along glTF Z; 0 = infinite (plane.sizeZ absent)")
+    shape_double_sided: sync_shapes.param(
+        "shape_double_sided", "Double Sided", "plane.doubleSided: collides on both sides (Blender always does)"
+    )
 
 
 class GLTF_PHYSICS_PG_collider(bpy.types.PropertyGroup):
