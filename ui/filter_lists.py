@@ -217,14 +217,19 @@ def draw_filter_lists(layout, ob, flt, target: str) -> None:
         remove.target, remove.field, remove.index = target, field, min(active, max(len(names or ()) - 1, 0))
 
 
-def draw_collides_with(layout, ob) -> None:
-    """The read-out "Collides with: …" (bodies of the scene, spec subset rule on the filters export writes)."""
-    hits = sync_filters.collides_with(ob)
+def draw_collides_with(layout, ob, target: str = "COLLIDER") -> None:
+    """The read-out "Collides with: …" of a collider, "Overlaps with: …" of a trigger (bodies of the scene, spec
+    subset rule on the filters export writes)."""
+    trigger = target == "TRIGGER"
+    hits = sync_filters.overlaps_with(ob) if trigger else sync_filters.collides_with(ob)
     if hits is None:
         return
     shown = ", ".join(hits[:SHOWN_NAMES]) or iface_("nothing")
     more = iface_(" … {} more").format(len(hits) - SHOWN_NAMES) if len(hits) > SHOWN_NAMES else ""
-    label(layout, "Collides with: {}{}", shown, more, icon="PHYSICS")
+    if trigger:
+        label(layout, "Overlaps with: {}{}", shown, more, icon="MOD_WIREFRAME")
+    else:
+        label(layout, "Collides with: {}{}", shown, more, icon="PHYSICS")
 
 
 def draw_scene_buttons(layout) -> None:

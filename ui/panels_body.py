@@ -59,7 +59,8 @@ def draw_filter(layout, flt, ob=None, target: str = "COLLIDER") -> None:
     header.prop(flt, "has_filter", text=iface_("Collision Filter"), translate=False)
     if ob is not None and target == "COLLIDER":
         filter_lists.draw_scene_buttons(layout)
-        filter_lists.draw_collides_with(layout, ob)
+    if ob is not None:
+        filter_lists.draw_collides_with(layout, ob, target)
     if not flt.has_filter:
         return
     col = layout.column()

@@ -25,7 +25,7 @@ from ..io.mapping import sync_gate
 from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
 from ..io.mapping.values_to_gltf import NO_COLLECTION
 from ..io.mapping.values_to_gltf import filters_from_collections as encode_collections
-from ..sim.pairs import FilterTable
+from ..sim.pairs import FilterTable, filters_collide
 from .sync_body import synced
 
 FIELDS = ("collision_systems", "collide_with_systems", "not_collide_with_systems")
@@ -237,7 +237,7 @@ def _relation(scene) -> dict:
         distinct[keys[_key(flt)]] = flt
     matrix = FilterTable([to_pair_filter(f) for f in distinct]).matrix() if distinct else np.zeros((0, 0), bool)
     collides = [np.flatnonzero(matrix[i]).tolist() for i in range(len(distinct))]
-    return {"class": of, "unit": unit_of, "members": members, "collides": collides}
+    return {"class": of, "unit": unit_of, "members": members, "collides": collides, "filters": distinct}
 
 
 def collides_with(ob) -> list[str] | None:
@@ -255,6 +255,32 @@ def collides_with(ob) -> list[str] | None:
         return None
     own = relation["unit"][ob.name]
     names = [name for other in relation["collides"][index] for name in relation["members"][other] if name != own]
+    return sorted(names)
+
+
+def overlaps_with(ob) -> list[str] | None:
+    """Names of the scene's bodies the trigger on ``ob`` overlaps (the spec's subset rule between the trigger's
+    stored filter and each body's export filter; sorted, the trigger's own body left out); None when ``ob`` stores
+    no trigger or its filter is unreadable. Uses the cached relation (one pair test per filter class)."""
+    scene = bpy.context.scene
+    if scene is None or not ob.gltf_physics.trigger.has_trigger:
+        return None
+    try:
+        own = to_pair_filter(stored_filter(ob.gltf_physics.trigger.filter))
+    except ValueError:
+        return None
+    key = (scene.name, len(scene.objects))
+    if _CACHE.get("key") != key:
+        _CACHE["key"], _CACHE["value"] = key, _relation(scene)
+    relation = _CACHE["value"]
+    mine = {relation["unit"].get(o.name) for o in (ob, ob.parent) if o is not None} - {None}
+    names = [
+        name
+        for index, flt in enumerate(relation["filters"])
+        if filters_collide(own, to_pair_filter(flt))
+        for name in relation["members"][index]
+        if name not in mine
+    ]
     return sorted(names)
 
 
