@@ -103,3 +103,15 @@ def test_rows_out_of_step_are_drawn_from_the_text_and_rebuilt(clean):
         assert not hasattr(bpy.types, "GLTF_PHYSICS_UL_filter_systems")
     finally:
         clean.register()
+
+
+def test_a_file_saved_with_stale_rows_is_rebuilt_on_load(clean, tmp_path):
+    import_gltf(clean, fixture("joints/filters.gltf"))
+    ghost = bpy.data.objects["Ghost"].gltf_physics.collider.filter
+    names = _texts(ghost, "collision_systems")
+    ghost.collision_systems_rows.clear()  # as a file saved before the rows existed
+    path = str(tmp_path / "stale.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=path)
+    bpy.ops.wm.open_mainfile(filepath=path)  # the persistent load_post handler rebuilds the rows
+    ghost = bpy.data.objects["Ghost"].gltf_physics.collider.filter
+    assert _rows(ghost, "collision_systems") == names
