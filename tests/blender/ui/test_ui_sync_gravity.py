@@ -45,9 +45,9 @@ def test_shared_gravity_factor_sets_the_world_weight_and_the_body_floats(clean, 
     gltf = export(tmp_path / "gravity.gltf", "2026")
     factors = {n["name"]: n["extensions"][KHR]["motion"].get("gravityFactor") for n in gltf["nodes"]}
     assert factors == {"A": 0.0, "B": 0.0}
-    b.gltf_physics.motion.gravity_factor = 1.0  # every factor 1 again? no: (0, 1) tie → 1
+    b.gltf_physics.motion.gravity_factor = 1.0  # mixed (0, 1) again: the tie goes to 1
     assert world.effector_weights.gravity == 1.0
-    a.gltf_physics.motion.gravity_factor = 1.0
+    a.gltf_physics.motion.gravity_factor = 1.0  # every factor 1: weight 1
     assert world.effector_weights.gravity == 1.0
 
 
