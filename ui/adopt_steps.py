@@ -109,7 +109,7 @@ def _motion(ob, s: dict, done: list[str]) -> None:
         done.append("inertia_major_axis / inertia_orientation → motion.inertiaDiagonal / inertiaOrientation")
 
 
-def _override_proxy(ob, shape, world) -> str | None:
+def shape_proxy(ob, shape, world) -> str | None:
     """A shape Blender cannot simulate on the object itself goes onto a generated proxy child, as the importer does:
     the proxy mesh of the shape (``implicit_mesh``: a convex hull for tapered capsules and frustums) with its own
     rigid body, the object becomes a COMPOUND body. Returns the proxy's name (None: no mesh for the shape)."""
@@ -148,7 +148,7 @@ def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[s
         if trigger or shapes_close(override, derived):
             shape = override
             done.append("cone_capsule_* → the shape's height / radiusTop / radiusBottom")
-        elif (proxy := _override_proxy(ob, override, world)) is not None:
+        elif (proxy := shape_proxy(ob, override, world)) is not None:
             shape = override
             done.append(f"cone_capsule_* → the shape, simulated on the generated proxy {proxy!r} (body now COMPOUND)")
         else:

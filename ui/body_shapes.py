@@ -66,6 +66,9 @@ def _hull(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return result
 
 
+convex_hull = _hull  # public name for the overlay (ui/overlay_collect.py)
+
+
 def _compute_hull(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Convex hull triangles of a point set (bmesh), as (vertices, triangles)."""
     bm = bmesh.new()

@@ -1,9 +1,9 @@
 """Collision filters as lists in the Collider & Material and Trigger panels, and the two scene buttons.
 
 The stored filter keeps each list as JSON text (``ui/properties.py``; '' = the list is absent), which is what the
-exporter writes: the lists here are drawn from that text and edited by operators that rewrite it (one source of
-truth, no mirror collection to drift). Editing a collider's filter re-solves the scene's collision collections
-(``sync_filters.filter_changed``).
+exporter writes: the operators here rewrite that text, and the ``UIList`` (``GLTF_PHYSICS_UL_filter_systems``) draws
+its rows, a view rebuilt from the text (``filter_mirror``; one source of truth). Editing a collider's filter
+re-solves the scene's collision collections (``sync_filters.filter_changed``).
 
 * ``gltf_physics.filter_add_system`` — add a system name (one used in the scene, or a new one) to a list;
 * ``gltf_physics.filter_remove_system`` — remove one name (``index``), or make the whole list absent (``index`` −1);
@@ -19,7 +19,8 @@ import bpy
 from bpy.app.translations import pgettext_iface as iface_
 from bpy.props import EnumProperty, IntProperty, StringProperty
 
-from . import sync_filters
+from . import filter_mirror, sync_filters
+from .lists import GLTF_PHYSICS_UL_filter_systems
 from .panels import label
 
 UNDO = {"REGISTER", "UNDO"}
@@ -172,7 +173,7 @@ class GLTF_PHYSICS_OT_collections_from_filters(bpy.types.Operator):
 
 
 def draw_filter_lists(layout, ob, flt, target: str) -> None:
-    """The three lists of a stored filter, one row per name with its remove button, and the add buttons."""
+    """The three lists of a stored filter as UI lists with add / remove (and make-absent) buttons."""
     for field, title, _ in FIELD_ITEMS:
         box = layout.box()
         head = box.row(align=True)
@@ -187,26 +188,48 @@ def draw_filter_lists(layout, ob, flt, target: str) -> None:
             continue
         state = iface_("absent") if names is None else str(len(names))
         label(head, "{} ({})", iface_(title), state, icon="GROUP")
-        add = head.operator(GLTF_PHYSICS_OT_filter_add_system.bl_idname, text="", icon="ADD")
-        add.target, add.field = target, field
         if names is not None:
             clear = head.operator(GLTF_PHYSICS_OT_filter_remove_system.bl_idname, text="", icon="X")
             clear.target, clear.field, clear.index = target, field, -1
-        for index, name in enumerate(names or ()):
-            row = box.row(align=True)
-            row.label(text=name, icon="DOT", translate=False)
-            remove = row.operator(GLTF_PHYSICS_OT_filter_remove_system.bl_idname, text="", icon="REMOVE")
-            remove.target, remove.field, remove.index = target, field, index
+        row = box.row()
+        if filter_mirror.row_names(flt, field) == (names or ()):
+            row.template_list(
+                GLTF_PHYSICS_UL_filter_systems.__name__,
+                f"{target}.{field}",
+                flt,
+                filter_mirror.rows_name(field),
+                flt,
+                filter_mirror.active_name(field),
+                rows=2,
+            )
+        else:  # rows out of step with the text (an ID-property write): draw the text, rebuild after this draw
+            filter_mirror.rebuild_later()
+            col = row.column()
+            for name in names or ():
+                col.label(text=name, icon="DOT", translate=False)
+        side = row.column(align=True)
+        add = side.operator(GLTF_PHYSICS_OT_filter_add_system.bl_idname, text="", icon="ADD")
+        add.target, add.field = target, field
+        sub = side.column(align=True)
+        sub.enabled = bool(names)
+        remove = sub.operator(GLTF_PHYSICS_OT_filter_remove_system.bl_idname, text="", icon="REMOVE")
+        active = getattr(flt, filter_mirror.active_name(field))
+        remove.target, remove.field, remove.index = target, field, min(active, max(len(names or ()) - 1, 0))
 
 
-def draw_collides_with(layout, ob) -> None:
-    """The read-out "Collides with: …" (bodies of the scene, spec subset rule on the filters export writes)."""
-    hits = sync_filters.collides_with(ob)
+def draw_collides_with(layout, ob, target: str = "COLLIDER") -> None:
+    """The read-out "Collides with: …" of a collider, "Overlaps with: …" of a trigger (bodies of the scene, spec
+    subset rule on the filters export writes)."""
+    trigger = target == "TRIGGER"
+    hits = sync_filters.overlaps_with(ob) if trigger else sync_filters.collides_with(ob)
     if hits is None:
         return
     shown = ", ".join(hits[:SHOWN_NAMES]) or iface_("nothing")
     more = iface_(" … {} more").format(len(hits) - SHOWN_NAMES) if len(hits) > SHOWN_NAMES else ""
-    label(layout, "Collides with: {}{}", shown, more, icon="PHYSICS")
+    if trigger:
+        label(layout, "Overlaps with: {}{}", shown, more, icon="MOD_WIREFRAME")
+    else:
+        label(layout, "Collides with: {}{}", shown, more, icon="PHYSICS")
 
 
 def draw_scene_buttons(layout) -> None:
@@ -222,9 +245,11 @@ def register_module() -> None:
     """The "collides with" cache is dropped on every depsgraph update, file load, undo and redo."""
     for name in HANDLERS:
         getattr(bpy.app.handlers, name).append(sync_filters.invalidate)
+    filter_mirror.register_module()
 
 
 def unregister_module() -> None:
+    filter_mirror.unregister_module()
     for name in HANDLERS:
         handlers = getattr(bpy.app.handlers, name)
         while sync_filters.invalidate in handlers:

@@ -1,6 +1,7 @@
-"""UI lists of a stored glTF joint's limits and drives (``Object.gltf_physics.joint.limits`` / ``.drives``).
+"""UI lists of a stored glTF joint's limits and drives (``Object.gltf_physics.joint.limits`` / ``.drives``) and of
+the collision-filter system names.
 
-Filter systems are stored as JSON text (``ui/properties.py``), not as collections, so they have no list.
+The collision-filter lists are drawn by ``ui/filter_lists.py`` (their rows are a view of the stored JSON text).
 """
 
 from __future__ import annotations
@@ -52,4 +53,11 @@ class GLTF_PHYSICS_UL_joint_drives(bpy.types.UIList):
         layout.label(text=drive_summary(item), icon="AUTO", translate=False)
 
 
-CLASSES = (GLTF_PHYSICS_UL_joint_limits, GLTF_PHYSICS_UL_joint_drives)
+class GLTF_PHYSICS_UL_filter_systems(bpy.types.UIList):
+    """One row per system name of a collision-filter list (rows rebuilt from the stored JSON text)."""
+
+    def draw_item(self, context, layout, data, item, icon, active_data, active_propname, index=0, flt_flag=0):
+        layout.label(text=item.name, icon="DOT", translate=False)
+
+
+CLASSES = (GLTF_PHYSICS_UL_joint_limits, GLTF_PHYSICS_UL_joint_drives, GLTF_PHYSICS_UL_filter_systems)

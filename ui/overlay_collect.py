@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+import bpy
 import numpy as np
 
 from ..io.gltf.model import JointDescription
@@ -23,10 +24,12 @@ from ..io.mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..io.mapping.joints_to_gltf import constraint_description
 from ..io.mapping.stored import stored_description
 from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shape_from_json
-from . import overlay_geometry, overlay_marks
+from . import body_shapes, overlay_geometry, overlay_marks
 
 LAYERS = ("collider", "trigger", "axis_x", "axis_y", "axis_z", "limit", "drive", "mass", "velocity")
 AXES = "xyz"
+MESH_SHAPES = ("MESH", "CONVEX_HULL")
+MAX_MESH_VERTICES = 50_000  # a larger collision mesh is not drawn (its hull would take seconds)
 
 
 def _matrix(ob) -> np.ndarray:
@@ -78,7 +81,58 @@ def shape_layers(ob) -> dict[str, np.ndarray]:
         lines = None if bounds is None else overlay_geometry.shape_lines(derive_shape(rb.collision_shape, *bounds))
         if lines is not None:
             out["collider"] = lines
+    elif "collider" not in out and not stored and rb is not None and rb.collision_shape in MESH_SHAPES:
+        lines = mesh_lines(ob, rb.collision_shape == "CONVEX_HULL", rb.mesh_source)
+        if lines is not None:
+            out["collider"] = lines
+    trigger = None if pg is None else pg.trigger
+    if trigger is not None and trigger.has_trigger and "trigger" not in out and trigger.geometry.kind == "MESH":
+        lines = mesh_lines(ob, trigger.geometry.convex_hull)  # a trigger on its own mesh (Make Trigger)
+        if lines is not None:
+            out["trigger"] = lines
     return out
+
+
+def _mesh_data(ob, source: str):
+    """(vertices, edges) of the mesh Blender's collision uses: the base mesh (``BASE``), else the evaluated one
+    (modifiers applied); None without a mesh."""
+    if ob.type != "MESH" or ob.data is None:
+        return None
+    evaluated = None
+    if source != "BASE":
+        try:
+            evaluated = ob.evaluated_get(bpy.context.evaluated_depsgraph_get())
+            mesh = evaluated.to_mesh()
+        except (RuntimeError, AttributeError):
+            evaluated, mesh = None, ob.data
+    else:
+        mesh = ob.data
+    try:
+        if mesh is None or len(mesh.vertices) == 0:
+            return None
+        co = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
+        mesh.vertices.foreach_get("co", co)
+        edges = np.empty(len(mesh.edges) * 2, dtype=np.int64)
+        mesh.edges.foreach_get("vertices", edges)
+        return co.reshape(-1, 3), edges.reshape(-1, 2)
+    finally:
+        if evaluated is not None:
+            evaluated.to_mesh_clear()
+
+
+def mesh_lines(ob, hull: bool, source: str = "DEFORM") -> np.ndarray | None:
+    """A MESH collision shape as the mesh's edges, a CONVEX_HULL one as the hull's edges (``body_shapes`` hull,
+    cached by coordinates); None without a mesh or above ``MAX_MESH_VERTICES``."""
+    data = _mesh_data(ob, source)
+    if data is None or len(data[0]) > MAX_MESH_VERTICES:
+        return None
+    vertices, edges = data
+    if hull:
+        if len(vertices) < 4:
+            return overlay_geometry.edge_lines(vertices, edges)
+        vertices, triangles = body_shapes.convex_hull(vertices)
+        edges = overlay_geometry.triangle_edges(triangles)
+    return overlay_geometry.edge_lines(vertices, edges)
 
 
 # --- bodies -------------------------------------------------------------------------------------------------------
@@ -246,7 +300,9 @@ def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
     parts: list = [sorted((show or {}).items())]
     rb, c = ob.rigid_body, ob.rigid_body_constraint
     if rb is not None:
-        parts.append((rb.collision_shape, tuple(ob.dimensions) if ob.type == "MESH" else None))
+        parts.append((rb.collision_shape, rb.mesh_source, tuple(ob.dimensions) if ob.type == "MESH" else None))
+    if ob.type == "MESH" and ob.data is not None:  # mesh and hull shapes: a topology edit rebuilds
+        parts.append((ob.data.as_pointer(), len(ob.data.vertices), len(ob.data.edges), tuple(ob.dimensions)))
     if c is not None:
         parts.append(_flat(ob.matrix_world))
         parts.append(tuple(sorted(constraint_settings(c).items(), key=lambda kv: kv[0])))

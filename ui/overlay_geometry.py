@@ -96,6 +96,20 @@ _BUILDERS = {
 }
 
 
+def edge_lines(vertices, edges) -> np.ndarray:
+    """Mesh edges (``edges``: (M, 2) vertex indices) as segments, in the vertices' own (Blender object) frame."""
+    v = np.asarray(vertices, dtype=np.float32).reshape(-1, 3)
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    return v[e].reshape(-1, 3)
+
+
+def triangle_edges(triangles) -> np.ndarray:
+    """The distinct edges (M, 2) of triangles (T, 3): a hull's triangles → its wire."""
+    t = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
+    pairs = np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]])
+    return np.unique(np.sort(pairs, axis=1), axis=0)
+
+
 def shape_lines(shape: Shape | None) -> np.ndarray | None:
     """Segments of a model shape in the Blender object frame; None for meshes and unknown shape types."""
     params = None if shape is None else shape.params

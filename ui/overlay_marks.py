@@ -99,7 +99,9 @@ def limit_lines(limit: JointLimit, n: int = SEGMENTS) -> np.ndarray:
     * linear, 3 axes: spheres (three great circles) of radius min and max;
     * angular, 1 axis: the arc [min, max] about it, with its two end radii;
     * angular, 2 axes: the cone of half-angle max about the remaining axis (a ring and four generators);
-    * angular, 3 axes and locked limits (min = max = 0): nothing.
+    * angular, 3 axes (the rotation angle in [min, max]): a cone of half-angle max about each of X, Y and Z (no axis
+      of frame B leaves it), and of half-angle min when min > 0;
+    * locked limits (min = max = 0): nothing.
     An absent bound is drawn at ``UNBOUNDED`` (linear) or as the full turn (angular)."""
     if locked(limit):
         return empty()
@@ -124,7 +126,8 @@ def limit_lines(limit: JointLimit, n: int = SEGMENTS) -> np.ndarray:
         return _lines(np.concatenate([arc(axes[0], lo, hi, MARK_RADIUS, n), _lines(ends)]))
     if len(axes) == 2:
         return cone_lines(({0, 1, 2} - set(axes)).pop(), limit.max, n)
-    return empty()
+    angles = [a for a in (limit.min, limit.max) if a is not None and a > 0.0]
+    return _lines(np.concatenate([cone_lines(axis, a, n) for a in angles for axis in range(3)] or [empty()]))
 
 
 def cone_lines(axis: int, half_angle: float | None, n: int = SEGMENTS) -> np.ndarray:

@@ -35,6 +35,10 @@ def draw_geometry(layout, geometry) -> None:
         status = sync_shapes.status(geometry)
         for name in sync_shapes.editable(geometry):
             prop_with_status(layout, geometry, name, status)
+        if sync_shapes.editable(geometry) and sync_shapes.convertible(geometry):
+            layout.label(
+                text="The render mesh carries this shape: an edit moves it onto a generated proxy", icon="INFO"
+            )
     elif kind == "MESH":
         if geometry.mesh >= 0:
             label(layout, "glTF mesh {}", geometry.mesh, icon="MESH_DATA")
@@ -55,7 +59,8 @@ def draw_filter(layout, flt, ob=None, target: str = "COLLIDER") -> None:
     header.prop(flt, "has_filter", text=iface_("Collision Filter"), translate=False)
     if ob is not None and target == "COLLIDER":
         filter_lists.draw_scene_buttons(layout)
-        filter_lists.draw_collides_with(layout, ob)
+    if ob is not None:
+        filter_lists.draw_collides_with(layout, ob, target)
     if not flt.has_filter:
         return
     col = layout.column()

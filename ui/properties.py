@@ -13,6 +13,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import (
     BoolProperty,
+    CollectionProperty,
     EnumProperty,
     FloatProperty,
     FloatVectorProperty,
@@ -21,7 +22,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from . import sync_body, sync_filters, sync_shapes
+from . import filter_mirror, sync_body, sync_filters, sync_shapes
 from .joint_properties import GLTF_PHYSICS_PG_joint
 
 EXPORT_REVISIONS = (
@@ -163,6 +164,10 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     )
 
 
+class GLTF_PHYSICS_PG_system_name(bpy.types.PropertyGroup):
+    """One row of a collision-filter UI list (``name`` = a system name; a view of the JSON text)."""
+
+
 class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
     """A glTF collision filter exactly as the file said (lists as JSON text; empty text = absent)."""
 
@@ -173,18 +178,25 @@ class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
         name="Collision Systems",
         description="collisionFilters[].collisionSystems: JSON list of names, '' = absent; a collider's filter sets "
         "the scene's collision collections",
-        update=sync_filters.filter_changed,
+        update=filter_mirror.text_changed,
     )
     collide_with_systems: StringProperty(
         name="Collide With",
         description="collisionFilters[].collideWithSystems: JSON list of names, '' = absent (= all)",
-        update=sync_filters.filter_changed,
+        update=filter_mirror.text_changed,
     )
     not_collide_with_systems: StringProperty(
         name="Not Collide With",
         description="collisionFilters[].notCollideWithSystems: JSON list of names, '' = absent",
-        update=sync_filters.filter_changed,
+        update=filter_mirror.text_changed,
     )
+    # The UI lists' rows: views of the three texts above, rebuilt from them (ui/filter_mirror.py), never exported.
+    collision_systems_rows: CollectionProperty(type=GLTF_PHYSICS_PG_system_name)
+    collide_with_systems_rows: CollectionProperty(type=GLTF_PHYSICS_PG_system_name)
+    not_collide_with_systems_rows: CollectionProperty(type=GLTF_PHYSICS_PG_system_name)
+    collision_systems_active: IntProperty(name="Active System", default=0, min=0)
+    collide_with_systems_active: IntProperty(name="Active System", default=0, min=0)
+    not_collide_with_systems_active: IntProperty(name="Active System", default=0, min=0)
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
@@ -249,7 +261,13 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
         size=3,
         description="rad/s, node space, Blender axes (motion.angularVelocity; written as (x, z, −y))",
     )
-    gravity_factor: FloatProperty(name="Gravity Factor", default=1.0)
+    gravity_factor: FloatProperty(
+        name="Gravity Factor",
+        default=1.0,
+        description="Unitless multiplier of gravity (motion.gravityFactor); sets the world's gravity weight when "
+        "Reproduce Motion is on (the shared factor, mixed: the most common one)",
+        update=sync_body.gravity_changed,
+    )
     animated: BoolProperty(
         name="Animated",
         default=False,
@@ -284,6 +302,11 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
     shape_radius_top: sync_shapes.param("shape_radius_top", "Radius Top", "m (capsule / cylinder radiusTop)")
     shape_radius_bottom: sync_shapes.param(
         "shape_radius_bottom", "Radius Bottom", "m (capsule / cylinder radiusBottom)"
+    )
+    shape_size_x: sync_shapes.param("shape_size_x", "Size X", "m along glTF X; 0 = infinite (plane.sizeX absent)")
+    shape_size_z: sync_shapes.param("shape_size_z", "Size Z", "m along glTF Z; 0 = infinite (plane.sizeZ absent)")
+    shape_double_sided: sync_shapes.param(
+        "shape_double_sided", "Double Sided", "plane.doubleSided: collides on both sides (Blender always does)"
     )
 
 
@@ -349,6 +372,7 @@ class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
 CLASSES = (
     GLTF_PHYSICS_PG_scene,
     GLTF_PHYSICS_PG_material,
+    GLTF_PHYSICS_PG_system_name,
     GLTF_PHYSICS_PG_filter,
     GLTF_PHYSICS_PG_motion,
     GLTF_PHYSICS_PG_geometry,

@@ -18,9 +18,10 @@ import traceback
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..io.gltf.model import KINEMATIC, STATIC, PhysicsMaterial
+from ..io.gltf.model import DYNAMIC, KINEMATIC, STATIC, PhysicsMaterial
 from ..io.mapping import stored as props
 from ..io.mapping import sync_gate
+from ..io.mapping.gravity_weight import gravity_weight
 from . import body_shapes
 
 SIMULATED, REPRODUCED, STORED = "simulated", "reproduced", "stored only"
@@ -135,6 +136,34 @@ def mass_changed(ob, _pm, context) -> None:
 
 
 # --- material -----------------------------------------------------------------------------------------------------
+
+
+def dynamic_gravity_factors(world) -> list[float]:
+    """The gravity factor of every body Blender simulates as dynamic in ``world`` (ACTIVE, not Animated, not a
+    compound's shape): the stored ``gravityFactor`` of a dynamic glTF motion, else 1 — as the importer counts them."""
+    out = []
+    for ob in world.collection.objects if world.collection is not None else ():
+        rb = ob.rigid_body
+        if rb is None or rb.type != "ACTIVE" or rb.kinematic:
+            continue
+        if ob.parent is not None and ob.parent.rigid_body is not None:
+            continue
+        pm = ob.gltf_physics.motion
+        out.append(float(pm.gravity_factor) if pm.has_motion and pm.kind == DYNAMIC else 1.0)
+    return out
+
+
+@synced
+def gravity_changed(_ob, _pm, context) -> None:
+    """An edited ``gravityFactor`` redoes the import's reproduction (``mapping.gravity_weight``: the shared factor,
+    mixed → the most common one; every factor 1 → weight 1) on the world's gravity weight, when the scene's
+    *Reproduce Motion* option is on (as for the import). Bodies that miss their factor are marked "stored only"."""
+    scene = context.scene
+    world = scene.rigidbody_world if scene is not None else None
+    if world is None or not scene.gltf_physics.import_reproduce:
+        return
+    decided = gravity_weight(dynamic_gravity_factors(world))
+    world.effector_weights.gravity = 1.0 if decided is None else decided.weight
 
 
 def material_holders(ob) -> list:

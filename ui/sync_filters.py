@@ -4,7 +4,7 @@
   solver, ``mapping.filters_to_blender.solve``); run after each filter edit (``filter_changed``) and by the button
   *Collision Collections from Filters*.
 * :func:`filters_from_collections` — every body's stored filter from its collections, with the exporter's exact
-  encoding of "collide if they share a collection" (``mapping.values_to_gltf.filters_from_collections``).
+  encoding of "collide if they share a collection" (``mapping.values_to_gltf.export_filters_from_collections``).
 * :func:`collides_with` — the scene's bodies a collider touches under the spec's subset rule (``sim.pairs``), from
   the filters export writes (stored, or derived from the collections of bodies without one); cached by filter class
   until a filter edit here or a depsgraph update (``invalidate``).
@@ -23,9 +23,8 @@ import numpy as np
 from ..io.gltf.model import CollisionFilter
 from ..io.mapping import sync_gate
 from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
-from ..io.mapping.values_to_gltf import NO_COLLECTION
-from ..io.mapping.values_to_gltf import filters_from_collections as encode_collections
-from ..sim.pairs import FilterTable
+from ..io.mapping.values_to_gltf import export_filters_from_collections
+from ..sim.pairs import FilterTable, filters_collide
 from .sync_body import synced
 
 FIELDS = ("collision_systems", "collide_with_systems", "not_collide_with_systems")
@@ -95,8 +94,8 @@ def _key(flt: CollisionFilter | None):
 def export_filters(scene, strict: bool = True) -> list[tuple[object, list, CollisionFilter | None]]:
     """(body, members, the filter export writes for it): the stored filter; none for an imported collider without
     one; for a body authored in Blender, the exact encoding of its collision collections (among those bodies, as the
-    exporter does) — except that a body in no collection collides with nothing (``collideWithSystems`` []): the
-    exporter's ``notCollideWithSystems`` encoding holds only among bodies authored in Blender. ``strict``: an
+    exporter does, ``export_filters_from_collections``: a body in no collection collides with nothing,
+    ``collideWithSystems`` []). ``strict``: an
     unreadable stored filter raises ValueError, else it counts as no filter."""
     found, stored = [], set()
     for ob, members in units(scene):
@@ -111,11 +110,13 @@ def export_filters(scene, strict: bool = True) -> list[tuple[object, list, Colli
         found.append((ob, members, None if flt == "none" else flt))
     native = {ob.name for ob, members, _ in found if ob.name not in stored and not _stores_collider(members)}
     sets = {ob.name: _collections(ob) for ob, _, _ in found if ob.name in native}
-    derived, _ = encode_collections(sets)
-    for name, chosen in sets.items():
-        if not chosen:  # in no collection: collides with nothing in Blender, whatever the other bodies' filters say
-            derived[name] = CollisionFilter(collision_systems=(NO_COLLECTION,), collide_with_systems=())
+    derived, _ = export_filters_from_collections(sets, _stored_names(found))  # the exporter's own encoding
     return [(ob, members, derived[ob.name] if ob.name in native else flt) for ob, members, flt in found]
+
+
+def _stored_names(found: list) -> set[str]:
+    """System names of the stored filters among ``found`` (what ``nothing_filter`` must avoid)."""
+    return {n for _ob, _m, flt in found if flt is not None for group in _lists(flt) for n in group or ()}
 
 
 def collections_from_filters(scene) -> FilterAssignment | None:
@@ -148,7 +149,7 @@ def filters_from_collections(scene) -> int:
     """Store on every body (and its compound children) the filter the exporter writes for its collections; a scene
     whose bodies all use only collection 0 gets no filters. Returns how many bodies were given a filter."""
     found = list(units(scene))
-    filters, _wrong = encode_collections({ob.name: _collections(ob) for ob, _ in found})
+    filters, _wrong = export_filters_from_collections({ob.name: _collections(ob) for ob, _ in found})
     given = 0
     invalidate()
     with sync_gate.paused():  # the collections are the source here: no re-solve while writing
@@ -237,7 +238,7 @@ def _relation(scene) -> dict:
         distinct[keys[_key(flt)]] = flt
     matrix = FilterTable([to_pair_filter(f) for f in distinct]).matrix() if distinct else np.zeros((0, 0), bool)
     collides = [np.flatnonzero(matrix[i]).tolist() for i in range(len(distinct))]
-    return {"class": of, "unit": unit_of, "members": members, "collides": collides}
+    return {"class": of, "unit": unit_of, "members": members, "collides": collides, "filters": distinct}
 
 
 def collides_with(ob) -> list[str] | None:
@@ -255,6 +256,32 @@ def collides_with(ob) -> list[str] | None:
         return None
     own = relation["unit"][ob.name]
     names = [name for other in relation["collides"][index] for name in relation["members"][other] if name != own]
+    return sorted(names)
+
+
+def overlaps_with(ob) -> list[str] | None:
+    """Names of the scene's bodies the trigger on ``ob`` overlaps (the spec's subset rule between the trigger's
+    stored filter and each body's export filter; sorted, the trigger's own body left out); None when ``ob`` stores
+    no trigger or its filter is unreadable. Uses the cached relation (one pair test per filter class)."""
+    scene = bpy.context.scene
+    if scene is None or not ob.gltf_physics.trigger.has_trigger:
+        return None
+    try:
+        own = to_pair_filter(stored_filter(ob.gltf_physics.trigger.filter))
+    except ValueError:
+        return None
+    key = (scene.name, len(scene.objects))
+    if _CACHE.get("key") != key:
+        _CACHE["key"], _CACHE["value"] = key, _relation(scene)
+    relation = _CACHE["value"]
+    mine = {relation["unit"].get(o.name) for o in (ob, ob.parent) if o is not None} - {None}
+    names = [
+        name
+        for index, flt in enumerate(relation["filters"])
+        if filters_collide(own, to_pair_filter(flt))
+        for name in relation["members"][index]
+        if name not in mine
+    ]
     return sorted(names)
 
 

@@ -8,8 +8,10 @@ generated proxy (``role`` PROXY / TRIGGER_PROXY for this node, or the node's own
 the old mesh; the Blender collision shape follows, and a *Computed* mass is recomputed. The exporter then derives
 the new primitive from the rebuilt mesh, finds it equal to the stored shape and writes the edited value.
 
-A shape realised by the node's own render mesh is not rebuilt (the mesh is the artist's): its parameters are
-stored only, and the export writes the primitive Blender derives from that mesh (``docs/export.md``).
+A shape realised by the node's own render mesh is not rebuilt (the mesh is the artist's): the first edit moves the
+shape onto a generated proxy child (``to_proxy``), as the importer does for a shape that differs from the render
+mesh, and the body becomes COMPOUND; later edits rebuild that proxy. Where that is not possible (a compound's shape,
+a trigger), the parameters stay stored only.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from ..io.mapping import sync_gate
 from ..io.mapping.shapes_to_blender import implicit_mesh
 from ..io.mapping.values_to_gltf import shape_from_json
+from .adopt_steps import shape_proxy
 from .sync_body import SIMULATED, STORED, apply_mass
 
 # property → (KHR_implicit_shapes key, shape types it applies to)
@@ -31,8 +34,12 @@ KEYS = {
     "shape_height": ("height", ("capsule", "cylinder")),
     "shape_radius_top": ("radiusTop", ("capsule", "cylinder")),
     "shape_radius_bottom": ("radiusBottom", ("capsule", "cylinder")),
+    "shape_size_x": ("sizeX", ("plane",)),
+    "shape_size_z": ("sizeZ", ("plane",)),
+    "shape_double_sided": ("doubleSided", ("plane",)),
 }
-DEFAULTS = {"shape_size": (1.0, 1.0, 1.0), "shape_radius": 0.5, "shape_height": 0.5}
+DEFAULTS = {"shape_size": (1.0, 1.0, 1.0), "shape_radius": 0.5, "shape_height": 0.5, "shape_double_sided": False}
+PLANE_SIZES = ("shape_size_x", "shape_size_z")  # 0 in the panel = absent in the file = infinite
 
 
 def _data(pgeo) -> dict | None:
@@ -59,7 +66,9 @@ def _getter(name: str):
         data = _data(pgeo)
         value = None if data is None else data[data["type"]].get(key)
         if value is None:
-            return DEFAULTS.get(name, 0.25)
+            return 0.0 if name in PLANE_SIZES else DEFAULTS.get(name, 0.25)
+        if name == "shape_double_sided":
+            return bool(value)
         return tuple(float(v) for v in value) if name == "shape_size" else float(value)
 
     return get
@@ -73,11 +82,20 @@ def _setter(name: str):
         if data is None or data["type"] not in KEYS[name][1]:
             return
         old = shape_from_json(json.loads(pgeo.shape_json))
-        data[data["type"]][key] = [float(v) for v in value] if name == "shape_size" else float(value)
+        params = data[data["type"]]
+        if name in PLANE_SIZES and value <= 0.0:
+            params.pop(key, None)  # infinite
+        elif name == "shape_double_sided":
+            params[key] = bool(value)
+        else:
+            params[key] = [float(v) for v in value] if name == "shape_size" else float(value)
         pgeo.shape_json = json.dumps(data)
         if sync_gate.active() and old is not None and old.params is not None:
             with sync_gate.paused():
-                rebuild(pgeo, old)
+                if holders(pgeo):
+                    rebuild(pgeo, old)
+                else:
+                    to_proxy(pgeo)
 
     return set_
 
@@ -88,6 +106,8 @@ SET = {name: _setter(name) for name in KEYS}
 
 def param(name: str, label: str, description: str):
     """The ``bpy.props`` definition of shape parameter ``name`` (a length in metres; ``shape_size`` a vector)."""
+    if name == "shape_double_sided":
+        return bpy.props.BoolProperty(name=label, description=description, get=GET[name], set=SET[name])
     options = {"name": label, "min": 0.0, "unit": "LENGTH", "description": description}
     if name == "shape_size":
         return bpy.props.FloatVectorProperty(size=3, get=GET[name], set=SET[name], **options)
@@ -114,6 +134,38 @@ def holders(pgeo) -> list:
 
 def status(pgeo) -> str:
     return SIMULATED if holders(pgeo) else STORED
+
+
+def convertible(pgeo) -> bool:
+    """A collider shape realised by the node's own render mesh that an edit moves onto a generated proxy: the
+    object is a rigid body of its own (not a compound's shape, not already COMPOUND) in a rigid-body world."""
+    ob = pgeo.id_data
+    rb = ob.rigid_body
+    if pgeo != ob.gltf_physics.collider.geometry or rb is None or rb.collision_shape == "COMPOUND" or holders(pgeo):
+        return False
+    if ob.parent is not None and ob.parent.rigid_body is not None:
+        return False
+    scene = bpy.context.scene
+    return scene is not None and scene.rigidbody_world is not None
+
+
+def to_proxy(pgeo) -> str | None:
+    """An edited shape of a render-mesh collider goes onto a generated proxy child ``<name>.collider``, as the
+    importer does for a shape that differs from the render mesh (the render mesh is left alone; the body becomes
+    COMPOUND; a *Computed* mass follows). Returns the proxy's name (None: not convertible)."""
+    if not convertible(pgeo):
+        return None
+    ob = pgeo.id_data
+    shape = shape_from_json(json.loads(pgeo.shape_json))
+    name = shape_proxy(ob, shape, bpy.context.scene.rigidbody_world) if shape is not None else None
+    if name is None:
+        return None
+    rb, prb = ob.rigid_body, bpy.data.objects[name].rigid_body
+    prb.friction, prb.restitution = rb.friction, rb.restitution  # the material rule, as the importer's proxies
+    prb.collision_collections = tuple(rb.collision_collections)
+    if ob.gltf_physics.motion.has_motion:
+        apply_mass(ob, ob.gltf_physics.motion, bpy.context)
+    return name
 
 
 def _extent(vertices) -> np.ndarray:

@@ -246,6 +246,30 @@ _FR.update(
     }
 )
 
+# Texts of the plane parameters, the render-mesh note and the trigger read-out (issue 13 follow-ups).
+_DE.update(
+    {
+        "Size X": "Größe X",
+        "Size Z": "Größe Z",
+        "Double Sided": "Beidseitig",
+        "The render mesh carries this shape: an edit moves it onto a generated proxy": (
+            "Das Render-Mesh trägt diese Form: eine Änderung verschiebt sie auf einen erzeugten Stellvertreter"
+        ),
+        "Overlaps with: {}{}": "Überlappt mit: {}{}",
+    }
+)
+_FR.update(
+    {
+        "Size X": "Taille X",
+        "Size Z": "Taille Z",
+        "Double Sided": "Double face",
+        "The render mesh carries this shape: an edit moves it onto a generated proxy": (
+            "Le maillage de rendu porte cette forme : une modification la déplace sur un substitut généré"
+        ),
+        "Overlaps with: {}{}": "Chevauche : {}{}",
+    }
+)
+
 TRANSLATIONS: dict[str, dict[tuple[str, str], str]] = {
     locale: {(CTX, msgid): text for msgid, text in table.items()} for locale, table in (("de_DE", _DE), ("fr_FR", _FR))
 }

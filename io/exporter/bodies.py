@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
-from ..mapping.values_to_gltf import filters_from_collections
+from ..mapping.values_to_gltf import export_filters_from_collections
 from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, HELPER_JOINT_ROLES, PROXY_ROLES, Builder, has_stored, pg_of
 from .native import native_collider, native_motion
 from .stored import stored_collider, stored_motion, stored_trigger
@@ -39,7 +39,8 @@ def add_object(b: Builder, ob) -> None:
 
 def assign_native_filters(b: Builder) -> None:
     """Filters from the collision collections of every collider without a stored filter, exact for any collection
-    sets (see ``mapping.values_to_gltf.filters_from_collections``); its self-check count is reported if ever > 0."""
+    sets (``mapping.values_to_gltf.export_filters_from_collections``: a body in no collection collides with nothing,
+    imported colliders included); its self-check count is reported if ever > 0."""
     sets = {}
     for index, unit in b.native_colliders.items():
         rb = getattr(unit, "rigid_body", None)
@@ -47,7 +48,10 @@ def assign_native_filters(b: Builder) -> None:
             sets[index] = frozenset(i for i, on in enumerate(rb.collision_collections) if on)
     if not sets:
         return
-    filters, wrong = filters_from_collections(sets)
+    used = {
+        n for flt in b.doc.filters for group in (flt.collision_systems, flt.collide_with_systems) for n in group or ()
+    }
+    filters, wrong = export_filters_from_collections(sets, used)
     for index, flt in filters.items():
         physics = b.doc.nodes.get(index)
         if flt is not None and physics is not None and physics.collider is not None:

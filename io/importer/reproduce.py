@@ -4,7 +4,7 @@ Runs after the joints, only when ``Scene.gltf_physics.import_reproduce`` is on (
 
 * ``gravityFactor``: the rigid-body world's gravity effector weight, exact when every dynamic body of the world
   shares the factor; mixed factors → the most common one (ties: the one nearest 1), reported as not reproducible
-  with the pointers of the bodies that do not get theirs.
+  with the pointers of the bodies that do not get theirs (``mapping.gravity_weight``, also used by the panel sync).
 * Infinite inertia (``inertiaDiagonal`` 0 on an axis): a GENERIC constraint whose frame is the body's inertia frame
   locks rotation about those axes against one passive, non-colliding anchor (translation stays free).
 * Damping: nothing to do here — ``bodies`` already gives every imported body damping 0, option or not.
@@ -15,13 +15,12 @@ Helpers live in the child collection ``HELPERS`` and are tagged ``Object.gltf_ph
 
 from __future__ import annotations
 
-from collections import Counter
-
 import bpy
 from mathutils import Matrix, Quaternion
 
 from ..gltf.model import DYNAMIC
 from ..mapping.axes import quat_to_blender
+from ..mapping.gravity_weight import gravity_weight
 from .context import ImportContext
 
 HELPERS = "glTF Physics Helpers"
@@ -95,19 +94,17 @@ def _gravity(ctx: ImportContext, bodies: list) -> None:
         child = ob.parent is not None and ob.parent.rigid_body is not None  # a compound's shape, not a body
         if ob.as_pointer() not in ours and rb is not None and rb.type == "ACTIVE" and not rb.kinematic and not child:
             others += 1
-    counts = Counter(factors.values())
-    if others:
-        counts[1.0] += others
-    if not counts or set(counts) == {1.0}:
+    decided = gravity_weight([*factors.values(), *([1.0] * others)])
+    if decided is None:
         return
-    chosen = max(counts, key=lambda f: (counts[f], -abs(f - 1.0)))
+    chosen = decided.weight
     ctx.world.effector_weights.gravity = chosen
-    if len(counts) == 1:
+    if decided.exact:
         ptr = ctx.node_pointer(next(iter(factors)), "motion", "gravityFactor")
         ctx.note(REPRODUCED, ptr, f"gravityFactor {chosen:g} of every dynamic body: world gravity weight {chosen:g}")
         return
     for m, factor in factors.items():
-        if factor != chosen:
+        if decided.misses(factor):
             ctx.warn(
                 NOT_REPRODUCIBLE,
                 ctx.node_pointer(m, "motion", "gravityFactor"),

@@ -9,6 +9,7 @@ or are negated and swapped (angular), as on import.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -214,6 +215,33 @@ def filters_from_collections(sets: dict) -> tuple[dict, int]:
             if filter_collides(made[a], made[b]) != bool(a & b):
                 wrong += counts[a] * (counts[a] - 1) // 2 if a == b else counts[a] * counts[b]
     return {key: made[frozenset(s)] for key, s in sets.items()}, wrong
+
+
+NOTHING = "collides_with_nothing"  # a whitelisted system no collider belongs to (glTF drops an empty list)
+
+
+def nothing_filter(used: Iterable[str] = ()) -> CollisionFilter:
+    """The filter of a body that collides with nothing: system ``no_collection``, ``collideWithSystems`` = one name
+    that is no collider's system (``NOTHING``, suffixed until it is not in ``used``). An empty ``collideWithSystems``
+    would say the same, but Blender's glTF exporter drops empty lists from the JSON."""
+    taken, name, n = set(used), NOTHING, 2
+    while name in taken:
+        name, n = f"{NOTHING}_{n}", n + 1
+    return CollisionFilter(collision_systems=(NO_COLLECTION,), collide_with_systems=(name,))
+
+
+def export_filters_from_collections(sets: dict, used: Iterable[str] = ()) -> tuple[dict, int]:
+    """:func:`filters_from_collections` as export writes it: a body in no collection gets :func:`nothing_filter`
+    (a whitelist no collider is on) instead of ``notCollideWithSystems`` of the native systems. Both are exact among
+    bodies authored in Blender, but only the whitelist also keeps it from colliding with imported colliders whose
+    stored filters name other systems, or none (spec subset rule: an object whose systems are not all whitelisted,
+    or that has none, is rejected). ``used``: the system names of the other (stored) filters of the file."""
+    filters, wrong = filters_from_collections(sets)
+    if not any(flt is not None and not sets[key] for key, flt in filters.items()):
+        return filters, wrong
+    names = {n for flt in filters.values() if flt is not None for n in flt.collision_systems or ()}
+    isolated = nothing_filter({*used, *names})
+    return {key: isolated if flt is not None and not sets[key] else flt for key, flt in filters.items()}, wrong
 
 
 def filter_collides(a: CollisionFilter, b: CollisionFilter) -> bool:

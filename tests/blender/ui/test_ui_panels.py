@@ -144,14 +144,11 @@ def test_collider_panel_filter_and_material_readouts(addon, clean):
             )
             own = "yes" if readout.filter_summary(parsed)["self"] else "no"
             assert f"Collides with its own kind: {own}" in texts
-            removes = [  # the lists (ui/filter_lists.py): one remove button per name, index -1 = clear the list
-                c["props"].values
-                for c in collider.calls("operator")
-                if c["idname"] == "gltf_physics.filter_remove_system" and c["props"].values["index"] >= 0
-            ]
+            lists = [c for c in collider.calls("template_list") if c["list"] == "GLTF_PHYSICS_UL_filter_systems"]
+            assert len(lists) == 3  # the three lists (ui/filter_lists.py), rows = a view of the stored text
             names = json.loads(flt.collision_systems or "[]")
-            assert [v["index"] for v in removes if v["field"] == "collision_systems"] == list(range(len(names)))
-            assert set(names) <= set(texts)
+            assert lists[0]["items"] == len(names)
+            assert [row.name for row in flt.collision_systems_rows] == names
     ghost = bpy.data.objects["Ghost"].gltf_physics.collider.filter
     ghost.collide_with_systems = "[not json"
     texts = draw_panel(panels["collider"], bpy.data.objects["Ghost"]).texts()

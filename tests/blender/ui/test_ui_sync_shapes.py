@@ -104,3 +104,50 @@ def test_render_mesh_collider_is_stored_only_and_panel_draws(clean):
         import_gltf(clean, fixture("import/empty_bodies.gltf"))
         drawn = draw_panel(body.GLTF_PHYSICS_PT_collider, bpy.data.objects[name])
         assert set(sync.editable(bpy.data.objects[name].gltf_physics.collider.geometry)) <= set(drawn.props())
+
+
+def test_plane_parameters_rebuild_the_proxy_and_export(clean, tmp_path):
+    import_gltf(clean, fixture("import/rev_2024_10.gltf"))
+    floor = bpy.data.objects["Floor"]
+    geo = floor.gltf_physics.collider.geometry
+    sync = submodule(clean, "ui.sync_shapes")
+    assert set(sync.editable(geo)) == {"shape_size_x", "shape_size_z", "shape_double_sided"}
+    (holder,) = sync.holders(geo)
+    assert (geo.shape_size_x, geo.shape_size_z, geo.shape_double_sided) == (4.0, 6.0, True)
+    assert _extent(holder)[:2] == pytest.approx((4.0, 6.0))  # glTF X, Z → Blender X, Y
+    geo.shape_size_x = 10.0
+    geo.shape_double_sided = False
+    assert _extent(holder)[:2] == pytest.approx((10.0, 6.0))
+    gltf = export(tmp_path / "plane.gltf", "2026")
+    assert _shape_of(gltf, "Floor") == {"type": "plane", "plane": {"sizeX": 10.0, "sizeZ": 6.0, "doubleSided": False}}
+    assert not _edited(clean)
+    geo.shape_size_z = 0.0  # 0 = absent = infinite (the importer's 2000 m quad)
+    assert "sizeZ" not in json.loads(geo.shape_json)["plane"] and geo.shape_size_z == 0.0
+    assert _extent(holder)[1] == pytest.approx(2000.0)
+    texts = draw_panel(submodule(clean, "ui.panels_body").GLTF_PHYSICS_PT_collider, floor)
+    assert {"shape_size_x", "shape_size_z", "shape_double_sided"} <= set(texts.props())
+
+
+def test_render_mesh_collider_edit_moves_the_shape_onto_a_generated_proxy(clean, tmp_path):
+    import_gltf(clean, fixture("import/animated.gltf"))
+    ob = bpy.data.objects["Free"]
+    geo = ob.gltf_physics.collider.geometry
+    sync = submodule(clean, "ui.sync_shapes")
+    render = ob.data
+    extent = tuple(_extent(ob))
+    assert sync.convertible(geo)
+    texts = draw_panel(submodule(clean, "ui.panels_body").GLTF_PHYSICS_PT_collider, ob).texts()
+    assert "The render mesh carries this shape: an edit moves it onto a generated proxy" in texts
+    geo.shape_size = (2.0, 0.5, 3.0)  # glTF X, Y (up), Z
+    (proxy,) = sync.holders(geo)
+    assert proxy.name == "Free.collider" and proxy.parent is ob and proxy.gltf_physics.role == "PROXY"
+    assert ob.rigid_body.collision_shape == "COMPOUND" and proxy.rigid_body.collision_shape == "BOX"
+    assert tuple(_extent(proxy)) == pytest.approx((2.0, 3.0, 0.5))  # Blender X, Y, Z = glTF X, Z, Y
+    assert ob.data is render and tuple(_extent(ob)) == pytest.approx(extent)  # the render mesh is left alone
+    assert sync.status(geo) == "simulated" and not sync.convertible(geo)
+    geo.shape_size = (1.0, 0.5, 3.0)  # the next edit rebuilds the same proxy
+    assert sync.holders(geo) == [proxy] and tuple(_extent(proxy)) == pytest.approx((1.0, 3.0, 0.5))
+    gltf = export(tmp_path / "moved.gltf", "2026")
+    assert _shape_of(gltf, "Free")["box"]["size"] == pytest.approx([1.0, 0.5, 3.0])
+    assert not any(n.get("name") == "Free.collider" for n in gltf["nodes"])
+    assert not _edited(clean)

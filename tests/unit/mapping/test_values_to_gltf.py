@@ -241,3 +241,31 @@ def test_self_check_counts_body_pairs_with_multiplicities(monkeypatch):
     _, wrong = mapping.filters_from_collections(dict(enumerate(sets)))
     brute = sum(not (a & b) for i, a in enumerate(sets) for b in sets[i + 1 :])
     assert wrong == brute == 3 * 4 + 3 * 2 + 2 * 2 + 4 * 2 + 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.frozensets(st.integers(0, 5), max_size=3), min_size=1, max_size=8),
+    st.lists(st.sampled_from(["world", "collection_0", "no_collection", "collides_with_nothing"]), max_size=2),
+    st.sampled_from([None, "collide", "not"]),
+)
+def test_export_encoding_isolates_bodies_in_no_collection_from_any_filter(sets, systems, kind):
+    """Exact among Blender bodies (same relation as the plain encoding), and a body in no collection collides with
+    nothing under the spec's rule (``sim.pairs``), also against a stored filter or none."""
+    pairs = submodule("sim.pairs")
+    keyed = dict(enumerate([*sets, frozenset()]))
+    filters, wrong = mapping.export_filters_from_collections(keyed, systems)
+    assert wrong == 0
+    for i in keyed:
+        for j in keyed:
+            if i < j:
+                assert mapping.filter_collides(filters[i], filters[j]) == bool(keyed[i] & keyed[j])
+    lists = {"collide": {"collideWithSystems": systems}, "not": {"notCollideWithSystems": systems}}.get(kind, {})
+    stored = pairs.CollisionFilter.from_dict({"collisionSystems": systems, **lists}) if kind or systems else None
+    loner = filters[len(sets)]
+    assert loner.collide_with_systems and loner.collide_with_systems[0] not in systems  # a non-empty list (glTF)
+    written = pairs.CollisionFilter.from_dict(
+        {"collisionSystems": list(loner.collision_systems), "collideWithSystems": list(loner.collide_with_systems)}
+    )
+    assert not pairs.filters_collide(written, stored)
+    assert not pairs.filters_collide(written, None)

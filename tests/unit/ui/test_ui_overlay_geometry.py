@@ -67,3 +67,14 @@ def test_shape_lines_dispatches_and_skips_meshes_and_unknown_types():
     assert og.shape_lines(Shape(type="mesh", params=model.MeshShape(mesh=0))) is None
     assert og.shape_lines(Shape(type="x_custom", params=None)) is None
     assert og.shape_lines(None) is None
+
+
+def test_mesh_edges_and_hull_wire():
+    """A mesh collision shape is drawn as its edges; a hull's triangles give each edge once."""
+    vertices = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=float)
+    lines = og.edge_lines(vertices, [[0, 1], [2, 3]])
+    np.testing.assert_allclose(lines, [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    tetra = [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]]
+    edges = og.triangle_edges(tetra)
+    assert edges.tolist() == [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    assert og.edge_lines(vertices, edges).shape == (12, 3)

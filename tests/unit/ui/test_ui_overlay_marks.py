@@ -21,9 +21,28 @@ def _angles_about(v: np.ndarray, axis: int) -> np.ndarray:
     return np.arctan2(v[:, w], v[:, u])
 
 
-def test_locked_limits_and_three_axis_angular_draw_nothing():
+def test_locked_limits_draw_nothing():
     assert len(om.limit_lines(JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0))) == 0
-    assert len(om.limit_lines(JointLimit(angular_axes=(0, 1, 2), min=0.0, max=0.3))) == 0
+    assert len(om.limit_lines(JointLimit(angular_axes=(0, 1, 2), min=0.0, max=0.0))) == 0
+    assert len(om.limit_lines(JointLimit(angular_axes=(0, 1, 2), min=0.0))) == 0  # no max: every rotation
+
+
+@pytest.mark.parametrize(("low", "high"), [(0.0, 0.3), (0.2, 0.6)])
+def test_three_axis_angular_limit_draws_a_cone_about_each_axis(low, high):
+    """The rotation angle is at most ``high``: no axis of frame B leaves the cone of that half-angle about its own
+    frame-A axis; a positive ``low`` adds the inner cones."""
+    n = 32
+    v = om.limit_lines(JointLimit(angular_axes=(0, 1, 2), min=low, max=high), n=n).astype(np.float64)
+    one_cone = len(om.cone_lines(0, high, n))
+    angles = [a for a in (low, high) if a > 0.0]
+    assert len(v) == 3 * len(angles) * one_cone
+    for k, half in enumerate(angles):
+        for axis in range(3):
+            start = (3 * k + axis) * one_cone
+            cone = v[start : start + one_cone]
+            tips = cone[np.linalg.norm(cone, axis=1) > 1e-6]
+            cos = tips[:, axis] / np.linalg.norm(tips, axis=1)
+            assert_allclose(np.arccos(np.clip(cos, -1, 1)), half, atol=1e-6)
 
 
 def test_linear_one_axis_segment_spans_min_to_max_with_bound_squares():
