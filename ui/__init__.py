@@ -20,6 +20,7 @@ def _modules() -> list:
         panels_body,
         panels_joint,
         properties,
+        reproduction,
         translations,
     )
 
@@ -32,6 +33,7 @@ def _modules() -> list:
         panels,
         panels_body,
         panels_joint,
+        reproduction,
         translations,
     ]
 

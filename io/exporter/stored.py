@@ -10,10 +10,21 @@ import math
 
 import numpy as np
 
-from ..gltf.model import KINEMATIC, STATIC, Collider, CollisionFilter, Geometry, Motion, PhysicsMaterial, Trigger
+from ..gltf.model import (
+    DYNAMIC,
+    KINEMATIC,
+    STATIC,
+    Collider,
+    CollisionFilter,
+    Geometry,
+    Motion,
+    PhysicsMaterial,
+    Trigger,
+)
 from ..gltf.nodes import affine_inverse, decompose
 from ..mapping import stored as props
 from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
+from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape
 from ..mapping.values_to_gltf import native_material, r7, shape_from_json, shapes_close
 from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, pg_of
@@ -44,7 +55,8 @@ def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
     if rb is None:
         b.note(EXPORT_EDITED, ptr + "/motion", f"{ob.name!r} has no rigid body any more: motion not written")
         return None
-    if (rb.type, bool(rb.kinematic)) != _expected_state(pm):
+    prerolled = rb.kinematic and pm.kind == DYNAMIC and preroll_driven(ob)  # import's initial-velocity pre-roll
+    if (rb.type, bool(rb.kinematic)) != _expected_state(pm) and not prerolled:
         b.note(EXPORT_EDITED, ptr + "/motion", f"body type of {ob.name!r} changed in Blender: written from Blender")
         native = native_motion(b, ob, ptr)
         if native is None:

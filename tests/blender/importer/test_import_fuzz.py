@@ -63,7 +63,7 @@ def test_unknown_combine_mode_keeps_stored_material(clean, tmp_path):
 
 CASES = fuzzkit.budget(300)
 IO_SCENE_GLTF2_DEPTH = 150  # io_scene_gltf2's gltf2_io.extension_to_dict recurses 3 frames per level
-HELPER_JOINT_ROLES = {"JOINT", "MOTOR", "ANCHOR"}
+HELPER_JOINT_ROLES = {"JOINT", "MOTOR", "ANCHOR", "REPRODUCTION"}
 HELPER_ROLES = {"PROXY", "TRIGGER_PROXY"}
 
 
