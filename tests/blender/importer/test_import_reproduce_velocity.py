@@ -10,10 +10,10 @@ import math
 import bpy
 import pytest
 from mathutils import Vector
-from reproduce_kit import RB, body, import_file, reset, seconds_per_frame, step, write
 
 from blenderkit import submodule
 from export_helpers import export
+from reproduce_kit import RB, body, import_file, reset, seconds_per_frame, step, write
 
 FRAMES = 36  # 1.5 s at 24 fps
 G = 9.81
