@@ -9,6 +9,8 @@ Runs after the joints, only when ``Scene.gltf_physics.import_reproduce`` is on (
   locks rotation about those axes against one passive, non-colliding anchor (translation stays free).
 * Initial ``linearVelocity`` / ``angularVelocity``: a kinematic pre-roll released by a persistent frame handler
   (``reproduce_velocity``, rules in ``mapping.initial_velocity``).
+* ``centerOfMass``: the body re-originated on a compound helper at the centre (``reproduce_mass``); the rotation
+  locks and the pre-roll then act on that helper.
 * Damping: nothing to do here — ``bodies`` already gives every imported body damping 0, option or not.
 
 Helpers live in the child collection ``HELPERS`` and are tagged ``Object.gltf_physics.joint.role ==
@@ -23,7 +25,7 @@ from mathutils import Matrix, Quaternion
 
 from ..gltf.model import DYNAMIC
 from ..mapping.axes import quat_to_blender
-from . import reproduce_velocity
+from . import reproduce_mass, reproduce_velocity
 from .context import ImportContext
 from .reproduce_helpers import (  # noqa: F401  (HELPERS, ROLE, is_helper: this module's public names)
     HELPERS,
@@ -54,6 +56,8 @@ def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
         out.add("inertiaDiagonal")
     if reproduce_velocity.wanted(motion):
         out.update(("linearVelocity", "angularVelocity"))
+    if reproduce_mass.wanted(motion):
+        out.add("centerOfMass")
     return frozenset(out)
 
 
@@ -63,6 +67,13 @@ def build(ctx: ImportContext) -> None:
     bodies = _dynamic_bodies(ctx)
     ctx.guarded("", "reproducing gravityFactor", _gravity, ctx, bodies)
     state: dict = {}
+    carriers = {}  # motion node → the object carrying its simulation (a centre-of-mass helper or the body)
+    for m, ob in bodies:
+        carriers[m] = ob
+        if reproduce_mass.wanted(ctx.document.nodes[m].motion):
+            ptr = ctx.node_pointer(m, "motion", "centerOfMass")
+            carriers[m] = ctx.guarded(ptr, "centre of mass", reproduce_mass.recentre, ctx, state, m, ob) or ob
+    bodies = [(m, carriers[m]) for m, _ in bodies]
     for m, ob in bodies:
         motion = ctx.document.nodes[m].motion
         if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):

@@ -1,15 +1,16 @@
 """*Remove Reproduction Helpers*: the scene as the import would have left it with ``import_reproduce`` off.
 
-Deletes every helper tagged ``joint.role == "REPRODUCTION"`` (rotation locks, the anchor, pre-roll Empties), undoes
-the initial-velocity pre-roll on its bodies (drivers, delta transforms, kinematic switch), puts the world's gravity
-weight back to 1 when imported bodies carry a gravityFactor, and removes the helper collections left empty.
+Undoes the initial-velocity pre-roll (drivers, delta transforms, kinematic switch), puts re-originated bodies back
+under their parents, deletes every helper tagged ``joint.role == "REPRODUCTION"`` (rotation locks, the anchor,
+centre-of-mass carriers, pre-roll Empties), puts the world's gravity weight back to 1 when imported bodies carry a
+gravityFactor, and removes the helper collections left empty.
 """
 
 from __future__ import annotations
 
 import bpy
 
-from . import reproduce_velocity
+from . import reproduce_mass, reproduce_velocity
 from .reproduce_helpers import HELPERS, is_helper
 
 
@@ -18,6 +19,9 @@ def remove_helpers(scene) -> int:
     for body in reproduce_velocity.preroll_bodies(scene):
         reproduce_velocity.remove(body)
     helpers = [ob for ob in scene.objects if is_helper(ob)]
+    for ob in helpers:
+        if ob.gltf_physics.joint.joint_name == reproduce_mass.KIND:
+            reproduce_mass.restore(ob)  # the body back under its own parent before its carrier goes
     rbw = scene.rigidbody_world
     if rbw is not None and _has_gravity_factor(scene):
         rbw.effector_weights.gravity = 1.0
