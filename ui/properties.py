@@ -127,6 +127,12 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
+    # Import option Reproduce Motion: this object's rigid-body friction/restitution pre-combined for its contact
+    # partners (the exporter still writes the file's material; Remove Reproduction Helpers restores "before").
+    reproduced: BoolProperty(name="Pre-combined", default=False)
+    reproduced_values: FloatVectorProperty(
+        name="Pre-combined Values", size=4, description="Friction, restitution set; friction, restitution before"
+    )
 
 
 class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
@@ -161,6 +167,11 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     linear_velocity: FloatVectorProperty(name="Linear Velocity", size=3, subtype="VELOCITY")
     angular_velocity: FloatVectorProperty(name="Angular Velocity", size=3, description="rad/s, Blender frame")
     gravity_factor: FloatProperty(name="Gravity Factor", default=1.0)
+    reproduced_mass: FloatProperty(
+        name="Reproduced Mass",
+        default=-1.0,
+        description="Blender mass Reproduce Motion gave a split compound (-1 = none)",
+    )
     animated: BoolProperty(name="Animated", default=False, description="Follows the file's animation")
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"

@@ -13,10 +13,6 @@ UNDOABLE = {"REGISTER", "UNDO"}
 HANDLERS = bpy.app.handlers.frame_change_pre
 
 
-def _has_helpers(scene) -> bool:
-    return any(ob.gltf_physics.joint.role == "REPRODUCTION" for ob in scene.objects)
-
-
 class GLTF_PHYSICS_OT_remove_reproduction_helpers(bpy.types.Operator):
     """Remove what the import's Reproduce Motion option added (helper objects, the initial-velocity pre-roll, the
     world gravity weight): the scene as an import with the option off would have left it"""
@@ -27,7 +23,7 @@ class GLTF_PHYSICS_OT_remove_reproduction_helpers(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context) -> bool:
-        return context.scene is not None and _has_helpers(context.scene)
+        return context.scene is not None and hooks.has_reproduction(context.scene)
 
     def execute(self, context):
         count = hooks.remove_reproduction_helpers(context.scene)

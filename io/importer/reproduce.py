@@ -11,6 +11,10 @@ Runs after the joints, only when ``Scene.gltf_physics.import_reproduce`` is on (
   (``reproduce_velocity``, rules in ``mapping.initial_velocity``).
 * ``centerOfMass``: the body re-originated on a compound helper at the centre (``reproduce_mass``); the rotation
   locks and the pre-roll then act on that helper.
+* Compound children with their own collision filters: split off as bodies FIXED to the compound
+  (``reproduce_filters``).
+* Combine modes: friction / restitution pre-combined per dynamic–static contact pair (``reproduce_combine``).
+* What stays impossible (distance / cone / soft-with-range joint limits) is reported (``reproduce_reports``).
 * Damping: nothing to do here — ``bodies`` already gives every imported body damping 0, option or not.
 
 Helpers live in the child collection ``HELPERS`` and are tagged ``Object.gltf_physics.joint.role ==
@@ -25,7 +29,7 @@ from mathutils import Matrix, Quaternion
 
 from ..gltf.model import DYNAMIC
 from ..mapping.axes import quat_to_blender
-from . import reproduce_mass, reproduce_velocity
+from . import reproduce_combine, reproduce_filters, reproduce_mass, reproduce_reports, reproduce_velocity
 from .context import ImportContext
 from .reproduce_helpers import (  # noqa: F401  (HELPERS, ROLE, is_helper: this module's public names)
     HELPERS,
@@ -64,6 +68,7 @@ def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
 def build(ctx: ImportContext) -> None:
     if ctx.world is None or not enabled(ctx.scene):
         return
+    ctx.guarded("", "reporting what Blender cannot reproduce", reproduce_reports.joints, ctx)
     bodies = _dynamic_bodies(ctx)
     ctx.guarded("", "reproducing gravityFactor", _gravity, ctx, bodies)
     state: dict = {}
@@ -73,12 +78,16 @@ def build(ctx: ImportContext) -> None:
         if reproduce_mass.wanted(ctx.document.nodes[m].motion):
             ptr = ctx.node_pointer(m, "motion", "centerOfMass")
             carriers[m] = ctx.guarded(ptr, "centre of mass", reproduce_mass.recentre, ctx, state, m, ob) or ob
+    moved = {ob.as_pointer(): carriers[m] for m, ob in bodies if carriers[m] is not ob}
+    ctx.guarded("", "joints of re-originated bodies", reproduce_mass.retarget_constraints, ctx.scene, moved)
     bodies = [(m, carriers[m]) for m, _ in bodies]
+    ctx.guarded("", "compound children with their own filters", reproduce_filters.build, ctx, state, bodies)
     for m, ob in bodies:
         motion = ctx.document.nodes[m].motion
         if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):
             ptr = ctx.node_pointer(m, "motion", "inertiaDiagonal")
             ctx.guarded(ptr, "locking rotation (infinite inertia)", _lock_rotation, ctx, state, m, ob, ptr)
+    ctx.guarded("", "pre-combining friction / restitution", reproduce_combine.build, ctx, bodies)
     for m, ob in bodies:  # after the gravity weight: the pre-roll follows the world's gravity
         if reproduce_velocity.wanted(ctx.document.nodes[m].motion):
             ptr = ctx.node_pointer(m, "motion")

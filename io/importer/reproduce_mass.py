@@ -5,8 +5,8 @@ compound child. The helper takes the body's mass, friction, restitution, collisi
 body that had a parent keeps it in ``gltf_parent`` (as the import does for nested bodies): the exporter, which drops
 the helper, writes the body back under that parent with its own transform.
 
-A body that is already a compound (several colliders) is left as it is and reported: Blender merges only the direct
-children of a compound parent.
+The joints of the body then join the helper (``retarget_constraints``). A body that is already a compound (several
+colliders) is left as it is and reported: Blender merges only the direct children of a compound parent.
 """
 
 from __future__ import annotations
@@ -58,6 +58,28 @@ def recentre(ctx: ImportContext, state: dict, m: int, ob):
         f"({', '.join(f'{v:.4g}' for v in centre)})",
     )
     return helper
+
+
+def retarget_constraints(scene, moved: dict) -> None:
+    """Rigid-body constraints of ``scene`` that join an object in ``moved`` (``as_pointer()`` → object) join the
+    mapped object instead (a compound child is no Bullet body of its own)."""
+    for c, side, target in constraint_sides(scene, moved):
+        setattr(c, side, target)
+
+
+def constraint_sides(scene, moved: dict) -> list[tuple]:
+    """(constraint, "object1" / "object2", new object) for every side joining an object in ``moved``."""
+    rbw = scene.rigidbody_world
+    if rbw is None or rbw.constraints is None or not moved:
+        return []
+    out = []
+    for ob in rbw.constraints.objects:
+        c = ob.rigid_body_constraint
+        for side in ("object1", "object2") if c is not None else ():
+            joined = getattr(c, side)
+            if joined is not None and joined.as_pointer() in moved:
+                out.append((c, side, moved[joined.as_pointer()]))
+    return out
 
 
 def _helper(ctx: ImportContext, state: dict, ob, matrix: Matrix):

@@ -65,10 +65,19 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
 
 
 def _parent_space(ob) -> Matrix:
-    """The frame ``ob``'s delta transforms live in: its parent's world matrix with the parent inverse."""
+    """The frame ``ob``'s delta transforms live in: its parent's world matrix with the parent inverse (from the
+    objects' own transforms: during the import ``matrix_world`` is not evaluated yet)."""
     if ob.parent is None:
         return Matrix.Identity(4)
-    return ob.parent.matrix_world @ ob.matrix_parent_inverse
+    return _world(ob.parent) @ ob.matrix_parent_inverse
+
+
+def _world(ob) -> Matrix:
+    matrix = ob.matrix_basis.copy()
+    while ob.parent is not None:
+        matrix = ob.parent.matrix_basis @ ob.matrix_parent_inverse @ matrix
+        ob = ob.parent
+    return matrix
 
 
 def _world_gravity(scene) -> Vector:

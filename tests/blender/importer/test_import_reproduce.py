@@ -221,3 +221,30 @@ def test_reproduced_values_are_not_reported_as_stored_only(clean, tmp_path):
     _reset()
     _import(path, reproduce=False)
     assert any("gravityFactor" in m and "inertiaDiagonal" in m for m in stored_only()), stored_only()
+
+
+# --- what stays impossible ---------------------------------------------------------------------------------------
+
+
+def test_cone_and_distance_limits_are_reported_as_not_reproducible(clean, tmp_path):
+    nodes = [_body("A", [0.0, 3.0, 0.0]), _body("B", [1.0, 3.0, 0.0])]
+    nodes[0]["extensions"][RB]["joint"] = {"connectedNode": 1, "joint": 0}
+    limits = [
+        {"angularAxes": [1, 2], "max": 0.5},  # a cone
+        {"linearAxes": [0, 1, 2], "max": 0.0},  # a locked point: exact, not reported
+        {"linearAxes": [0, 1], "max": 0.25},  # a 2-axis distance
+    ]
+    doc = _doc(nodes)
+    doc["extensions"][RB] = {"physicsJoints": [{"limits": limits}]}
+    path = tmp_path / "cone.gltf"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    _import(path)
+    report = submodule(clean, "io.hooks").last_report("import")
+    found = {d.pointer: d.message for d in report.diagnostics if "not reproducible in Blender" in d.message}
+    base = f"/extensions/{RB}/physicsJoints/0/limits"
+    assert set(found) == {f"{base}/0", f"{base}/2"}
+    assert "cone limit" in found[f"{base}/0"] and "2-axis distance limit" in found[f"{base}/2"]
+    _reset()
+    _import(path, reproduce=False)  # option off: today's report
+    report = submodule(clean, "io.hooks").last_report("import")
+    assert not any("not reproducible in Blender" in d.message for d in report.diagnostics)

@@ -125,3 +125,16 @@ def test_pre_roll_drivers_need_no_python(clean, tmp_path):
     drivers = bpy.data.objects["Ball"].animation_data.drivers
     assert {fc.data_path for fc in drivers} == {"delta_location", "delta_rotation_quaternion"}
     assert all(fc.driver.is_simple_expression and fc.driver.is_valid for fc in drivers)  # no Auto Run needed
+
+
+def test_velocity_under_a_turned_parent_node(clean, tmp_path):
+    # as RigidBodies_MotionProperties_03: the parent turned +90° about glTF y, node-space +z = world glTF +x
+    parent = {"name": "Turn", "rotation": [0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)], "children": [1]}
+    child = body("Mover", [0.0, 0.0, 0.0], gravityFactor=0.0, linearVelocity=[0.0, 0.0, 1.0])
+    import_file(write(tmp_path, "turned", [parent, child]))
+    start = _position("Mover")
+    frames = 25
+    step(frames)
+    travel = _position("Mover") - start
+    assert travel.x == pytest.approx((frames - 1) * seconds_per_frame(), rel=0.05)
+    assert abs(travel.y) < 1e-3 and abs(travel.z) < 1e-3
