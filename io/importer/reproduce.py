@@ -15,6 +15,7 @@ Runs after the joints, only when ``Scene.gltf_physics.import_reproduce`` is on (
   (``reproduce_filters``).
 * Combine modes: friction / restitution pre-combined per dynamic–static contact pair (``reproduce_combine``).
 * What stays impossible (distance / cone / soft-with-range joint limits) is reported (``reproduce_reports``).
+* Kinematic / infinite-mass bodies with an initial velocity move at it for ever (drivers, no release).
 * Damping: nothing to do here — ``bodies`` already gives every imported body damping 0, option or not.
 
 Helpers live in the child collection ``HELPERS`` and are tagged ``Object.gltf_physics.joint.role ==
@@ -27,7 +28,7 @@ from collections import Counter
 
 from mathutils import Matrix, Quaternion
 
-from ..gltf.model import DYNAMIC
+from ..gltf.model import DYNAMIC, KINEMATIC
 from ..mapping.axes import quat_to_blender
 from . import reproduce_combine, reproduce_filters, reproduce_mass, reproduce_reports, reproduce_velocity
 from .context import ImportContext
@@ -53,7 +54,11 @@ LOCK_ROTATION = "reproduction: infinite inertia"  # joint.joint_name of the rota
 def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
     """The motion values of a dynamic body this step reproduces or reports itself (none when the option is off):
     ``bodies`` leaves them out of its "kept for export, not simulated" note."""
-    if not enabled(ctx.scene) or motion.kind != DYNAMIC:
+    if not enabled(ctx.scene):
+        return frozenset()
+    if _kinematic(motion):  # Animated in Blender: moved at its velocity, gravity does not act on it
+        return frozenset(("linearVelocity", "angularVelocity", "gravityFactor"))
+    if motion.kind != DYNAMIC:
         return frozenset()
     out = {"gravityFactor"}
     if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):
@@ -92,6 +97,24 @@ def build(ctx: ImportContext) -> None:
         if reproduce_velocity.wanted(ctx.document.nodes[m].motion):
             ptr = ctx.node_pointer(m, "motion")
             ctx.guarded(ptr, "initial velocity pre-roll", reproduce_velocity.build, ctx, state, m, ob)
+    _constant_velocity(ctx, state)
+
+
+def _kinematic(motion) -> bool:
+    """Kinematic or infinite mass: Blender's Animated body, which keeps its initial velocity (KHR)."""
+    return motion.kind == KINEMATIC or (motion.kind == DYNAMIC and motion.mass == 0.0)
+
+
+def _constant_velocity(ctx: ImportContext, state: dict) -> None:
+    for m, ob in sorted(ctx.body_objects.items()):
+        physics = ctx.document.nodes.get(m)
+        motion = physics.motion if physics is not None else None
+        if motion is None or not _kinematic(motion) or m in ctx.animated or not reproduce_velocity.wanted(motion):
+            continue
+        if ob.rigid_body is None or not ob.rigid_body.kinematic:
+            continue
+        ptr = ctx.node_pointer(m, "motion")
+        ctx.guarded(ptr, "constant velocity", reproduce_velocity.build_constant, ctx, state, m, ob)
 
 
 def _dynamic_bodies(ctx: ImportContext) -> list[tuple[int, object]]:

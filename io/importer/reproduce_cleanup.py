@@ -19,6 +19,8 @@ def remove_helpers(scene) -> int:
     """Remove the reproduction helpers of ``scene``; returns how many helper objects were deleted."""
     for body in reproduce_velocity.preroll_bodies(scene):
         reproduce_velocity.remove(body)
+    for body in reproduce_velocity.constant_bodies(scene):
+        reproduce_velocity.remove(body, release=False)  # kinematic by the file: stays Animated
     reproduce_combine.restore(scene)
     helpers = [ob for ob in scene.objects if is_helper(ob)]
     carriers = [ob for ob in helpers if ob.gltf_physics.joint.joint_name == reproduce_mass.KIND]

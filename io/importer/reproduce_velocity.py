@@ -17,6 +17,8 @@ from mathutils import Matrix, Quaternion, Vector
 from ..mapping.axes import vec_to_blender
 from ..mapping.initial_velocity import (
     VARIABLES,
+    constant_expressions,
+    constant_rotation_expressions,
     is_preroll_driver,
     kinematic_at,
     location_expressions,
@@ -26,6 +28,7 @@ from .context import ImportContext
 from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty
 
 KIND = "reproduction: initial velocity"  # joint.joint_name of the pre-roll helpers
+CONSTANT = "reproduction: constant velocity"  # … of the helpers of kinematic bodies (no release)
 
 
 def wanted(motion) -> bool:
@@ -62,6 +65,26 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
         f"initial velocity {tuple(round(v, 4) for v in linear)} m/s, {tuple(round(v, 4) for v in angular)} rad/s "
         "(Blender axes): kinematic pre-roll released at the rigid-body cache's start frame + 3",
     )
+
+
+def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
+    """A kinematic or infinite-mass body (Animated in Blender) that keeps its initial velocity for ever."""
+    motion = ctx.document.nodes[m].motion
+    _, rotation, _ = ctx.node_world_matrix(m).decompose()
+    linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))
+    angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
+    parent = _parent_space(ob)
+    _drive(ob, "delta_location", constant_expressions(parent.to_3x3().inverted_safe() @ linear), ctx.scene)
+    if angular.length and ob.rotation_mode == "QUATERNION":
+        turn = parent.to_quaternion().inverted()
+        _drive(ob, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular), ctx.scene)
+    helper_empty(ctx, state, ob.name + ".constant_velocity", CONSTANT, ob).matrix_world = _world(ob)
+    ctx.note(REPRODUCED, ctx.node_pointer(m, "motion"), "kinematic body: moves at its initial velocity (drivers)")
+
+
+def constant_bodies(scene) -> list:
+    """The kinematic bodies of ``scene`` given a constant velocity (found through their helper Empties)."""
+    return _tagged_bodies(scene, CONSTANT)
 
 
 def _parent_space(ob) -> Matrix:
@@ -106,6 +129,10 @@ def _drive(ob, path: str, expressions: list[str], scene) -> None:
 
 def preroll_bodies(scene) -> list:
     """The pre-rolled bodies of ``scene``, found through the helper Empties of its helper collections."""
+    return _tagged_bodies(scene, KIND)
+
+
+def _tagged_bodies(scene, kind: str) -> list:
     out = []
     for collection in scene.collection.children:
         if not collection.name.startswith(HELPERS):
@@ -113,7 +140,7 @@ def preroll_bodies(scene) -> list:
         for helper in collection.objects:
             pg = helper.gltf_physics.joint
             body = pg.node_b
-            if pg.role == ROLE and pg.joint_name == KIND and body is not None and body.rigid_body is not None:
+            if pg.role == ROLE and pg.joint_name == kind and body is not None and body.rigid_body is not None:
                 out.append(body)
     return out
 
@@ -134,13 +161,13 @@ def on_frame_change(scene, depsgraph=None) -> None:
         print(f"glTF Physics: initial-velocity handler skipped: {exc}")
 
 
-def remove(body) -> None:
-    """Undo the pre-roll of ``body``: its drivers, delta transforms and kinematic switch."""
+def remove(body, release: bool = True) -> None:
+    """Undo the pre-roll of ``body``: its drivers, delta transforms and (``release``) kinematic switch."""
     data = body.animation_data
     if data is not None:
         for fc in [fc for fc in data.drivers if is_preroll_driver(fc.data_path, fc.driver.expression)]:
             data.drivers.remove(fc)
     body.delta_location = (0.0, 0.0, 0.0)
     body.delta_rotation_quaternion = Quaternion()
-    if body.rigid_body is not None:
+    if release and body.rigid_body is not None:
         body.rigid_body.kinematic = False

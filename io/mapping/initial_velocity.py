@@ -10,7 +10,8 @@ frame), ``fps`` and ``fpsb`` (the scene's frame rate and base), ``ts`` (the worl
 Measured with bpy 5.0 (``tests/blender/importer/test_import_reproduce_velocity.py``): the path has to go on through
 the release step (``HOLD`` > ``RELEASE``) and the first simulated step after a rebuild gives no velocity, so the
 release comes on the third frame. The pre-roll follows the ballistic path under the world's gravity, so the body is
-where a free body would be at every frame.
+where a free body would be at every frame. A kinematic or infinite-mass body keeps its velocity for ever (KHR): its
+drivers are not windowed and it stays Animated (``constant_expressions``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import math
 RELEASE = 3  # kinematic while frame < start + RELEASE
 HOLD = RELEASE + 1  # the pre-roll path stops at start + HOLD
 TIME = f"((min(max(frame, s), s + {HOLD}) - s) * ts * fpsb / fps)"  # simulated seconds since the start
+ENDLESS = "((max(frame, s) - s) * ts * fpsb / fps)"  # a kinematic body: seconds since the start, unclamped
 VARIABLES = {  # driver variable → RNA path on the scene
     "s": "rigidbody_world.point_cache.frame_start",
     "fps": "render.fps",
@@ -79,6 +81,20 @@ def preroll_driven(ob) -> bool:
     data = getattr(ob, "animation_data", None)
     drivers = getattr(data, "drivers", None) or ()
     return any(is_preroll_driver(fc.data_path, fc.driver.expression) for fc in drivers)
+
+
+def constant_expressions(velocity) -> list[str]:
+    """Delta location of a kinematic (or infinite-mass) body that keeps its initial velocity for ever: ``v·t``."""
+    return [f"{_num(v)} * {ENDLESS}" if v else "0.0" for v in velocity]
+
+
+def constant_rotation_expressions(angular_velocity) -> list[str]:
+    """Delta rotation quaternion w, x, y, z of a constant spin, for ever."""
+    speed = math.sqrt(sum(w * w for w in angular_velocity))
+    if speed == 0.0:
+        return ["1.0", "0.0", "0.0", "0.0"]
+    half = f"({_num(0.5 * speed)} * {ENDLESS})"
+    return [f"cos{half}", *(f"{_num(w / speed)} * sin{half}" if w else "0.0" for w in angular_velocity)]
 
 
 def path_at(seconds: float, velocity, gravity) -> tuple[float, float, float]:

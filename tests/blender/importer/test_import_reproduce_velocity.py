@@ -138,3 +138,27 @@ def test_velocity_under_a_turned_parent_node(clean, tmp_path):
     travel = _position("Mover") - start
     assert travel.x == pytest.approx((frames - 1) * seconds_per_frame(), rel=0.05)
     assert abs(travel.y) < 1e-3 and abs(travel.z) < 1e-3
+
+
+@pytest.mark.parametrize("motion", [{"isKinematic": True}, {"mass": 0.0}], ids=["kinematic", "infinite mass"])
+def test_kinematic_and_infinite_mass_bodies_keep_their_velocity(clean, tmp_path, motion):
+    path = write(tmp_path, "conveyor", [body("Mover", [0.0, 2.0, 0.0], linearVelocity=[1.5, 0.0, 0.0], **motion)])
+    import_file(path, reproduce=False)  # today: an Animated body without keyframes stands still
+    step(FRAMES)
+    assert abs(_position("Mover").x) < 1e-6
+    reset()
+    import_file(path)
+    start = _position("Mover")
+    step(FRAMES)
+    travel = _position("Mover") - start
+    assert travel.x == pytest.approx(1.5 * (FRAMES - 1) * seconds_per_frame(), rel=0.01)  # for ever, no gravity
+    assert abs(travel.z) < 1e-6
+    mover = bpy.data.objects["Mover"]
+    assert mover.rigid_body.kinematic
+    reference_motion = dict(motion, linearVelocity=[1.5, 0.0, 0.0])
+    written = export(tmp_path / "back.gltf", "2026")
+    got = written["nodes"][0]["extensions"][RB]["motion"]
+    assert {k: got[k] for k in reference_motion} == reference_motion
+    bpy.context.scene.frame_set(bpy.context.scene.frame_start)
+    assert bpy.ops.gltf_physics.remove_reproduction_helpers() == {"FINISHED"}
+    assert mover.rigid_body.kinematic and not mover.animation_data.drivers

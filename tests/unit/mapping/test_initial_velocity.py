@@ -62,3 +62,12 @@ def test_the_exporter_recognises_pre_roll_drivers():
     assert iv.is_preroll_driver("delta_location", x)
     assert not iv.is_preroll_driver("location", x)
     assert not iv.is_preroll_driver("delta_location", "frame * 0.1")
+
+
+def test_kinematic_bodies_keep_their_velocity_for_ever():
+    (x, y, _) = iv.constant_expressions((2.0, 0.0, 0.0))
+    assert y == "0.0"
+    assert [_eval(x, f) for f in (0, 1, 25, 241)] == pytest.approx([0.0, 0.0, 2.0, 20.0])  # no window, no gravity
+    w, _, _, z = iv.constant_rotation_expressions((0.0, 0.0, 1.0))
+    assert (_eval(w, 241), _eval(z, 241)) == pytest.approx((math.cos(5.0), math.sin(5.0)))
+    assert iv.is_preroll_driver("delta_location", x)  # recognised by the same marker
