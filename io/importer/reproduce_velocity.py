@@ -16,12 +16,14 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ..mapping.axes import vec_to_blender
 from ..mapping.initial_velocity import (
+    HOLD,
     VARIABLES,
     constant_expressions,
     constant_rotation_expressions,
     is_preroll_driver,
     kinematic_at,
     location_expressions,
+    rests_on_something,
     rotation_expressions,
 )
 from .context import ImportContext
@@ -45,7 +47,9 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
     parent = _parent_space(ob)
     to_parent = parent.to_3x3().inverted_safe()
     turn_to_parent = parent.to_quaternion().inverted()
-    gravity = _world_gravity(ctx.scene) if linear.length or angular.length else Vector()
+    gravity = _world_gravity(ctx.scene)
+    if _resting(ctx, ob, linear, gravity):
+        gravity = Vector()  # on the ground: a ballistic kinematic path would sink into it
     _drive(ob, "delta_location", location_expressions(to_parent @ linear, to_parent @ gravity), ctx.scene)
     if angular.length:
         if ob.rotation_mode == "QUATERNION":
@@ -85,6 +89,30 @@ def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
 def constant_bodies(scene) -> list:
     """The kinematic bodies of ``scene`` given a constant velocity (found through their helper Empties)."""
     return _tagged_bodies(scene, CONSTANT)
+
+
+def _resting(ctx: ImportContext, ob, linear: Vector, gravity: Vector) -> bool:
+    render = ctx.scene.render
+    seconds = HOLD * ctx.world.time_scale * render.fps_base / render.fps
+    family = {ob.as_pointer(), *(child.as_pointer() for child in ob.children_recursive)}
+    others = [
+        _box(other)
+        for other in ctx.world.collection.objects
+        if other.as_pointer() not in family and other.rigid_body is not None and other.type == "MESH"
+    ]
+    return rests_on_something(_box(ob, with_children=True), [b for b in others if b], linear, gravity, seconds)
+
+
+def _box(ob, with_children: bool = False):
+    """World axis-aligned box of ``ob``'s mesh (and its mesh children's), from the objects' own transforms."""
+    points = []
+    for part in (ob, *(ob.children_recursive if with_children else ())):
+        if part.type == "MESH" and len(part.data.vertices):
+            world = _world(part)
+            points += [world @ Vector(corner) for corner in part.bound_box]
+    if not points:
+        return None
+    return tuple(min(p[i] for p in points) for i in range(3)), tuple(max(p[i] for p in points) for i in range(3))
 
 
 def _parent_space(ob) -> Matrix:

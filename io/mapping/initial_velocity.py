@@ -97,6 +97,28 @@ def constant_rotation_expressions(angular_velocity) -> list[str]:
     return [f"cos{half}", *(f"{_num(w / speed)} * sin{half}" if w else "0.0" for w in angular_velocity)]
 
 
+MARGIN = 0.05  # m: how far below a body's bottom a support may be (besides the pre-roll's fall)
+
+
+def rests_on_something(box, others, velocity, gravity, seconds: float) -> bool:
+    """Would the ballistic pre-roll push a body resting on something into it? ``box`` and ``others`` are world
+    axis-aligned boxes ((min x, y, z), (max x, y, z)) with gravity along −z: true when another box's top lies
+    within the pre-roll's fall below the body's bottom, under its footprint, and the body does not rise out of
+    reach first. Such a body pre-rolls without gravity (a kinematic body passes through static ones)."""
+    g = -gravity[2]
+    if g <= 0.0 or abs(gravity[0]) > 1e-9 or abs(gravity[1]) > 1e-9:
+        return False
+    fall = 0.5 * g * seconds * seconds - velocity[2] * seconds
+    if fall <= 0.0:
+        return False
+    (lo, hi) = box
+    for other_lo, other_hi in others:
+        overlaps = all(other_lo[i] < hi[i] and lo[i] < other_hi[i] for i in (0, 1))
+        if overlaps and lo[2] - fall - MARGIN <= other_hi[2] <= lo[2] + MARGIN:
+            return True
+    return False
+
+
 def path_at(seconds: float, velocity, gravity) -> tuple[float, float, float]:
     """The pre-roll offset the location expressions give at ``seconds`` (for tests and checks)."""
     t = max(0.0, seconds)

@@ -13,7 +13,7 @@ from mathutils import Vector
 
 from blenderkit import submodule
 from export_helpers import export
-from reproduce_kit import RB, body, import_file, reset, seconds_per_frame, step, write
+from reproduce_kit import RB, body, ground, import_file, reset, seconds_per_frame, step, write
 
 FRAMES = 36  # 1.5 s at 24 fps
 G = 9.81
@@ -162,3 +162,15 @@ def test_kinematic_and_infinite_mass_bodies_keep_their_velocity(clean, tmp_path,
     bpy.context.scene.frame_set(bpy.context.scene.frame_start)
     assert bpy.ops.gltf_physics.remove_reproduction_helpers() == {"FINISHED"}
     assert mover.rigid_body.kinematic and not mover.animation_data.drivers
+
+
+def test_a_box_on_the_ground_slides_off_without_sinking(clean, tmp_path):
+    import_file(write(tmp_path, "slide", [ground(), body("Box", [-1.5, 0.5, 0.0], linearVelocity=[3.0, 0.0, 0.0])]))
+    scene, xs = bpy.context.scene, []
+    for frame in range(scene.frame_start, scene.frame_start + 30):
+        scene.frame_set(frame)
+        xs.append(_position("Box").x)
+        assert _position("Box").z == pytest.approx(0.5, abs=0.01)  # no sinking into the ground, no hop
+    dt = seconds_per_frame()
+    assert (xs[3] - xs[0]) / (3 * dt) == pytest.approx(3.0, rel=0.05)  # the pre-roll at the file's speed
+    assert xs[-1] - xs[-2] < 1e-4 < xs[4] - xs[3]  # then friction stops it

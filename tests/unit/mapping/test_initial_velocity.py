@@ -71,3 +71,16 @@ def test_kinematic_bodies_keep_their_velocity_for_ever():
     w, _, _, z = iv.constant_rotation_expressions((0.0, 0.0, 1.0))
     assert (_eval(w, 241), _eval(z, 241)) == pytest.approx((math.cos(5.0), math.sin(5.0)))
     assert iv.is_preroll_driver("delta_location", x)  # recognised by the same marker
+
+
+def test_a_body_on_the_ground_pre_rolls_without_gravity():
+    body = ((-0.5, -0.5, 0.0), (0.5, 0.5, 1.0))
+    ground = ((-2.0, -2.0, -1.0), (2.0, 2.0, 0.0))
+    g, t = (0.0, 0.0, -9.81), 4 / 24
+    assert iv.rests_on_something(body, [ground], (3.0, 0.0, 0.0), g, t)
+    assert not iv.rests_on_something(body, [ground], (0.0, 0.0, 5.0), g, t)  # jumps off: out of reach
+    aside = ((3.0, 3.0, -1.0), (5.0, 5.0, 0.0))
+    assert not iv.rests_on_something(body, [aside], (3.0, 0.0, 0.0), g, t)  # not under its footprint
+    high = ((-0.5, -0.5, 5.0), (0.5, 0.5, 6.0))
+    assert not iv.rests_on_something(high, [ground], (3.0, 0.0, 0.0), g, t)  # in flight
+    assert not iv.rests_on_something(body, [ground], (3.0, 0.0, 0.0), (0.0, 0.0, 0.0), t)  # no gravity
