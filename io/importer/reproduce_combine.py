@@ -44,7 +44,8 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
         ctx.note(
             REPRODUCED,
             _pointer(ctx, first_collider[node]),
-            "combine modes: friction / restitution pre-combined with the static bodies it can touch (those set to 1)",
+            "combine modes: friction / restitution of this body (and of every body with its material and collision "
+            "collections) pre-combined with the static bodies it can touch (those set to 1)",
         )
     for node, message in result.problems:
         ctx.warn(NOT_REPRODUCIBLE, _pointer(ctx, first_collider[node]), f"not reproducible in Blender: {message}")

@@ -67,3 +67,16 @@ def test_dynamic_pairs_that_combine_wrongly_are_reported_once_per_kind_pair():
     assert keys == ["a0", "a0"]  # a-a and a-b, at the first body of the first kind; b-b not (one body)
     assert all("Blender gives" in message for _, message in plan.approximations)
     assert not plan.problems  # on the ground every body is exact
+
+
+def test_many_bodies_are_planned_per_kind():
+    import time
+
+    kinds = [_material(0.1 * (i + 1), 0.1 * i, mode) for i, mode in enumerate(("average", "minimum", "maximum"))]
+    dynamic = [cp.Body(i, kinds[i % 3], ALL) for i in range(30_000)]
+    static = [cp.Body(-1 - i, GROUND.material, ALL) for i in range(10_000)]
+    began = time.perf_counter()
+    plan = cp.plan(dynamic, static)
+    assert time.perf_counter() - began < 2.0  # per kind pair: not 3 × 10^8 body pairs
+    assert len(plan.values) == 40_000 and plan.exact == [0, 1, 2]
+    assert plan.values[29_999] == pytest.approx(cp.combined(kinds[2], GROUND.material))
