@@ -11,6 +11,7 @@ save / load. ``remove`` undoes all of it for one body.
 
 from __future__ import annotations
 
+import numpy as np
 from bpy.app.handlers import persistent
 from mathutils import Matrix, Quaternion, Vector
 
@@ -48,7 +49,7 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
     to_parent = parent.to_3x3().inverted_safe()
     turn_to_parent = parent.to_quaternion().inverted()
     gravity = _world_gravity(ctx.scene)
-    if _resting(ctx, ob, linear, gravity):
+    if _resting(ctx, state, ob, linear, gravity):
         gravity = Vector()  # on the ground: a ballistic kinematic path would sink into it
     _drive(ob, "delta_location", location_expressions(to_parent @ linear, to_parent @ gravity), ctx.scene)
     if angular.length:
@@ -91,16 +92,20 @@ def constant_bodies(scene) -> list:
     return _tagged_bodies(scene, CONSTANT)
 
 
-def _resting(ctx: ImportContext, ob, linear: Vector, gravity: Vector) -> bool:
+def _resting(ctx: ImportContext, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
     render = ctx.scene.render
     seconds = HOLD * ctx.world.time_scale * render.fps_base / render.fps
-    family = {ob.as_pointer(), *(child.as_pointer() for child in ob.children_recursive)}
-    others = [
-        _box(other)
-        for other in ctx.world.collection.objects
-        if other.as_pointer() not in family and other.rigid_body is not None and other.type == "MESH"
-    ]
-    return rests_on_something(_box(ob, with_children=True), [b for b in others if b], linear, gravity, seconds)
+    if "boxes" not in state:  # every simulated mesh's world box, once per import
+        found = [(other, _box(other)) for other in ctx.world.collection.objects if other.type == "MESH"]
+        found = [(other, box) for other, box in found if box is not None]
+        index = {other.as_pointer(): i for i, (other, _) in enumerate(found)}
+        state["boxes"] = (index, np.asarray([box for _, box in found], dtype=float).reshape(-1, 2, 3))
+    index, boxes = state["boxes"]
+    mask = np.ones(len(boxes), dtype=bool)
+    mask[[i for part in (ob, *ob.children_recursive) if (i := index.get(part.as_pointer())) is not None]] = False
+    others = boxes[mask]
+    own = _box(ob, with_children=True)
+    return own is not None and rests_on_something(own, others, linear, gravity, seconds)
 
 
 def _box(ob, with_children: bool = False):

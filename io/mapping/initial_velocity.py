@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 RELEASE = 3  # kinematic while frame < start + RELEASE
 HOLD = RELEASE + 1  # the pre-roll path stops at start + HOLD
 TIME = f"((min(max(frame, s), s + {HOLD}) - s) * ts * fpsb / fps)"  # simulated seconds since the start
@@ -101,22 +103,23 @@ MARGIN = 0.05  # m: how far below a body's bottom a support may be (besides the 
 
 
 def rests_on_something(box, others, velocity, gravity, seconds: float) -> bool:
-    """Would the ballistic pre-roll push a body resting on something into it? ``box`` and ``others`` are world
-    axis-aligned boxes ((min x, y, z), (max x, y, z)) with gravity along −z: true when another box's top lies
-    within the pre-roll's fall below the body's bottom, under its footprint, and the body does not rise out of
-    reach first. Such a body pre-rolls without gravity (a kinematic body passes through static ones)."""
+    """Would the ballistic pre-roll push a body resting on something into it? ``box`` and ``others`` (an (N, 2, 3)
+    array-like) are world axis-aligned boxes ((min x, y, z), (max x, y, z)) with gravity along −z: true when
+    another box's top lies within the pre-roll's fall below the body's bottom, under its footprint, and the body
+    does not rise out of reach first. Such a body pre-rolls without gravity (a kinematic body passes through
+    static ones)."""
     g = -gravity[2]
     if g <= 0.0 or abs(gravity[0]) > 1e-9 or abs(gravity[1]) > 1e-9:
         return False
     fall = 0.5 * g * seconds * seconds - velocity[2] * seconds
     if fall <= 0.0:
         return False
-    (lo, hi) = box
-    for other_lo, other_hi in others:
-        overlaps = all(other_lo[i] < hi[i] and lo[i] < other_hi[i] for i in (0, 1))
-        if overlaps and lo[2] - fall - MARGIN <= other_hi[2] <= lo[2] + MARGIN:
-            return True
-    return False
+    lo, hi = box
+    boxes = np.asarray(others, dtype=float).reshape(-1, 2, 3)  # vectorised: one body against every other at once
+    below, above = boxes[:, 0], boxes[:, 1]
+    under = (below[:, 0] < hi[0]) & (lo[0] < above[:, 0]) & (below[:, 1] < hi[1]) & (lo[1] < above[:, 1])
+    within = (above[:, 2] >= lo[2] - fall - MARGIN) & (above[:, 2] <= lo[2] + MARGIN)
+    return bool(np.any(under & within))
 
 
 def path_at(seconds: float, velocity, gravity) -> tuple[float, float, float]:
