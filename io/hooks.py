@@ -20,6 +20,9 @@ from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
 from .importer.proxies import EmptyNames
+from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
+from .importer.reproduce_cleanup import remove_helpers as remove_reproduction_helpers  # noqa: F401 (for ui/)
+from .importer.reproduce_velocity import on_frame_change as reproduction_frame_handler  # noqa: F401 (for ui/)
 from .importer.scenes import mark_outside_scene
 from .importer.world import create_world_early
 from .report import RunReport, operator_lines

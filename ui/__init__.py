@@ -24,6 +24,7 @@ def _modules() -> list:
         panels_body,
         panels_joint,
         properties,
+        reproduction,
         translations,
     )
 
@@ -40,6 +41,7 @@ def _modules() -> list:
         panels_body,
         panels_joint,
         overlay,
+        reproduction,
         translations,
     ]
 

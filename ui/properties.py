@@ -162,6 +162,12 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
+    # Import option Reproduce Motion: this object's rigid-body friction/restitution pre-combined for its contact
+    # partners (the exporter still writes the file's material; Remove Reproduction Helpers restores "before").
+    reproduced: BoolProperty(name="Pre-combined", default=False)
+    reproduced_values: FloatVectorProperty(
+        name="Pre-combined Values", size=4, description="Friction, restitution set; friction, restitution before"
+    )
 
 
 class GLTF_PHYSICS_PG_system_name(bpy.types.PropertyGroup):
@@ -273,6 +279,11 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
         default=False,
         description="Follows the file's animation; sets Blender's Animated flag",
         update=sync_body.motion_state_changed,
+    )
+    reproduced_mass: FloatProperty(
+        name="Reproduced Mass",
+        default=-1.0,
+        description="Blender mass Reproduce Motion gave a split compound (-1 = none)",
     )
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"

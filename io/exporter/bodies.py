@@ -31,7 +31,7 @@ def add_object(b: Builder, ob) -> None:
         return
     for index in indices:
         b.doc.nodes[index] = NodePhysics(node=index, motion=motion, collider=collider, trigger=trigger)
-    if pg is not None and pg.gltf_parent is not None and motion is not None:
+    if pg is not None and pg.gltf_parent is not None and (motion is not None or collider is not None):
         b.reparent.append((ob, pg.gltf_parent))
     if len(indices) > 1:
         b.note(EXPORT_SKIPPED, ptr, f"{ob.name!r} is exported {len(indices)} times (instancing): physics on each")

@@ -10,10 +10,21 @@ import math
 
 import numpy as np
 
-from ..gltf.model import KINEMATIC, STATIC, Collider, CollisionFilter, Geometry, Motion, PhysicsMaterial, Trigger
+from ..gltf.model import (
+    DYNAMIC,
+    KINEMATIC,
+    STATIC,
+    Collider,
+    CollisionFilter,
+    Geometry,
+    Motion,
+    PhysicsMaterial,
+    Trigger,
+)
 from ..gltf.nodes import affine_inverse, decompose
 from ..mapping import stored as props
 from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
+from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape
 from ..mapping.values_to_gltf import native_material, r7, shape_from_json, shapes_close
 from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, pg_of
@@ -37,6 +48,8 @@ def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
     pg, rb = pg_of(ob), ob.rigid_body
     pm = pg.motion
     if not pm.has_motion:
+        if pm.reproduced_mass >= 0.0:  # a compound's shape the import's Reproduce Motion split off: no motion
+            return None
         if rb is not None and rb.type == "ACTIVE" and not compound_child(ob):
             b.note(EXPORT_EDITED, ptr + "/motion", f"{ob.name!r} was made an active body in Blender: motion added")
             return native_motion(b, ob, ptr)
@@ -44,7 +57,8 @@ def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
     if rb is None:
         b.note(EXPORT_EDITED, ptr + "/motion", f"{ob.name!r} has no rigid body any more: motion not written")
         return None
-    if (rb.type, bool(rb.kinematic)) != _expected_state(pm):
+    prerolled = rb.kinematic and pm.kind == DYNAMIC and preroll_driven(ob)  # import's initial-velocity pre-roll
+    if (rb.type, bool(rb.kinematic)) != _expected_state(pm) and not prerolled:
         b.note(EXPORT_EDITED, ptr + "/motion", f"body type of {ob.name!r} changed in Blender: written from Blender")
         native = native_motion(b, ob, ptr)
         if native is None:
@@ -57,7 +71,8 @@ def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
     if pm.mass_mode == "INFINITE":
         motion.mass = 0.0
     elif pm.mass_mode == "EXPLICIT":
-        if math.isclose(rb.mass, pm.mass, rel_tol=1e-6):
+        split = pm.reproduced_mass >= 0.0 and math.isclose(rb.mass, pm.reproduced_mass, rel_tol=1e-6)
+        if math.isclose(rb.mass, pm.mass, rel_tol=1e-6) or split:  # split: the import's Reproduce Motion
             motion.mass = r7(pm.mass)
         else:
             motion.mass = r7(rb.mass)
@@ -166,9 +181,15 @@ def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:
     combine_r = None if pmat.restitution_combine == "NONE" else pmat.restitution_combine
     friction = pmat.dynamic_friction if pmat.has_material else props.SPEC_FRICTION
     restitution = pmat.restitution if pmat.has_material else props.SPEC_RESTITUTION
-    if rb is not None and not (
-        math.isclose(rb.friction, props.blender_coefficient(friction, combine_f), rel_tol=1e-5, abs_tol=1e-6)
-        and math.isclose(rb.restitution, props.blender_coefficient(restitution, combine_r), rel_tol=1e-5, abs_tol=1e-6)
+    if (
+        rb is not None
+        and not (
+            math.isclose(rb.friction, props.blender_coefficient(friction, combine_f), rel_tol=1e-5, abs_tol=1e-6)
+            and math.isclose(
+                rb.restitution, props.blender_coefficient(restitution, combine_r), rel_tol=1e-5, abs_tol=1e-6
+            )
+        )
+        and not _pre_combined(pmat, rb)
     ):
         b.note(EXPORT_EDITED, ptr, "friction/restitution changed in Blender: written as a multiply material")
         return b.add_material(restore(native_material(rb.friction, rb.restitution), pmat.passthrough))
@@ -183,6 +204,16 @@ def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:
         name=pmat.name or None,
     )
     return b.add_material(restore(material, pmat.passthrough))
+
+
+def _pre_combined(pmat, rb) -> bool:
+    """Friction / restitution still what the import's Reproduce Motion pre-combined for the contact partners."""
+    if not pmat.reproduced:
+        return False
+    friction, restitution = pmat.reproduced_values[:2]
+    return math.isclose(rb.friction, friction, rel_tol=1e-5, abs_tol=1e-6) and math.isclose(
+        rb.restitution, restitution, rel_tol=1e-5, abs_tol=1e-6
+    )
 
 
 def _stored_filter(b: Builder, pflt) -> int | None:

@@ -46,6 +46,7 @@ def apply(ctx: ImportContext) -> None:
             counts[key] = counts.get(key, 0) + 1
     filters = {key: (None if key is None else ctx.document.filters[key]) for key in counts}
     result = solve(filters, counts)
+    ctx.cache["filter collections"] = result.collections  # per filter key (reproduce_filters splits compounds)
     root = pointer("extensions", KHR_RIGID_BODIES, "collisionFilters")
     for unit, objects, keys in units.values():
         chosen = set()

@@ -7,6 +7,15 @@ Runs after the joints, only when ``Scene.gltf_physics.import_reproduce`` is on (
   with the pointers of the bodies that do not get theirs (``mapping.gravity_weight``, also used by the panel sync).
 * Infinite inertia (``inertiaDiagonal`` 0 on an axis): a GENERIC constraint whose frame is the body's inertia frame
   locks rotation about those axes against one passive, non-colliding anchor (translation stays free).
+* Initial ``linearVelocity`` / ``angularVelocity``: a kinematic pre-roll released by a persistent frame handler
+  (``reproduce_velocity``, rules in ``mapping.initial_velocity``).
+* ``centerOfMass``: the body re-originated on a compound helper at the centre (``reproduce_mass``); the rotation
+  locks and the pre-roll then act on that helper.
+* Compound children with their own collision filters: split off as bodies FIXED to the compound
+  (``reproduce_filters``).
+* Combine modes: friction / restitution pre-combined per dynamic–static contact pair (``reproduce_combine``).
+* What stays impossible (distance / cone / soft-with-range joint limits) is reported (``reproduce_reports``).
+* Kinematic / infinite-mass bodies with an initial velocity move at it for ever (drivers, no release).
 * Damping: nothing to do here — ``bodies`` already gives every imported body damping 0, option or not.
 
 Helpers live in the child collection ``HELPERS`` and are tagged ``Object.gltf_physics.joint.role ==
@@ -15,58 +24,96 @@ Helpers live in the child collection ``HELPERS`` and are tagged ``Object.gltf_ph
 
 from __future__ import annotations
 
-import bpy
 from mathutils import Matrix, Quaternion
 
-from ..gltf.model import DYNAMIC
+from ..gltf.model import DYNAMIC, KINEMATIC
 from ..mapping.axes import quat_to_blender
 from ..mapping.gravity_weight import gravity_weight
+from . import reproduce_combine, reproduce_filters, reproduce_mass, reproduce_reports, reproduce_velocity
 from .context import ImportContext
+from .reproduce_helpers import (  # noqa: F401  (HELPERS, ROLE, is_helper: this module's public names)
+    HELPERS,
+    NOT_REPRODUCIBLE,
+    REPRODUCED,
+    ROLE,
+    anchor,
+    enabled,
+    helper_empty,
+    is_helper,
+)
 
-HELPERS = "glTF Physics Helpers"
-ANCHOR_NAME = "glTF Physics Reproduction Anchor"
-ROLE = "REPRODUCTION"
-NOT_REPRODUCIBLE = "GLTF_PHYSICS_IMPORT_NOT_REPRODUCIBLE"  # Blender cannot do what the file means (WARNING)
-REPRODUCED = "GLTF_PHYSICS_IMPORT_REPRODUCED"  # rebuilt with helpers / world settings (INFO)
 # glTF inertia axis i is this axis of the Blender-converted inertia frame (x → x, y → z, z → −y)
 GLTF_TO_BLENDER_AXIS = (0, 2, 1)
 # Frames of a GENERIC constraint as proper rotations of the inertia frame (cyclic axis orders): Bullet's middle (Y)
 # angle must stay within ±90°, so a locked axis always goes to Y.
 CYCLIC = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
-
-
-def enabled(scene) -> bool:
-    settings = getattr(scene, "gltf_physics", None)
-    return settings is not None and bool(getattr(settings, "import_reproduce", False))
-
-
-def is_helper(ob) -> bool:
-    pg = getattr(ob, "gltf_physics", None)
-    return pg is not None and pg.joint.role == ROLE
+LOCK_ROTATION = "reproduction: infinite inertia"  # joint.joint_name of the rotation-lock helpers
 
 
 def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
     """The motion values of a dynamic body this step reproduces or reports itself (none when the option is off):
     ``bodies`` leaves them out of its "kept for export, not simulated" note."""
-    if not enabled(ctx.scene) or motion.kind != DYNAMIC:
+    if not enabled(ctx.scene):
+        return frozenset()
+    if _kinematic(motion):  # Animated in Blender: moved at its velocity, gravity does not act on it
+        return frozenset(("linearVelocity", "angularVelocity", "gravityFactor"))
+    if motion.kind != DYNAMIC:
         return frozenset()
     out = {"gravityFactor"}
     if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):
         out.add("inertiaDiagonal")
+    if reproduce_velocity.wanted(motion):
+        out.update(("linearVelocity", "angularVelocity"))
+    if reproduce_mass.wanted(motion):
+        out.add("centerOfMass")
     return frozenset(out)
 
 
 def build(ctx: ImportContext) -> None:
     if ctx.world is None or not enabled(ctx.scene):
         return
+    ctx.guarded("", "reporting what Blender cannot reproduce", reproduce_reports.joints, ctx)
     bodies = _dynamic_bodies(ctx)
     ctx.guarded("", "reproducing gravityFactor", _gravity, ctx, bodies)
     state: dict = {}
+    carriers = {}  # motion node → the object carrying its simulation (a centre-of-mass helper or the body)
+    for m, ob in bodies:
+        carriers[m] = ob
+        if reproduce_mass.wanted(ctx.document.nodes[m].motion):
+            ptr = ctx.node_pointer(m, "motion", "centerOfMass")
+            carriers[m] = ctx.guarded(ptr, "centre of mass", reproduce_mass.recentre, ctx, state, m, ob) or ob
+    moved = {ob.as_pointer(): carriers[m] for m, ob in bodies if carriers[m] is not ob}
+    ctx.guarded("", "joints of re-originated bodies", reproduce_mass.retarget_constraints, ctx.scene, moved)
+    bodies = [(m, carriers[m]) for m, _ in bodies]
+    ctx.guarded("", "compound children with their own filters", reproduce_filters.build, ctx, state, bodies)
     for m, ob in bodies:
         motion = ctx.document.nodes[m].motion
         if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):
             ptr = ctx.node_pointer(m, "motion", "inertiaDiagonal")
             ctx.guarded(ptr, "locking rotation (infinite inertia)", _lock_rotation, ctx, state, m, ob, ptr)
+    ctx.guarded("", "pre-combining friction / restitution", reproduce_combine.build, ctx, bodies)
+    for m, ob in bodies:  # after the gravity weight: the pre-roll follows the world's gravity
+        if reproduce_velocity.wanted(ctx.document.nodes[m].motion):
+            ptr = ctx.node_pointer(m, "motion")
+            ctx.guarded(ptr, "initial velocity pre-roll", reproduce_velocity.build, ctx, state, m, ob)
+    _constant_velocity(ctx, state)
+
+
+def _kinematic(motion) -> bool:
+    """Kinematic or infinite mass: Blender's Animated body, which keeps its initial velocity (KHR)."""
+    return motion.kind == KINEMATIC or (motion.kind == DYNAMIC and motion.mass == 0.0)
+
+
+def _constant_velocity(ctx: ImportContext, state: dict) -> None:
+    for m, ob in sorted(ctx.body_objects.items()):
+        physics = ctx.document.nodes.get(m)
+        motion = physics.motion if physics is not None else None
+        if motion is None or not _kinematic(motion) or m in ctx.animated or not reproduce_velocity.wanted(motion):
+            continue
+        if ob.rigid_body is None or not ob.rigid_body.kinematic:
+            continue
+        ptr = ctx.node_pointer(m, "motion")
+        ctx.guarded(ptr, "constant velocity", reproduce_velocity.build_constant, ctx, state, m, ob)
 
 
 def _dynamic_bodies(ctx: ImportContext) -> list[tuple[int, object]]:
@@ -116,35 +163,6 @@ def _gravity(ctx: ImportContext, bodies: list) -> None:
 # --- infinite inertia --------------------------------------------------------------------------------------------
 
 
-def _helpers_collection(ctx: ImportContext, state: dict):
-    if "collection" not in state:
-        collection = bpy.data.collections.new(HELPERS)
-        ctx.scene.collection.children.link(collection)
-        state["collection"] = collection
-    return state["collection"]
-
-
-def _anchor(ctx: ImportContext, state: dict):
-    """One invisible PASSIVE body that collides with nothing: the fixed side of the rotation locks."""
-    if "anchor" not in state:
-        half = 0.025
-        verts = [(x * half, y * half, z * half) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-        faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-        mesh = bpy.data.meshes.new(ANCHOR_NAME)
-        mesh.from_pydata(verts, [], faces)
-        ob = bpy.data.objects.new(ANCHOR_NAME, mesh)
-        _helpers_collection(ctx, state).objects.link(ob)
-        ob.display_type = "WIRE"
-        ob.hide_render = True
-        ctx.world.collection.objects.link(ob)
-        ob.rigid_body.type = "PASSIVE"
-        ob.rigid_body.collision_shape = "BOX"
-        ob.rigid_body.collision_collections = [False] * 20
-        ob.gltf_physics.joint.role = ROLE
-        state["anchor"] = ob
-    return state["anchor"]
-
-
 def lock_frame(body_rotation: Quaternion, inertia_orientation, locked: set[int]) -> tuple[Matrix, list[bool]]:
     """Rotation of the GENERIC constraint frame and which of its angular axes to lock.
 
@@ -166,16 +184,12 @@ def _lock_rotation(ctx: ImportContext, state: dict, m: int, ob, ptr: str) -> Non
     locked = {i for i, v in enumerate(motion.inertia_diagonal) if v == 0.0}
     translation, rotation, _ = ctx.node_world_matrix(m).decompose()
     frame, axes = lock_frame(rotation, motion.inertia_orientation, locked)
-    empty = bpy.data.objects.new(ob.name + ".lock_rotation", None)
-    empty.empty_display_type = "ARROWS"
-    empty.empty_display_size = 0.25
+    empty = helper_empty(ctx, state, ob.name + ".lock_rotation", LOCK_ROTATION, ob)
     empty.matrix_world = Matrix.Translation(translation) @ frame.to_4x4()
-    _helpers_collection(ctx, state).objects.link(empty)
     ctx.world.constraints.objects.link(empty)
-    empty.gltf_physics.joint.role = ROLE
     c = empty.rigid_body_constraint
     c.type = "GENERIC"
-    c.object1, c.object2 = _anchor(ctx, state), ob
+    c.object1, c.object2 = anchor(ctx, state), ob
     c.disable_collisions = True
     for axis, lock in zip("xyz", axes, strict=True):
         setattr(c, f"use_limit_ang_{axis}", lock)

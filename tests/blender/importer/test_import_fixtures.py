@@ -174,6 +174,7 @@ def test_scale_rules(clean):
 
 
 def test_materials_mass_and_stored_motion(clean):
+    bpy.context.scene.gltf_physics.import_reproduce = False  # the default combine rule (Reproduce Motion: own tests)
     _import(clean, "materials_mass.gltf")
     full = bpy.data.objects["Full"]
     rb, motion, material = full.rigid_body, full.gltf_physics.motion, full.gltf_physics.collider.material

@@ -43,6 +43,7 @@ def test_unknown_combine_mode_keeps_stored_material(clean, tmp_path):
     doc["extensions"][RB]["physicsMaterials"][0]["restitutionCombine"] = "bar"
     path = tmp_path / "combine.gltf"
     path.write_text(json.dumps(doc), encoding="utf-8")
+    bpy.context.scene.gltf_physics.import_reproduce = False  # the default combine rule (Reproduce Motion: own tests)
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     report = submodule(clean, "io.hooks").last_report("import")
     texts = [str(d) for d in report.diagnostics]
@@ -63,7 +64,7 @@ def test_unknown_combine_mode_keeps_stored_material(clean, tmp_path):
 
 CASES = fuzzkit.budget(300)
 IO_SCENE_GLTF2_DEPTH = 150  # io_scene_gltf2's gltf2_io.extension_to_dict recurses 3 frames per level
-HELPER_JOINT_ROLES = {"JOINT", "MOTOR", "ANCHOR"}
+HELPER_JOINT_ROLES = {"JOINT", "MOTOR", "ANCHOR", "REPRODUCTION"}
 HELPER_ROLES = {"PROXY", "TRIGGER_PROXY"}
 
 

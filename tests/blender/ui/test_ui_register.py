@@ -8,7 +8,16 @@ import pytest
 
 from blenderkit import submodule
 
-UI_MODULES = ("lists", "operators", "operators_check", "panels", "panels_body", "panels_joint", "translations")
+UI_MODULES = (
+    "lists",
+    "operators",
+    "operators_check",
+    "panels",
+    "panels_body",
+    "panels_joint",
+    "reproduction",
+    "translations",
+)
 
 
 class _Spy:
@@ -36,7 +45,12 @@ def _state(addon) -> dict:
         "types": sorted(cls.__name__ for cls in _ours(addon) if hasattr(bpy.types, cls.__name__)),
         "operators": sorted(name for name in dir(bpy.ops.gltf_physics) if _operator_exists(name)),
         "object_pointer": hasattr(bpy.types.Object, "gltf_physics"),
+        "frame_handlers": sorted(h.__name__ for h in bpy.app.handlers.frame_change_pre if _ours_handler(addon, h)),
     }
+
+
+def _ours_handler(addon, handler) -> bool:
+    return getattr(handler, "__module__", "").startswith(addon.__name__)
 
 
 def _operator_exists(name: str) -> bool:
@@ -61,6 +75,7 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
     before = _state(addon)
     assert len(before["registered"]) == len(_ours(addon)) > 0
     assert before["types"] == before["registered"]
+    assert before["frame_handlers"] == ["on_frame_change"]  # the initial-velocity pre-roll (persistent)
     assert before["operators"] == [
         "add_joint",
         "add_joint_item",
@@ -73,12 +88,19 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
         "filters_from_collections",
         "make_trigger",
         "remove_joint_item",
+        "remove_reproduction_helpers",
         "validate_scene",
     ]
     try:
         addon.unregister()
         gone = _state(addon)
-        assert gone == {"registered": [], "types": [], "operators": [], "object_pointer": False}
+        assert gone == {
+            "registered": [],
+            "types": [],
+            "operators": [],
+            "object_pointer": False,
+            "frame_handlers": [],
+        }
         assert spy.calls == [("unregister", translations.__package__)]
         addon.register()
         assert _state(addon) == before

@@ -1,0 +1,101 @@
+"""Combine modes: friction / restitution pre-combined per contact pair (the rules in ``mapping.combine_pairs``).
+
+Each dynamic body of the import gets the spec's combined value with the static bodies it can touch (overlapping
+collision collections), and those static bodies 1, so Bullet's product is the file's value; what stays inexact is
+reported. Every object changed is marked on ``gltf_physics.collider.material`` (``reproduced``, and the values set
+and before in ``reproduced_values``): the exporter then still writes the file's material and *Remove Reproduction
+Helpers* puts the values back (``restore``).
+"""
+
+from __future__ import annotations
+
+from ...sim.pairs import PhysicsMaterial
+from ..mapping import stored as props
+from ..mapping.combine_pairs import Body, plan
+from .context import APPROXIMATED, ImportContext
+from .reproduce_helpers import NOT_REPRODUCIBLE, REPRODUCED
+
+
+def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
+    """``dynamic``: (motion node, object carrying its simulation) of the import's dynamic bodies."""
+    carriers = dict(dynamic)
+    first_collider = _first_colliders(ctx)
+    realisers: dict[int, list] = {}  # body node → the collision-shape objects of its colliders
+    for c, objects in ctx.collider_objects.items():
+        realisers.setdefault(_body_of(ctx, c), []).extend(objects)
+    bodies: dict[int, list] = {}  # body node → the objects whose rigid-body values realise it
+    dyn, static = [], []
+    for node, ob in sorted(ctx.body_objects.items()):
+        if ob.rigid_body is None or first_collider.get(node) is None:
+            continue
+        carrier = carriers.get(node, ob)
+        objects = [carrier, ob, *realisers.get(node, ())]
+        bodies[node] = list({o.as_pointer(): o for o in objects if o.rigid_body is not None}.values())
+        collections = frozenset(i for i, on in enumerate(carrier.rigid_body.collision_collections) if on)
+        entry = Body(node, _material(ctx, first_collider[node]), collections, ob.name)
+        (dyn if node in carriers else static).append(entry)
+    result = plan(dyn, static)
+    if result is None:
+        return
+    for node, values in result.values.items():
+        for ob in bodies[node]:
+            _set(ob, values["friction"], values["restitution"])
+    for node in result.exact:
+        ctx.note(
+            REPRODUCED,
+            _pointer(ctx, first_collider[node]),
+            "combine modes: friction / restitution of this body (and of every body with its material and collision "
+            "collections) pre-combined with the static bodies it can touch (those set to 1)",
+        )
+    for node, message in result.problems:
+        ctx.warn(NOT_REPRODUCIBLE, _pointer(ctx, first_collider[node]), f"not reproducible in Blender: {message}")
+    for node, message in result.approximations:
+        ctx.note(APPROXIMATED, _pointer(ctx, first_collider[node]), f"combine modes, if they touch: {message}")
+
+
+def _body_of(ctx: ImportContext, collider: int) -> int:
+    body = ctx.body_node_of.get(collider)
+    return collider if body is None else body
+
+
+def _first_colliders(ctx: ImportContext) -> dict[int, int]:
+    """Body node → its first collider node (the one whose material ``bodies`` gave the body)."""
+    out: dict[int, int] = {}
+    for c in sorted(ctx.collider_objects):
+        out.setdefault(_body_of(ctx, c), c)
+    return out
+
+
+def _material(ctx: ImportContext, collider: int) -> PhysicsMaterial | None:
+    m = props.lookup(ctx.document.materials, ctx.document.nodes[collider].collider.material)
+    if m is None:
+        return None
+    return PhysicsMaterial(
+        m.static_friction, m.dynamic_friction, m.restitution, m.friction_combine, m.restitution_combine
+    )
+
+
+def _pointer(ctx: ImportContext, collider: int) -> str:
+    return ctx.node_pointer(collider, "collider", "physicsMaterial")
+
+
+def _set(ob, friction: float, restitution: float) -> None:
+    rb, pm = ob.rigid_body, ob.gltf_physics.collider.material
+    if not pm.reproduced:
+        pm.reproduced_values = (friction, restitution, rb.friction, rb.restitution)
+    else:
+        pm.reproduced_values = (friction, restitution, *pm.reproduced_values[2:])
+    pm.reproduced = True
+    rb.friction, rb.restitution = friction, restitution
+    pm.reproduced_values = (rb.friction, rb.restitution, *pm.reproduced_values[2:])  # as Blender stores them
+
+
+def restore(scene) -> None:
+    """The friction / restitution of every pre-combined object of ``scene`` back to the import's default rule."""
+    for ob in scene.objects:
+        pm = ob.gltf_physics.collider.material
+        if pm.reproduced:
+            if ob.rigid_body is not None:
+                ob.rigid_body.friction, ob.rigid_body.restitution = pm.reproduced_values[2:]
+            pm.reproduced = False
+            pm.reproduced_values = (0.0, 0.0, 0.0, 0.0)

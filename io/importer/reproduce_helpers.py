@@ -1,0 +1,70 @@
+"""What the reproduction steps share: the helper collection, the tag of helper objects, the one passive anchor,
+the report codes and the import option. Helpers are tagged ``Object.gltf_physics.joint.role == "REPRODUCTION"``
+(the exporter drops them); ``joint.joint_name`` says which reproduction a helper Empty stands for and
+``joint.node_b`` is the body it acts on.
+"""
+
+from __future__ import annotations
+
+import bpy
+
+from .context import ImportContext
+
+HELPERS = "glTF Physics Helpers"
+ANCHOR_NAME = "glTF Physics Reproduction Anchor"
+ROLE = "REPRODUCTION"
+NOT_REPRODUCIBLE = "GLTF_PHYSICS_IMPORT_NOT_REPRODUCIBLE"  # Blender cannot do what the file means (WARNING)
+REPRODUCED = "GLTF_PHYSICS_IMPORT_REPRODUCED"  # rebuilt with helpers / world settings (INFO)
+
+
+def enabled(scene) -> bool:
+    settings = getattr(scene, "gltf_physics", None)
+    return settings is not None and bool(getattr(settings, "import_reproduce", False))
+
+
+def is_helper(ob) -> bool:
+    pg = getattr(ob, "gltf_physics", None)
+    return pg is not None and pg.joint.role == ROLE
+
+
+def helpers_collection(ctx: ImportContext, state: dict):
+    """The child collection of the scene the helpers of this import go into (created on first use)."""
+    if "collection" not in state:
+        collection = bpy.data.collections.new(HELPERS)
+        ctx.scene.collection.children.link(collection)
+        state["collection"] = collection
+    return state["collection"]
+
+
+def helper_empty(ctx: ImportContext, state: dict, name: str, kind: str, body):
+    """A tagged helper Empty in the helper collection: ``kind`` in ``joint.joint_name``, ``body`` in ``node_b``."""
+    empty = bpy.data.objects.new(name, None)
+    empty.empty_display_type = "ARROWS"
+    empty.empty_display_size = 0.25
+    helpers_collection(ctx, state).objects.link(empty)
+    pg = empty.gltf_physics.joint
+    pg.role = ROLE
+    pg.joint_name = kind
+    pg.node_b = body
+    return empty
+
+
+def anchor(ctx: ImportContext, state: dict):
+    """One invisible PASSIVE body that collides with nothing: the fixed side of the rotation locks."""
+    if "anchor" not in state:
+        half = 0.025
+        verts = [(x * half, y * half, z * half) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+        faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+        mesh = bpy.data.meshes.new(ANCHOR_NAME)
+        mesh.from_pydata(verts, [], faces)
+        ob = bpy.data.objects.new(ANCHOR_NAME, mesh)
+        helpers_collection(ctx, state).objects.link(ob)
+        ob.display_type = "WIRE"
+        ob.hide_render = True
+        ctx.world.collection.objects.link(ob)
+        ob.rigid_body.type = "PASSIVE"
+        ob.rigid_body.collision_shape = "BOX"
+        ob.rigid_body.collision_collections = [False] * 20
+        ob.gltf_physics.joint.role = ROLE
+        state["anchor"] = ob
+    return state["anchor"]

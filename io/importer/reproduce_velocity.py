@@ -1,0 +1,206 @@
+"""Initial ``linearVelocity`` / ``angularVelocity`` of dynamic bodies: a kinematic pre-roll (rules and measured
+behaviour in ``mapping.initial_velocity``).
+
+Per body: drivers on ``delta_location`` / ``delta_rotation_quaternion`` move it along the path the file means for
+the first frames of the rigid-body cache, the body starts kinematic, and ``on_frame_change`` (a persistent
+``frame_change_pre`` handler the extension registers) switches ``rigid_body.kinematic`` off through RNA at
+``start + RELEASE`` and on again before it — on play, scrub and bake alike. The handler holds no state: it finds the
+bodies through their helper Empties (``joint.joint_name == KIND``, ``joint.node_b`` = the body), so it works after
+save / load. ``remove`` undoes all of it for one body.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from bpy.app.handlers import persistent
+from mathutils import Matrix, Quaternion, Vector
+
+from ..mapping.axes import vec_to_blender
+from ..mapping.initial_velocity import (
+    HOLD,
+    VARIABLES,
+    constant_expressions,
+    constant_rotation_expressions,
+    is_preroll_driver,
+    kinematic_at,
+    location_expressions,
+    rests_on_something,
+    rotation_expressions,
+)
+from .context import ImportContext
+from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty
+
+KIND = "reproduction: initial velocity"  # joint.joint_name of the pre-roll helpers
+CONSTANT = "reproduction: constant velocity"  # … of the helpers of kinematic bodies (no release)
+
+
+def wanted(motion) -> bool:
+    return any(motion.linear_velocity) or any(motion.angular_velocity)
+
+
+def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
+    """Give body ``ob`` (motion node ``m``, dynamic) its initial velocities."""
+    motion = ctx.document.nodes[m].motion
+    ptr = ctx.node_pointer(m, "motion")
+    _, rotation, _ = ctx.node_world_matrix(m).decompose()
+    linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))  # node space → world
+    angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
+    parent = _parent_space(ob)
+    to_parent = parent.to_3x3().inverted_safe()
+    turn_to_parent = parent.to_quaternion().inverted()
+    gravity = _world_gravity(ctx.scene)
+    if _resting(ctx, state, ob, linear, gravity):
+        gravity = Vector()  # on the ground: a ballistic kinematic path would sink into it
+    _drive(ob, "delta_location", location_expressions(to_parent @ linear, to_parent @ gravity), ctx.scene)
+    if angular.length:
+        if ob.rotation_mode == "QUATERNION":
+            _drive(ob, "delta_rotation_quaternion", rotation_expressions(turn_to_parent @ angular), ctx.scene)
+        else:
+            ctx.warn(
+                NOT_REPRODUCIBLE,
+                ptr + "/angularVelocity",
+                f"not reproducible in Blender: {ob.name!r} uses {ob.rotation_mode} rotation (the pre-roll needs "
+                "quaternions)",
+            )
+    ob.rigid_body.kinematic = True
+    helper_empty(ctx, state, ob.name + ".initial_velocity", KIND, ob).matrix_world = ob.matrix_world.copy()
+    ctx.note(
+        REPRODUCED,
+        ptr,
+        f"initial velocity {tuple(round(v, 4) for v in linear)} m/s, {tuple(round(v, 4) for v in angular)} rad/s "
+        "(Blender axes): kinematic pre-roll released at the rigid-body cache's start frame + 3",
+    )
+
+
+def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
+    """A kinematic or infinite-mass body (Animated in Blender) that keeps its initial velocity for ever."""
+    motion = ctx.document.nodes[m].motion
+    _, rotation, _ = ctx.node_world_matrix(m).decompose()
+    linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))
+    angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
+    parent = _parent_space(ob)
+    _drive(ob, "delta_location", constant_expressions(parent.to_3x3().inverted_safe() @ linear), ctx.scene)
+    if angular.length and ob.rotation_mode == "QUATERNION":
+        turn = parent.to_quaternion().inverted()
+        _drive(ob, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular), ctx.scene)
+    helper_empty(ctx, state, ob.name + ".constant_velocity", CONSTANT, ob).matrix_world = _world(ob)
+    ctx.note(REPRODUCED, ctx.node_pointer(m, "motion"), "kinematic body: moves at its initial velocity (drivers)")
+
+
+def constant_bodies(scene) -> list:
+    """The kinematic bodies of ``scene`` given a constant velocity (found through their helper Empties)."""
+    return _tagged_bodies(scene, CONSTANT)
+
+
+def _resting(ctx: ImportContext, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
+    render = ctx.scene.render
+    seconds = HOLD * ctx.world.time_scale * render.fps_base / render.fps
+    if "boxes" not in state:  # every simulated mesh's world box, once per import
+        found = [(other, _box(other)) for other in ctx.world.collection.objects if other.type == "MESH"]
+        found = [(other, box) for other, box in found if box is not None]
+        index = {other.as_pointer(): i for i, (other, _) in enumerate(found)}
+        state["boxes"] = (index, np.asarray([box for _, box in found], dtype=float).reshape(-1, 2, 3))
+    index, boxes = state["boxes"]
+    mask = np.ones(len(boxes), dtype=bool)
+    mask[[i for part in (ob, *ob.children_recursive) if (i := index.get(part.as_pointer())) is not None]] = False
+    others = boxes[mask]
+    own = _box(ob, with_children=True)
+    return own is not None and rests_on_something(own, others, linear, gravity, seconds)
+
+
+def _box(ob, with_children: bool = False):
+    """World axis-aligned box of ``ob``'s mesh (and its mesh children's), from the objects' own transforms."""
+    points = []
+    for part in (ob, *(ob.children_recursive if with_children else ())):
+        if part.type == "MESH" and len(part.data.vertices):
+            world = _world(part)
+            points += [world @ Vector(corner) for corner in part.bound_box]
+    if not points:
+        return None
+    return tuple(min(p[i] for p in points) for i in range(3)), tuple(max(p[i] for p in points) for i in range(3))
+
+
+def _parent_space(ob) -> Matrix:
+    """The frame ``ob``'s delta transforms live in: its parent's world matrix with the parent inverse (from the
+    objects' own transforms: during the import ``matrix_world`` is not evaluated yet)."""
+    if ob.parent is None:
+        return Matrix.Identity(4)
+    return _world(ob.parent) @ ob.matrix_parent_inverse
+
+
+def _world(ob) -> Matrix:
+    matrix = ob.matrix_basis.copy()
+    while ob.parent is not None:
+        matrix = ob.parent.matrix_basis @ ob.matrix_parent_inverse @ matrix
+        ob = ob.parent
+    return matrix
+
+
+def _world_gravity(scene) -> Vector:
+    rbw = scene.rigidbody_world
+    weights = rbw.effector_weights
+    if not scene.use_gravity:
+        return Vector()
+    return Vector(scene.gravity) * weights.gravity * weights.all
+
+
+def _drive(ob, path: str, expressions: list[str], scene) -> None:
+    for index, expression in enumerate(expressions):
+        if expression in ("0.0", "1.0"):
+            continue  # the default delta: no driver
+        driver = ob.driver_add(path, index).driver
+        driver.type = "SCRIPTED"
+        for name, rna_path in VARIABLES.items():
+            var = driver.variables.new()
+            var.name = name
+            var.type = "SINGLE_PROP"
+            var.targets[0].id_type = "SCENE"
+            var.targets[0].id = scene
+            var.targets[0].data_path = rna_path
+        driver.expression = expression
+
+
+def preroll_bodies(scene) -> list:
+    """The pre-rolled bodies of ``scene``, found through the helper Empties of its helper collections."""
+    return _tagged_bodies(scene, KIND)
+
+
+def _tagged_bodies(scene, kind: str) -> list:
+    out = []
+    for collection in scene.collection.children:
+        if not collection.name.startswith(HELPERS):
+            continue
+        for helper in collection.objects:
+            pg = helper.gltf_physics.joint
+            body = pg.node_b
+            if pg.role == ROLE and pg.joint_name == kind and body is not None and body.rigid_body is not None:
+                out.append(body)
+    return out
+
+
+@persistent
+def on_frame_change(scene, depsgraph=None) -> None:
+    """``frame_change_pre``: kinematic before ``start + RELEASE``, dynamic from then on (RNA carries the
+    velocity over)."""
+    try:
+        rbw = scene.rigidbody_world
+        if rbw is None or rbw.point_cache is None:
+            return
+        want = kinematic_at(scene.frame_current, rbw.point_cache.frame_start)
+        for body in preroll_bodies(scene):
+            if body.rigid_body.kinematic != want:
+                body.rigid_body.kinematic = want
+    except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per frame
+        print(f"glTF Physics: initial-velocity handler skipped: {exc}")
+
+
+def remove(body, release: bool = True) -> None:
+    """Undo the pre-roll of ``body``: its drivers, delta transforms and (``release``) kinematic switch."""
+    data = body.animation_data
+    if data is not None:
+        for fc in [fc for fc in data.drivers if is_preroll_driver(fc.data_path, fc.driver.expression)]:
+            data.drivers.remove(fc)
+    body.delta_location = (0.0, 0.0, 0.0)
+    body.delta_rotation_quaternion = Quaternion()
+    if release and body.rigid_body is not None:
+        body.rigid_body.kinematic = False

@@ -1,0 +1,96 @@
+"""Compound children with different collision filters (issue 9, item 1), as RigidBodies_CollisionFilter_03: with
+``import_reproduce`` on, the child whose filter lets it hit the ground holds the body up while its sibling's filter
+would let it through; option off, Blender filters the whole compound one way. Export writes the file's nodes."""
+
+from __future__ import annotations
+
+import bpy
+import pytest
+
+from export_helpers import export
+from reproduce_kit import RB, import_file, reset, step, write
+
+FRAMES = 48
+
+
+def _compound_file(tmp_path, upper: dict, lower: dict):
+    """A body at y = 3 with an upper (y + 1) and a lower (y − 1) 1 m box child collider, over a static slab."""
+    filters = [upper, lower, {"collisionSystems": ["Static"]}]
+    nodes = [
+        {
+            "name": "Body",
+            "translation": [0.0, 3.0, 0.0],
+            "children": [1, 2],
+            "extensions": {RB: {"motion": {"mass": 2.0}}},
+        },
+        {
+            "name": "Upper",
+            "translation": [0.0, 1.0, 0.0],
+            "extensions": {RB: {"collider": {"geometry": {"shape": 1}, "collisionFilter": 0}}},
+        },
+        {
+            "name": "Lower",
+            "translation": [0.0, -1.0, 0.0],
+            "extensions": {RB: {"collider": {"geometry": {"shape": 1}, "collisionFilter": 1}}},
+        },
+        {
+            "name": "Ground",
+            "translation": [0.0, -0.5, 0.0],
+            "extensions": {RB: {"collider": {"geometry": {"shape": 0}, "collisionFilter": 2}}},
+        },
+    ]
+    return write(tmp_path, "compound", nodes, collisionFilters=filters)
+
+
+UPPER = {"collisionSystems": ["Dynamic"], "notCollideWithSystems": ["Static"]}  # passes through the ground
+LOWER = {"collisionSystems": ["Dynamic"], "notCollideWithSystems": ["Dynamic"]}  # hits the ground
+
+
+def _height(path, reproduce: bool) -> float:
+    import_file(path, reproduce=reproduce)
+    step(FRAMES)
+    z = bpy.data.objects["Body"].matrix_world.translation.z
+    reset()
+    return z
+
+
+def test_each_child_collides_as_its_own_filter_says(clean, tmp_path):
+    path = _compound_file(tmp_path, UPPER, LOWER)
+    # the lower box (its centre 1 m below the body) rests on the slab's top (z = 0): the body at z ≈ 1.5
+    assert _height(path, reproduce=True) == pytest.approx(1.5, abs=0.05)
+
+
+def test_a_child_filtered_off_the_ground_does_not_hold_the_body(clean, tmp_path):
+    path = _compound_file(tmp_path, LOWER, UPPER)  # now the upper box hits the ground, the lower one passes
+    # today: Blender filters the compound with the union of both filters' collections, the lower box holds it
+    assert _height(path, reproduce=False) == pytest.approx(1.5, abs=0.05)
+    assert _height(path, reproduce=True) == pytest.approx(-0.5, abs=0.05)  # rests on the upper box: 2 m lower
+
+
+def test_export_and_remove(clean, tmp_path):
+    path = _compound_file(tmp_path, UPPER, LOWER)
+    import_file(path, reproduce=False)
+    reference = export(tmp_path / "off.gltf", "2026")
+    off = {
+        ob.name: (
+            ob.parent.name if ob.parent else None,
+            ob.rigid_body.mass if ob.rigid_body else None,
+            tuple(ob.rigid_body.collision_collections) if ob.rigid_body else None,
+        )
+        for ob in bpy.data.objects
+    }
+    reset()
+    import_file(path)
+    assert any(ob.name.endswith(".fixed") for ob in bpy.data.objects)
+    written = export(tmp_path / "on.gltf", "2026")
+    assert written["nodes"] == reference["nodes"] and written["extensions"][RB] == reference["extensions"][RB]
+    assert bpy.ops.gltf_physics.remove_reproduction_helpers() == {"FINISHED"}
+    on = {
+        ob.name: (
+            ob.parent.name if ob.parent else None,
+            ob.rigid_body.mass if ob.rigid_body else None,
+            tuple(ob.rigid_body.collision_collections) if ob.rigid_body else None,
+        )
+        for ob in bpy.data.objects
+    }
+    assert on == off

@@ -1,0 +1,176 @@
+"""Initial linearVelocity / angularVelocity with ``import_reproduce`` on (issue 9, item 1): a kinematic pre-roll
+released by the persistent frame handler. A projectile travels its velocity × time (within 5 %) on play, after a
+scrub back to the start, from a baked cache and after save / load; option off it drops; export writes the file's
+values and none of the helpers."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import pytest
+from mathutils import Vector
+
+from blenderkit import submodule
+from export_helpers import export
+from reproduce_kit import RB, body, ground, import_file, reset, seconds_per_frame, step, write
+
+FRAMES = 36  # 1.5 s at 24 fps
+G = 9.81
+
+
+def _position(name: str) -> Vector:
+    return bpy.data.objects[name].matrix_world.translation.copy()
+
+
+def _projectile(tmp_path, **motion):
+    # glTF +Y up: 2 m/s along x, 3 m/s up; no ground (it would land below z = 0 at t ≈ 1.5 s)
+    motion.setdefault("linearVelocity", [2.0, 3.0, 0.0])
+    return write(tmp_path, "projectile", [body("Ball", [0.0, 5.0, 0.0], **motion)])
+
+
+def _assert_ballistic(start: Vector, end: Vector, seconds: float) -> None:
+    travel = end - start
+    assert travel.x == pytest.approx(2.0 * seconds, rel=0.05)  # velocity × time within 5 %
+    assert abs(travel.y) < 1e-3
+    expected_z = 3.0 * seconds - 0.5 * G * seconds * seconds
+    assert travel.z == pytest.approx(expected_z, abs=0.05 * abs(expected_z))
+
+
+def test_projectile_travels_its_initial_velocity_times_time(clean, tmp_path):
+    path = _projectile(tmp_path)
+    import_file(path, reproduce=False)  # today: Blender has no velocity, the ball drops straight down
+    step(FRAMES)
+    assert abs(_position("Ball").x) < 1e-3
+    reset()
+    import_file(path)
+    scene = bpy.context.scene
+    start = _position("Ball")
+    assert bpy.data.objects["Ball"].rigid_body.kinematic  # the pre-roll starts kinematic
+    step(FRAMES)
+    seconds = (FRAMES - 1) * seconds_per_frame()
+    _assert_ballistic(start, _position("Ball"), seconds)
+    assert not bpy.data.objects["Ball"].rigid_body.kinematic  # released by the handler
+    first = _position("Ball")
+    step(FRAMES)  # scrubbed back to the start and played again: the same flight
+    assert (_position("Ball") - first).length < 1e-4
+    scene.frame_set(scene.frame_start)
+    assert bpy.data.objects["Ball"].rigid_body.kinematic
+    assert (_position("Ball") - start).length < 1e-6  # at the start frame the body is where the file put it
+
+
+def test_velocity_is_in_node_space_and_spin_keeps_going(clean, tmp_path):
+    # node turned +90° about glTF y: its local +x is glTF -z = Blender +y; spin 2 rad/s about glTF y = Blender z
+    quarter = [0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)]
+    node = body("Spinner", [0.0, 3.0, 0.0], gravityFactor=0.0, linearVelocity=[1.0, 0.0, 0.0])
+    node["rotation"] = quarter
+    node["extensions"][RB]["motion"]["angularVelocity"] = [0.0, 2.0, 0.0]
+    import_file(write(tmp_path, "spinner", [node]))
+    ob = bpy.data.objects["Spinner"]
+    start, yaw0 = _position("Spinner"), ob.matrix_world.to_euler().z
+    frames = 25
+    step(frames)
+    seconds = (frames - 1) * seconds_per_frame()
+    travel = _position("Spinner") - start
+    assert travel.y == pytest.approx(1.0 * seconds, rel=0.05)
+    assert abs(travel.x) < 1e-3 and abs(travel.z) < 1e-3
+    turned = (ob.matrix_world.to_euler().z - yaw0) % (2 * math.pi)
+    assert turned == pytest.approx(2.0 * seconds, rel=0.05)
+
+
+def test_baked_cache_holds_the_flight(clean, tmp_path):
+    import_file(_projectile(tmp_path))
+    scene = bpy.context.scene
+    cache = scene.rigidbody_world.point_cache
+    cache.frame_end = scene.frame_start + FRAMES
+    start = _position("Ball")
+    with bpy.context.temp_override(scene=scene, point_cache=cache):
+        assert bpy.ops.ptcache.bake(bake=True) == {"FINISHED"}
+    assert cache.is_baked
+    scene.frame_set(scene.frame_start + FRAMES - 1)  # read from the bake, no stepping
+    _assert_ballistic(start, _position("Ball"), (FRAMES - 1) * seconds_per_frame())
+
+
+def test_saved_file_flies_after_loading(clean, tmp_path):
+    import_file(_projectile(tmp_path))
+    start = _position("Ball")
+    blend = tmp_path / "flight.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(blend))
+    bpy.ops.wm.open_mainfile(filepath=str(blend))
+    handler = submodule(clean, "io.hooks").reproduction_frame_handler
+    assert handler in bpy.app.handlers.frame_change_pre
+    step(FRAMES)
+    _assert_ballistic(start, _position("Ball"), (FRAMES - 1) * seconds_per_frame())
+
+
+def test_export_writes_the_files_velocities_and_no_helper(clean, tmp_path):
+    path = _projectile(tmp_path, angularVelocity=[0.0, 0.0, 1.5])
+    import_file(path, reproduce=False)
+    reference = export(tmp_path / "off.gltf", "2026")
+    motion = reference["nodes"][0]["extensions"][RB]["motion"]
+    assert motion["linearVelocity"] == [2.0, 3.0, 0.0] and motion["angularVelocity"] == [0.0, 0.0, 1.5]
+    reset()
+    import_file(path)
+    assert any(ob.name.endswith(".initial_velocity") for ob in bpy.data.objects)
+    for frame in (bpy.context.scene.frame_start, bpy.context.scene.frame_start + 2):  # kinematic during the pre-roll
+        bpy.context.scene.frame_set(frame)
+        written = export(tmp_path / f"back{frame}.gltf", "2026")
+        assert written["nodes"] == reference["nodes"]  # no helper node, no isKinematic, the file's translation
+        assert written.get("extensions") == reference.get("extensions")
+        assert "animations" not in written
+
+
+def test_pre_roll_drivers_need_no_python(clean, tmp_path):
+    import_file(_projectile(tmp_path, angularVelocity=[0.0, 0.0, 1.5]))
+    drivers = bpy.data.objects["Ball"].animation_data.drivers
+    assert {fc.data_path for fc in drivers} == {"delta_location", "delta_rotation_quaternion"}
+    assert all(fc.driver.is_simple_expression and fc.driver.is_valid for fc in drivers)  # no Auto Run needed
+
+
+def test_velocity_under_a_turned_parent_node(clean, tmp_path):
+    # as RigidBodies_MotionProperties_03: the parent turned +90° about glTF y, node-space +z = world glTF +x
+    parent = {"name": "Turn", "rotation": [0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)], "children": [1]}
+    child = body("Mover", [0.0, 0.0, 0.0], gravityFactor=0.0, linearVelocity=[0.0, 0.0, 1.0])
+    import_file(write(tmp_path, "turned", [parent, child]))
+    start = _position("Mover")
+    frames = 25
+    step(frames)
+    travel = _position("Mover") - start
+    assert travel.x == pytest.approx((frames - 1) * seconds_per_frame(), rel=0.05)
+    assert abs(travel.y) < 1e-3 and abs(travel.z) < 1e-3
+
+
+@pytest.mark.parametrize("motion", [{"isKinematic": True}, {"mass": 0.0}], ids=["kinematic", "infinite mass"])
+def test_kinematic_and_infinite_mass_bodies_keep_their_velocity(clean, tmp_path, motion):
+    path = write(tmp_path, "conveyor", [body("Mover", [0.0, 2.0, 0.0], linearVelocity=[1.5, 0.0, 0.0], **motion)])
+    import_file(path, reproduce=False)  # today: an Animated body without keyframes stands still
+    step(FRAMES)
+    assert abs(_position("Mover").x) < 1e-6
+    reset()
+    import_file(path)
+    start = _position("Mover")
+    step(FRAMES)
+    travel = _position("Mover") - start
+    assert travel.x == pytest.approx(1.5 * (FRAMES - 1) * seconds_per_frame(), rel=0.01)  # for ever, no gravity
+    assert abs(travel.z) < 1e-6
+    mover = bpy.data.objects["Mover"]
+    assert mover.rigid_body.kinematic
+    reference_motion = dict(motion, linearVelocity=[1.5, 0.0, 0.0])
+    written = export(tmp_path / "back.gltf", "2026")
+    got = written["nodes"][0]["extensions"][RB]["motion"]
+    assert {k: got[k] for k in reference_motion} == reference_motion
+    bpy.context.scene.frame_set(bpy.context.scene.frame_start)
+    assert bpy.ops.gltf_physics.remove_reproduction_helpers() == {"FINISHED"}
+    assert mover.rigid_body.kinematic and not mover.animation_data.drivers
+
+
+def test_a_box_on_the_ground_slides_off_without_sinking(clean, tmp_path):
+    import_file(write(tmp_path, "slide", [ground(), body("Box", [-1.5, 0.5, 0.0], linearVelocity=[3.0, 0.0, 0.0])]))
+    scene, xs = bpy.context.scene, []
+    for frame in range(scene.frame_start, scene.frame_start + 30):
+        scene.frame_set(frame)
+        xs.append(_position("Box").x)
+        assert _position("Box").z == pytest.approx(0.5, abs=0.01)  # no sinking into the ground, no hop
+    dt = seconds_per_frame()
+    assert (xs[3] - xs[0]) / (3 * dt) == pytest.approx(3.0, rel=0.05)  # the pre-roll at the file's speed
+    assert xs[-1] - xs[-2] < 1e-4 < xs[4] - xs[3]  # then friction stops it

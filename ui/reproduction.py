@@ -1,0 +1,61 @@
+"""Reproduction helpers in the UI: the *Remove Reproduction Helpers* operator (in the glTF Physics panel's
+*Reproduction* sub-panel) and the registration of the persistent initial-velocity frame handler (``io/hooks``
+hands both over from the importer: ``ui`` does not import ``io/importer``)."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..io import hooks
+from .panels import CLOSED, PARENT_ID, PhysicsPanel
+
+UNDOABLE = {"REGISTER", "UNDO"}
+HANDLERS = bpy.app.handlers.frame_change_pre
+
+
+class GLTF_PHYSICS_OT_remove_reproduction_helpers(bpy.types.Operator):
+    """Remove what the import's Reproduce Motion option added (helper objects, the initial-velocity pre-roll, the
+    world gravity weight): the scene as an import with the option off would have left it"""
+
+    bl_idname = "gltf_physics.remove_reproduction_helpers"
+    bl_label = "Remove Reproduction Helpers"
+    bl_options = UNDOABLE
+
+    @classmethod
+    def poll(cls, context) -> bool:
+        return context.scene is not None and hooks.has_reproduction(context.scene)
+
+    def execute(self, context):
+        count = hooks.remove_reproduction_helpers(context.scene)
+        self.report({"INFO"}, f"Removed {count} reproduction helper object(s)")
+        return {"FINISHED"}
+
+
+class GLTF_PHYSICS_PT_reproduction(PhysicsPanel, bpy.types.Panel):
+    """What the import added so the scene moves as the file says."""
+
+    bl_idname = "GLTF_PHYSICS_PT_reproduction"
+    bl_label = "Reproduction"
+    bl_parent_id = PARENT_ID
+    bl_options = CLOSED
+    bl_order = 90
+
+    @classmethod
+    def poll(cls, context) -> bool:
+        return context.object is not None and hasattr(context.object, "gltf_physics")
+
+    def draw(self, context) -> None:
+        self.layout.operator(GLTF_PHYSICS_OT_remove_reproduction_helpers.bl_idname, icon="TRASH")
+
+
+CLASSES = (GLTF_PHYSICS_OT_remove_reproduction_helpers, GLTF_PHYSICS_PT_reproduction)
+
+
+def register_module() -> None:
+    if hooks.reproduction_frame_handler not in HANDLERS:
+        HANDLERS.append(hooks.reproduction_frame_handler)
+
+
+def unregister_module() -> None:
+    while hooks.reproduction_frame_handler in HANDLERS:
+        HANDLERS.remove(hooks.reproduction_frame_handler)
