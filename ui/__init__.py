@@ -25,12 +25,14 @@ def _modules() -> list:
         panels_joint,
         properties,
         reproduction,
+        scene_properties,
         translations,
     )
 
     return [
         joint_properties,
         properties,
+        scene_properties,
         lists,
         operators,
         operators_check,

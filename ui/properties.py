@@ -1,4 +1,4 @@
-"""Property groups: scene import/export options and the glTF physics data kept on each object.
+"""Property groups: the glTF physics data kept on each object (scene options: ``scene_properties``).
 
 ``Object.gltf_physics`` holds everything Blender's rigid body cannot (centre of mass, inertia, velocities, gravity
 factor, both frictions, combine modes, absent-vs-explicit mass, filters, the original shape, triggers) so export can
@@ -25,26 +25,6 @@ from bpy.props import (
 from . import filter_mirror, sync_body, sync_filters, sync_shapes
 from .joint_properties import GLTF_PHYSICS_PG_joint
 
-EXPORT_REVISIONS = (
-    ("2026", "KHR 2026", "KHR_physics_rigid_bodies with geometry.mesh (newest)"),
-    ("2024-10", "KHR 2024-10", "KHR_physics_rigid_bodies with geometry.node and KHR_implicit_shapes"),
-    ("2024-07", "KHR 2024-07", "KHR_physics_rigid_bodies with KHR_collision_shapes"),
-    ("omi", "OMI", "OMI_physics_body, OMI_physics_shape and OMI_physics_joint"),
-)
-EXPORT_MASS_PROPERTIES = (
-    (
-        "BLENDER",
-        "As Blender Simulates",
-        "Write the centre of mass (the object origin) and the inertia Blender's Bullet uses, where an engine "
-        "computing them from the shapes would differ (off-centre hulls and compounds, cones, capsules, meshes)",
-    ),
-    (
-        "ENGINE",
-        "Engine Computes",
-        "Write no centre of mass or inertia: the engine computes them from the exported shapes (solid, uniform "
-        "density), so bodies may balance differently than in Blender",
-    ),
-)
 MOTION_KINDS = (
     ("dynamic", "Dynamic", "Simulated body"),
     ("kinematic", "Kinematic", "Moved by animation or velocity, not by forces"),
@@ -74,45 +54,6 @@ GEOMETRY_KINDS = (
     ("MESH", "Mesh", "glTF mesh index (KHR 2026, OMI convex/trimesh, KHR 2024-07 mesh shape)"),
     ("NODE", "Node", "Mesh of a glTF node (KHR 2024-10 geometry.node)"),
 )
-
-
-class GLTF_PHYSICS_PG_scene(bpy.types.PropertyGroup):
-    """Scene-level options used by File > Import/Export glTF 2.0."""
-
-    import_physics: BoolProperty(
-        name="Import Physics",
-        default=True,
-        description="Turn glTF physics extensions into rigid bodies, constraints and triggers",
-    )
-    import_density: FloatProperty(
-        name="Density",
-        default=1000.0,
-        min=1e-6,
-        unit="NONE",
-        description="kg/m³ used to compute the mass of bodies whose file gives none (KHR: engine computes it)",
-    )
-    import_reproduce: BoolProperty(
-        name="Reproduce Motion",
-        default=True,
-        description="Rebuild what Blender has no setting for so the scene moves as the file says: gravityFactor as "
-        "the world's gravity weight, infinite inertia as a rotation lock to a hidden anchor (helpers in the "
-        "'glTF Physics Helpers' collection, never exported); what stays impossible is reported",
-    )
-    export_physics: BoolProperty(
-        name="Export Physics",
-        default=True,
-        description="Write rigid bodies, constraints and triggers as glTF physics extensions",
-    )
-    export_revision: EnumProperty(
-        name="Format", items=EXPORT_REVISIONS, default="2026", description="Which physics extension revision to write"
-    )
-    export_mass_properties: EnumProperty(
-        name="Mass Properties",
-        items=EXPORT_MASS_PROPERTIES,
-        default="BLENDER",
-        description="Centre of mass and inertia of bodies authored in Blender (values imported from a glTF file are "
-        "written back as they were unless edited)",
-    )
 
 
 class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
@@ -381,7 +322,6 @@ class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
 
 
 CLASSES = (
-    GLTF_PHYSICS_PG_scene,
     GLTF_PHYSICS_PG_material,
     GLTF_PHYSICS_PG_system_name,
     GLTF_PHYSICS_PG_filter,
@@ -394,11 +334,9 @@ CLASSES = (
 
 
 def register_properties() -> None:
-    bpy.types.Scene.gltf_physics = PointerProperty(type=GLTF_PHYSICS_PG_scene)
     bpy.types.Object.gltf_physics = PointerProperty(type=GLTF_PHYSICS_PG_object)
 
 
 def unregister_properties() -> None:
-    for owner in (bpy.types.Object, bpy.types.Scene):
-        if hasattr(owner, "gltf_physics"):
-            del owner.gltf_physics
+    if hasattr(bpy.types.Object, "gltf_physics"):
+        del bpy.types.Object.gltf_physics

@@ -49,8 +49,10 @@ def scene_bodies(scene) -> list:
     for ob in world.collection.objects:
         if ob.rigid_body is None or _role(ob) in HELPER_ROLES:
             continue
-        parent_rb = ob.parent.rigid_body if ob.parent is not None else None
-        if parent_rb is None or parent_rb.collision_shape != "COMPOUND":  # a compound's part is not a body
+        parent = ob.parent
+        parent_rb = parent.rigid_body if parent is not None else None
+        # a compound's part is not a body, except the body a centre-of-mass helper carries (Reproduce Motion)
+        if parent_rb is None or parent_rb.collision_shape != "COMPOUND" or _role(parent) in HELPER_ROLES:
             out.append(ob)
     return sorted(out, key=lambda ob: ob.name)
 

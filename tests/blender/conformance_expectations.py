@@ -177,6 +177,16 @@ def materials(doc: dict, report: dict) -> list[str]:
     return out
 
 
+def _world_rotation(nodes: list, index: int):
+    """The glTF world rotation (x, y, z, w) of node ``index``: its own and its ancestors' rotations."""
+    parents = {c: i for i, n in enumerate(nodes) for c in n.get("children", [])}
+    rotation = [0.0, 0.0, 0.0, 1.0]
+    while index is not None:
+        rotation = quat.multiply(nodes[index].get("rotation", [0.0, 0.0, 0.0, 1.0]), rotation)
+        index = parents.get(index)
+    return rotation
+
+
 def motion_properties(doc: dict, report: dict) -> list[str]:
     """Free bodies (gravity factor 0) move at their initial velocities; a kinematic body with none stays; a body with
     infinite inertia does not turn; colliding free bodies pass their momentum on (+x)."""
@@ -195,7 +205,8 @@ def motion_properties(doc: dict, report: dict) -> list[str]:
                 out.append(f"{body['name']}: infinite inertia but turned {body['rotation_change']:.3f} rad")
             continue
         if motion.get("gravityFactor", 1.0) == 0.0 or motion.get("isKinematic"):
-            expected = [v * seconds for v in _to_blender(motion.get("linearVelocity", [0.0, 0.0, 0.0]))]
+            velocity = quat.rotate(_world_rotation(doc["nodes"], index), motion.get("linearVelocity", [0.0, 0.0, 0.0]))
+            expected = [v * seconds for v in _to_blender(velocity.tolist())]  # node space (the spec) → world
             error = math.dist(moved, expected)
             if error > 0.05 * math.hypot(*expected) + 0.01:
                 shown = [round(v, 3) + 0.0 for v in expected]  # + 0.0: no -0.0

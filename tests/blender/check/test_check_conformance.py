@@ -20,18 +20,9 @@ from testkit import corpus_files, corpus_id
 
 FILES = corpus_files("glTF_Physics/tests/**/*.gltf")
 FRAMES = 120
-VELOCITY = "initial linearVelocity / angularVelocity (item 1: kinematic pre-roll released by a frame handler)"
 PENDING_REPRODUCTION = {
-    "RigidBodies_MotionProperties_01": VELOCITY,
-    "RigidBodies_MotionProperties_02": VELOCITY,
-    "RigidBodies_MotionProperties_03": VELOCITY,
-    "RigidBodies_MotionProperties_04": VELOCITY,
-    "RigidBodies_MotionProperties_06": VELOCITY,
     "RigidBodies_CollisionFilter_02": "different filters on a compound's children (item 1: split into FIXED bodies)",
     "RigidBodies_CollisionFilter_03": "different filters on a compound's children (item 1: split into FIXED bodies)",
-    "RigidBodies_Materials_01": "restitution combine modes (item 1: pre-combined coefficients per contact pair)",
-    "RigidBodies_Joint_07": "3-axis distance limit with a range (item 1: reported as not reproducible)",
-    "RigidBodies_Joint_08": "centerOfMass off the hinge axis (item 1: compound parent at the centre of mass)",
 }
 
 
