@@ -98,6 +98,7 @@ class Builder(Reporting):
         self.new_nodes: list[tuple[Any, int | None]] = []  # (gltf2_io.Node, parent index or None = scene root)
         self.native_colliders: dict[int, Any] = {}  # collider node → filter unit object (collision collections)
         self.reparent: list[tuple[Any, Any]] = []  # (nested body, its parent in the file) unparented by the import
+        self.attachments: list[tuple[str, Any, list]] = []  # joints waiting for their attachment nodes (joints.py)
 
     # -- nodes -------------------------------------------------------------------------------------------------------
     def node_indices(self, ob) -> list[int]:
