@@ -74,10 +74,41 @@ class ExportSession:
         return self.worlds[ob.name]
 
 
-def _key(obj) -> str:
-    """Value identity of a model object (dataclass repr is deterministic; ``source`` excluded)."""
-    data = {k: v for k, v in vars(obj).items() if k != "source"}
-    return repr(sorted(data.items()))
+_SCALARS = (str, int, bool, type(None))
+
+
+def _flatten(value, out: list) -> None:
+    """Append ``value``'s identity to ``out``: its type before every value (``1`` ≠ ``1.0`` ≠ ``True``), floats that
+    are zero or NaN by ``repr`` (``0.0`` ≠ ``-0.0``, NaN equal to NaN), lengths of lists and dicts, dict keys in order;
+    dataclass fields without ``source``."""
+    kind = type(value)
+    out.append(kind)
+    if kind is float:
+        out.append(value if value == value and value != 0.0 else repr(value))
+    elif kind in _SCALARS:
+        out.append(value)
+    elif kind is tuple or kind is list:
+        out.append(len(value))
+        for item in value:
+            _flatten(item, out)
+    elif kind is dict:
+        out.append(len(value))
+        for key, item in value.items():
+            out.append(key)
+            _flatten(item, out)
+    elif hasattr(value, "__dataclass_fields__"):
+        for key, item in vars(value).items():
+            if key != "source":
+                _flatten(item, out)
+    else:
+        out.append(repr(value))
+
+
+def _key(obj) -> tuple:
+    """Value identity of a model object as a flat tuple (equal exactly when the written values are equal)."""
+    out: list = []
+    _flatten(obj, out)
+    return tuple(out)
 
 
 class Builder(Reporting):
@@ -92,7 +123,7 @@ class Builder(Reporting):
         self.report = session.report
         self.doc = PhysicsDocument()
         self.index_of = {id(node): i for i, node in enumerate(plan.nodes or [])}
-        self._keys: dict[tuple[str, str], int] = {}
+        self._keys: dict[tuple[str, tuple], int] = {}
         self.orphans: set[int] = set()  # proxy nodes taken out of the scene graph (they hold collider meshes)
         self.unrendered: set[int] = set()  # nodes whose mesh only serves as collider geometry
         self.new_nodes: list[tuple[Any, int | None]] = []  # (gltf2_io.Node, parent index or None = scene root)
