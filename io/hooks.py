@@ -188,6 +188,7 @@ class GltfPhysicsExport:
         if self._session(export_settings) is None:
             return
         with gc_paused():
+            self.session.snapshot_all()
             for vnode, ob in gltf_addon.tree_objects(vtree):
                 if isinstance(ob, bpy.types.Object):
                     self.session.snapshot(ob)

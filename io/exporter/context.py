@@ -64,6 +64,21 @@ class ExportSession:
         self.objects[ob.name] = ob
         self.snapshot(ob)
 
+    def snapshot_all(self) -> None:
+        """Every object's world matrix in one ``foreach_get`` (equal to ``snapshot``'s, float32 values widened);
+        skipped when object names repeat (linked libraries), so a name always means the object ``snapshot`` saw."""
+        import bpy
+
+        objects = bpy.data.objects
+        names = objects.keys()
+        if len(set(names)) != len(names):
+            return
+        flat = np.empty(len(names) * 16, dtype=np.float32)
+        objects.foreach_get("matrix_world", flat)
+        worlds = np.ascontiguousarray(flat.astype(float).reshape(-1, 4, 4).transpose(0, 2, 1))
+        for name, world in zip(names, worlds, strict=True):
+            self.worlds.setdefault(name, world)
+
     def snapshot(self, ob) -> None:
         if ob is not None and ob.name not in self.worlds:
             self.worlds[ob.name] = np.array([list(row) for row in ob.matrix_world], dtype=float)
