@@ -95,28 +95,37 @@ _SCALARS = (str, int, bool, type(None))
 def _flatten(value, out: list) -> None:
     """Append ``value``'s identity to ``out``: its type before every value (``1`` ≠ ``1.0`` ≠ ``True``), floats that
     are zero or NaN by ``repr`` (``0.0`` ≠ ``-0.0``, NaN equal to NaN), lengths of lists and dicts, dict keys in order;
-    dataclass fields without ``source``."""
+    dataclass fields without ``source``. Scalars inside containers are appended in place (no call per number)."""
     kind = type(value)
     out.append(kind)
     if kind is float:
         out.append(value if value == value and value != 0.0 else repr(value))
-    elif kind in _SCALARS:
+        return
+    if kind in _SCALARS:
         out.append(value)
-    elif kind is tuple or kind is list:
+        return
+    if kind is tuple or kind is list:
         out.append(len(value))
-        for item in value:
-            _flatten(item, out)
+        items = value
     elif kind is dict:
         out.append(len(value))
-        for key, item in value.items():
-            out.append(key)
-            _flatten(item, out)
+        out.extend(value)  # the keys, in order
+        items = value.values()
     elif hasattr(value, "__dataclass_fields__"):
-        for key, item in vars(value).items():
-            if key != "source":
-                _flatten(item, out)
+        items = [item for key, item in vars(value).items() if key != "source"]
     else:
         out.append(repr(value))
+        return
+    for item in items:
+        item_kind = type(item)
+        if item_kind is float and item == item and item != 0.0:
+            out.append(float)
+            out.append(item)
+        elif item_kind in _SCALARS:
+            out.append(item_kind)
+            out.append(item)
+        else:
+            _flatten(item, out)
 
 
 def _key(obj) -> tuple:
