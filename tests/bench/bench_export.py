@@ -1,7 +1,7 @@
 """Benchmark (not a test): physics export cost on the 2,000-body / 1,000-joint scene of bench_import.py.
 
 Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 3]
-[--scene imported|nudged|native|native-empties] [--profile [--sort tottime]]``
+[--scene imported|nudged|native|native-empties] [--profile [--sort tottime]] [--profile-diff]``
 
 ``--scene native`` (issue 14) exports the natively authored scene of ``native_scene.py`` (five shapes, six
 constraint types, generated here with the data API); ``native-empties`` imports that scene's file with its bodies on
@@ -70,6 +70,24 @@ def export_once(path: pathlib.Path, physics: bool) -> float:
     return time.perf_counter() - start
 
 
+def _self_times(path: pathlib.Path, physics: bool) -> dict[tuple[str, str], float]:
+    gc.collect()
+    profile = cProfile.Profile()
+    profile.enable()
+    export_once(path, physics)
+    profile.disable()
+    return {(f"{pathlib.Path(k[0]).name}", k[2]): v[2] for k, v in pstats.Stats(profile).stats.items()}
+
+
+def print_profile_diff(path: pathlib.Path, top: int = 30) -> None:
+    """One profiled plain and one profiled physics export: the functions whose self time grew most."""
+    plain, physics = _self_times(path, False), _self_times(path, True)
+    print(f"profiled: plain {sum(plain.values()):.3f} s, with physics {sum(physics.values()):.3f} s (self times)")
+    grown = sorted(((physics.get(k, 0.0) - plain.get(k, 0.0), k) for k in set(plain) | set(physics)), reverse=True)
+    for delta, (file, function) in grown[:top]:
+        print(f"{delta:8.3f} s  {file}:{function}")
+
+
 def prepare(bpy, user: pathlib.Path, scene: str, bodies: int) -> None:
     """Put the scene to export into ``bpy.context.scene``: ``imported`` (bench_import's generated file imported with
     physics), ``nudged`` (the same with every joint edited, so written from the Blender constraints), ``native`` (the
@@ -102,6 +120,7 @@ def main() -> None:
     parser.add_argument("--native", action="store_true", help="= --scene nudged (every joint written from Blender)")
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
     parser.add_argument("--sort", default="cumulative", help="pstats sort key of --profile (e.g. tottime)")
+    parser.add_argument("--profile-diff", action="store_true", help="self time per function: physics minus plain")
     args = parser.parse_args()
     if args.native:
         args.scene = "nudged"
@@ -145,6 +164,8 @@ def main() -> None:
         export_once(out, True)
         profile.disable()
         pstats.Stats(profile).sort_stats(args.sort).print_stats(50)
+    if args.profile_diff:
+        print_profile_diff(out)
     sys.stdout.flush()
 
 
