@@ -190,12 +190,14 @@ class GltfPhysicsExport:
 
         if self._session(export_settings) is None:
             return
-        for vnode, ob in gltf_addon.tree_objects(vtree):
-            if isinstance(ob, bpy.types.Object):
-                self.session.snapshot(ob)
-                if gltf_addon.is_kept(vnode) and export_decision(ob) == "drop":
-                    gltf_addon.drop(vnode)
-                    self.report.count("helpers_dropped")
+        with gc_paused():
+            self.session.snapshot_all()
+            for vnode, ob in gltf_addon.tree_objects(vtree):
+                if isinstance(ob, bpy.types.Object):
+                    self.session.snapshot(ob)
+                    if gltf_addon.is_kept(vnode) and export_decision(ob) == "drop":
+                        gltf_addon.drop(vnode)
+                        self.report.count("helpers_dropped")
 
     @_guarded("export")
     def gather_node_mesh_hook(self, gltf_hook_node_mesh, blender_object, export_settings):
@@ -233,7 +235,8 @@ class GltfPhysicsExport:
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )
         try:
-            export_pipeline.build(session, gltf2_plan)
+            with gc_paused():  # many short-lived objects: no full collector passes in between
+                export_pipeline.build(session, gltf2_plan)
         finally:
             _report_export(self.report, session.revision, export_settings)
 

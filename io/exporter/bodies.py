@@ -16,14 +16,18 @@ from .stored import stored_collider, stored_motion, stored_trigger
 
 def add_object(b: Builder, ob) -> None:
     """Motion, collider and trigger of one exported object (written on each of its nodes)."""
-    indices = b.node_indices(ob)
-    if not indices or ob.type not in ("MESH", "EMPTY"):
+    if ob.type not in ("MESH", "EMPTY"):
         return
     pg = pg_of(ob)
-    if pg is not None and (pg.joint.role in HELPER_JOINT_ROLES or (pg.role in PROXY_ROLES and not has_stored(pg))):
+    stored = has_stored(pg)
+    if not stored and ob.rigid_body is None:  # no physics: nothing to read or write (native needs a rigid body)
+        return
+    if pg is not None and (pg.joint.role in HELPER_JOINT_ROLES or (pg.role in PROXY_ROLES and not stored)):
+        return
+    indices = b.node_indices(ob)
+    if not indices:
         return
     ptr = pointer("nodes", indices[0], "extensions", KHR_RIGID_BODIES)
-    stored = has_stored(pg)
     motion = b.guarded(ptr + "/motion", "motion", stored_motion if stored else native_motion, b, ob, ptr)
     collider = b.guarded(ptr + "/collider", "collider", stored_collider if stored else native_collider, b, ob, ptr)
     trigger = b.guarded(ptr + "/trigger", "trigger", stored_trigger, b, ob, ptr) if stored else None

@@ -64,6 +64,21 @@ class ExportSession:
         self.objects[ob.name] = ob
         self.snapshot(ob)
 
+    def snapshot_all(self) -> None:
+        """Every object's world matrix in one ``foreach_get`` (equal to ``snapshot``'s, float32 values widened);
+        skipped when object names repeat (linked libraries), so a name always means the object ``snapshot`` saw."""
+        import bpy
+
+        objects = bpy.data.objects
+        names = objects.keys()
+        if len(set(names)) != len(names):
+            return
+        flat = np.empty(len(names) * 16, dtype=np.float32)
+        objects.foreach_get("matrix_world", flat)
+        worlds = np.ascontiguousarray(flat.astype(float).reshape(-1, 4, 4).transpose(0, 2, 1))
+        for name, world in zip(names, worlds, strict=True):
+            self.worlds.setdefault(name, world)
+
     def snapshot(self, ob) -> None:
         if ob is not None and ob.name not in self.worlds:
             self.worlds[ob.name] = np.array([list(row) for row in ob.matrix_world], dtype=float)
@@ -74,10 +89,50 @@ class ExportSession:
         return self.worlds[ob.name]
 
 
-def _key(obj) -> str:
-    """Value identity of a model object (dataclass repr is deterministic; ``source`` excluded)."""
-    data = {k: v for k, v in vars(obj).items() if k != "source"}
-    return repr(sorted(data.items()))
+_SCALARS = (str, int, bool, type(None))
+
+
+def _flatten(value, out: list) -> None:
+    """Append ``value``'s identity to ``out``: its type before every value (``1`` ≠ ``1.0`` ≠ ``True``), floats that
+    are zero or NaN by ``repr`` (``0.0`` ≠ ``-0.0``, NaN equal to NaN), lengths of lists and dicts, dict keys in order;
+    dataclass fields without ``source``. Scalars inside containers are appended in place (no call per number)."""
+    kind = type(value)
+    out.append(kind)
+    if kind is float:
+        out.append(value if value == value and value != 0.0 else repr(value))
+        return
+    if kind in _SCALARS:
+        out.append(value)
+        return
+    if kind is tuple or kind is list:
+        out.append(len(value))
+        items = value
+    elif kind is dict:
+        out.append(len(value))
+        out.extend(value)  # the keys, in order
+        items = value.values()
+    elif hasattr(value, "__dataclass_fields__"):
+        items = [item for key, item in vars(value).items() if key != "source"]
+    else:
+        out.append(repr(value))
+        return
+    for item in items:
+        item_kind = type(item)
+        if item_kind is float and item == item and item != 0.0:
+            out.append(float)
+            out.append(item)
+        elif item_kind in _SCALARS:
+            out.append(item_kind)
+            out.append(item)
+        else:
+            _flatten(item, out)
+
+
+def _key(obj) -> tuple:
+    """Value identity of a model object as a flat tuple (equal exactly when the written values are equal)."""
+    out: list = []
+    _flatten(obj, out)
+    return tuple(out)
 
 
 class Builder(Reporting):
@@ -92,12 +147,13 @@ class Builder(Reporting):
         self.report = session.report
         self.doc = PhysicsDocument()
         self.index_of = {id(node): i for i, node in enumerate(plan.nodes or [])}
-        self._keys: dict[tuple[str, str], int] = {}
+        self._keys: dict[tuple[str, tuple], int] = {}
         self.orphans: set[int] = set()  # proxy nodes taken out of the scene graph (they hold collider meshes)
         self.unrendered: set[int] = set()  # nodes whose mesh only serves as collider geometry
         self.new_nodes: list[tuple[Any, int | None]] = []  # (gltf2_io.Node, parent index or None = scene root)
         self.native_colliders: dict[int, Any] = {}  # collider node → filter unit object (collision collections)
         self.reparent: list[tuple[Any, Any]] = []  # (nested body, its parent in the file) unparented by the import
+        self.attachments: list[tuple[str, Any, list]] = []  # joints waiting for their attachment nodes (joints.py)
 
     # -- nodes -------------------------------------------------------------------------------------------------------
     def node_indices(self, ob) -> list[int]:

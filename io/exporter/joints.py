@@ -17,11 +17,11 @@ import numpy as np
 from ..diagnostics import pointer
 from ..gltf.model import JointDescription, NodeJoint
 from ..gltf.nodes import quat_to_matrix, rigid
+from ..mapping.attachment_frames import attachment_frames
 from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
-from ..mapping.values_to_gltf import attachment_frame
 from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder
 
 AXES = "xyz"
@@ -39,6 +39,7 @@ def add_joints(b: Builder) -> None:
         for empty in sorted(world.constraints.objects, key=lambda ob: ob.name):
             ptr = pointer("objects", empty.name)
             b.guarded(ptr, f"constraint {empty.name!r}", _one, b, empty)
+    b.guarded("", "joint attachment nodes", place_attachments, b)
 
 
 def _pg_joint(ob):
@@ -189,14 +190,15 @@ def _write_native(b: Builder, empty, c) -> None:
     if c.use_breaking:
         b.note(EXPORT_APPROXIMATED, "", f"{where}: breaking threshold has no glTF equivalent (not written)")
     node_joint = NodeJoint(connected_node=-1, joint=b.add_joint(description), enable_collision=not c.disable_collisions)
-    pivot = rigid(b.session.world(empty))
+    pivot = b.session.world(empty)  # made rigid with the frames (attachment_frames)
     _attach(b, empty, c, node_joint, pivot, pivot)
 
 
 def _attach(b: Builder, empty, c, node_joint: NodeJoint, pivot_a, pivot_b) -> None:
-    """Two new attachment nodes (frame A under object1, frame B under object2) carrying the joint."""
+    """Queue two new attachment nodes (frame A under object1, frame B under object2) carrying the joint; their
+    frames are computed for every joint at once by ``place_attachments``."""
     where = f"constraint {empty.name!r}"
-    made = []
+    sides = []
     for side, body, pivot in (("A", c.object1, pivot_a), ("B", c.object2, pivot_b)):
         parent = None
         if not _is_anchor(body):
@@ -205,15 +207,29 @@ def _attach(b: Builder, empty, c, node_joint: NodeJoint, pivot_a, pivot_b) -> No
                 b.warn(EXPORT_SKIPPED, "", f"{where}: body {body.name!r} is not exported: joint skipped")
                 return
         world = None if parent is None else b.session.world(body)
-        frame = attachment_frame(world, pivot, b.session.yup)
-        if frame is None:
-            b.warn(EXPORT_SKIPPED, "", f"{where}: frame {side} cannot be expressed in {body.name!r}: joint skipped")
-            return
-        made.append((f"{empty.name}.frame{side}", frame, parent))
-    if all(parent is None for _, _, parent in made):
-        b.warn(EXPORT_SKIPPED, "", f"{where}: both sides are the world: joint skipped")
-        return
-    index_a = b.add_node(*made[0])
-    index_b = b.add_node(*made[1])
-    node_joint.connected_node = index_b
-    b.doc.node(index_a).joint = node_joint
+        sides.append((side, body, parent, world, pivot))
+    b.attachments.append((empty.name, node_joint, sides))
+
+
+def place_attachments(b: Builder) -> None:
+    """The queued attachment nodes, in queue order: all frames in one numpy pass, then two nodes per joint."""
+    pending, b.attachments = b.attachments, []
+    pairs = [(world, pivot) for _, _, sides in pending for _, _, _, world, pivot in sides]
+    frames = iter(attachment_frames([w for w, _ in pairs], [p for _, p in pairs], b.session.yup))
+    for name, node_joint, sides in pending:
+        where = f"constraint {name!r}"
+        made, failed = [], None
+        for (side, body, parent, _, _), frame in zip(sides, (next(frames), next(frames)), strict=True):
+            if frame is None and failed is None:
+                failed = f"{where}: frame {side} cannot be expressed in {body.name!r}: joint skipped"
+            made.append((f"{name}.frame{side}", frame, parent))
+        if failed is not None:
+            b.warn(EXPORT_SKIPPED, "", failed)
+            continue
+        if all(parent is None for _, _, parent in made):
+            b.warn(EXPORT_SKIPPED, "", f"{where}: both sides are the world: joint skipped")
+            continue
+        index_a = b.add_node(*made[0])
+        index_b = b.add_node(*made[1])
+        node_joint.connected_node = index_b
+        b.doc.node(index_a).joint = node_joint

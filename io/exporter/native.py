@@ -27,10 +27,13 @@ def compound_child(ob) -> bool:
 
 
 def local_bounds(ob) -> tuple[tuple, tuple] | None:
-    corners = [tuple(c) for c in ob.bound_box]
-    if not corners:
+    """(min, max) of the object's local bounding box: Blender's ``bound_box`` holds corner 0 = min and corner 6 =
+    max (``BKE_boundbox_init_from_minmax``); two corners read instead of eight."""
+    corners = ob.bound_box
+    if not len(corners):
         return None
-    return tuple(min(c[i] for c in corners) for i in range(3)), tuple(max(c[i] for c in corners) for i in range(3))
+    lo, hi = tuple(corners[0]), tuple(corners[6])
+    return tuple(min(a, b) for a, b in zip(lo, hi, strict=True)), tuple(max(a, b) for a, b in zip(lo, hi, strict=True))
 
 
 def native_motion(b: Builder, ob, ptr: str) -> Motion | None:

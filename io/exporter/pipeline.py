@@ -55,8 +55,9 @@ def apply_output(plan, output) -> list[str]:
 def build(session: ExportSession, plan) -> None:
     """Everything gathered and flattened: build the physics document and put it into ``plan``."""
     builder = Builder(session, plan)
+    nodes_ptr = pointer("nodes")
     for name, ob in list(session.objects.items()):
-        builder.guarded(pointer("nodes"), f"object {name!r}", bodies.add_object, builder, ob)
+        builder.guarded(nodes_ptr, f"object {name!r}", bodies.add_object, builder, ob)
     builder.guarded("", "collision filters", bodies.assign_native_filters, builder)
     builder.guarded("", "joints", joints.add_joints, builder)
     builder.guarded("", "restoring nested bodies", builder.restore_parents)

@@ -1,6 +1,12 @@
 """Benchmark (not a test): physics export cost on the 2,000-body / 1,000-joint scene of bench_import.py.
 
-Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000] [--runs 3] [--native] [--profile]``
+Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 3]
+[--scene imported|nudged|native|native-empties] [--profile [--sort tottime]] [--profile-diff]``
+
+``--scene native`` (issue 14) exports the natively authored scene of ``native_scene.py`` (five shapes, six
+constraint types, generated here with the data API); ``native-empties`` imports that scene's file with its bodies on
+Empties and exports it again. ``--sizes`` measures each size in the same process (plain and physics exports
+interleaved, an untimed ``gc.collect()`` before each) and ends with a markdown table (ratio, added time per body).
 
 Installs the extension as the test tier does, imports the generated file once (physics on), then exports the
 scene alternately with ``scene.gltf_physics.export_physics`` off (plain Blender glTF export; our hooks return at
@@ -12,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import json
 import pathlib
 import pstats
@@ -22,6 +29,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "scripts"))  # devkit only; never the repository root
 sys.path.insert(0, str(HERE))
 import bench_import  # noqa: E402
+import native_scene  # noqa: E402
 
 import devkit  # noqa: E402
 
@@ -62,51 +70,102 @@ def export_once(path: pathlib.Path, physics: bool) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bodies", type=int, default=2000)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--native", action="store_true", help="edit every joint so it is written from Blender")
-    parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
-    args = parser.parse_args()
-    addon, user = devkit.start_installed("gltf_physics_bench_")
-    import bpy
+def _self_times(path: pathlib.Path, physics: bool) -> dict[tuple[str, str], float]:
+    gc.collect()
+    profile = cProfile.Profile()
+    profile.enable()
+    export_once(path, physics)
+    profile.disable()
+    return {(f"{pathlib.Path(k[0]).name}", k[2]): v[2] for k, v in pstats.Stats(profile).stats.items()}
 
-    source = user / "scene.gltf"
-    source.write_text(json.dumps(bench_import.make_scene(args.bodies)))
+
+def print_profile_diff(path: pathlib.Path, top: int = 30) -> None:
+    """One profiled plain and one profiled physics export: the functions whose self time grew most."""
+    plain, physics = _self_times(path, False), _self_times(path, True)
+    print(f"profiled: plain {sum(plain.values()):.3f} s, with physics {sum(physics.values()):.3f} s (self times)")
+    grown = sorted(((physics.get(k, 0.0) - plain.get(k, 0.0), k) for k in set(plain) | set(physics)), reverse=True)
+    for delta, (file, function) in grown[:top]:
+        print(f"{delta:8.3f} s  {file}:{function}")
+
+
+def prepare(bpy, user: pathlib.Path, scene: str, bodies: int) -> None:
+    """Put the scene to export into ``bpy.context.scene``: ``imported`` (bench_import's generated file imported with
+    physics), ``nudged`` (the same with every joint edited, so written from the Blender constraints), ``native`` (the
+    natively authored scene of ``native_scene``) or ``native-empties`` (that scene's file with its bodies on Empties,
+    imported with physics)."""
+    if scene == "native":
+        native_scene.build(bodies)
+        return
+    source = user / f"scene_{scene}_{bodies}.gltf"
+    if scene == "native-empties":
+        native_scene.write_file(bodies, source, empties=True)
+    else:
+        source.write_text(json.dumps(bench_import.make_scene(bodies)))
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     bpy.context.scene.gltf_physics.import_physics = True
     assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
-    if args.native:
+    if scene == "nudged":
         for ob in bpy.context.scene.objects:
             if ob.rigid_body_constraint is not None:
                 ob.location.z += 0.01
-        bpy.context.view_layer.update()
+    bpy.context.view_layer.update()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bodies", type=int, default=2000)
+    parser.add_argument("--sizes", type=int, nargs="+", help="several body counts: one markdown table row each")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--scene", choices=("imported", "nudged", "native", "native-empties"), default="imported")
+    parser.add_argument("--native", action="store_true", help="= --scene nudged (every joint written from Blender)")
+    parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
+    parser.add_argument("--sort", default="cumulative", help="pstats sort key of --profile (e.g. tottime)")
+    parser.add_argument("--profile-diff", action="store_true", help="self time per function: physics minus plain")
+    args = parser.parse_args()
+    if args.native:
+        args.scene = "nudged"
+    addon, user = devkit.start_installed("gltf_physics_bench_")
+    import bpy
+
     out = user / "out.gltf"
     totals = time_steps(addon.__name__)
-    plain, physics, steps = [], [], []
-    for _ in range(args.runs):
-        plain.append(export_once(out, False))
-        totals.clear()
-        physics.append(export_once(out, True))
-        steps.append(dict(totals))
-    hooks = __import__(f"{addon.__name__}.io.hooks", fromlist=["last_report"])
-    report = hooks.last_report("export")
-    written = json.loads(out.read_text())
-    joints = sum("joint" in (n.get("extensions") or {}).get("KHR_physics_rigid_bodies", {}) for n in written["nodes"])
-    nodes = len(written["nodes"])
-    print(f"bpy {bpy.app.version_string}; {nodes} nodes written, {joints} joints; counts {report.counts}")
-    print(f"plain glTF export (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
-    print(f"with physics export:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
-    print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
-    best = steps[physics.index(min(physics))]
-    print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
+    rows = []
+    for bodies in args.sizes or [args.bodies]:
+        prepare(bpy, user, args.scene, bodies)
+        plain, physics, steps = [], [], []
+        for _ in range(args.runs):
+            gc.collect()  # no export pays for the previous one's garbage (not timed)
+            plain.append(export_once(out, False))
+            totals.clear()
+            gc.collect()
+            physics.append(export_once(out, True))
+            steps.append(dict(totals))
+        rows.append({"bodies": bodies, "plain": plain, "physics": physics})
+        hooks = __import__(f"{addon.__name__}.io.hooks", fromlist=["last_report"])
+        report = hooks.last_report("export")
+        written = json.loads(out.read_text())
+        joints = sum(
+            "joint" in (n.get("extensions") or {}).get("KHR_physics_rigid_bodies", {}) for n in written["nodes"]
+        )
+        nodes = len(written["nodes"])
+        print(f"bpy {bpy.app.version_string}; {args.scene} scene of {bodies} bodies: {nodes} nodes written, ")
+        print(f"  {joints} joints; counts {report.counts}")
+        print(f"plain glTF export (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
+        print(f"with physics export:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
+        print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
+        best = steps[physics.index(min(physics))]
+        print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
+        sys.stdout.flush()
+    print(f"\nbpy {bpy.app.version_string}, {args.scene} scene, best of {args.runs} interleaved runs:\n")
+    print(native_scene.markdown_table(rows, "export"))
     if args.profile:
         profile = cProfile.Profile()
         profile.enable()
         export_once(out, True)
         profile.disable()
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(50)
+    if args.profile_diff:
+        print_profile_diff(out)
     sys.stdout.flush()
 
 

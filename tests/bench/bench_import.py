@@ -1,6 +1,11 @@
 """Benchmark (not a test): physics import cost on a 2,000-body / 1,000-joint glTF.
 
-Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000] [--runs 5] [--empties] [--profile]``
+Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
+[--scene generated|generated-empties|native|native-empties] [--profile]``
+
+``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
+``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
+``--sizes`` measures each size in the same process and ends with a markdown table (ratio, added time per body).
 
 Builds the extension zip with Blender's CLI, installs it into a temporary user folder (as the test tier does),
 writes one generated file (a shared box mesh on every body node; physics listed in ``extensionsUsed`` only, so the
@@ -25,6 +30,9 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+import native_scene  # noqa: E402
+
 import devkit  # noqa: E402
 
 KINDS = (
@@ -200,41 +208,71 @@ def import_once(
     return time.perf_counter() - start
 
 
+def measure(bpy, path: pathlib.Path, runs: int, spent: dict, world_first: bool = False) -> dict:
+    """``runs`` interleaved plain / physics imports of ``path``: {"plain", "physics", "steps", "plain_steps"}."""
+    out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": []}
+    for _ in range(runs):
+        spent.clear()
+        out["plain"].append(import_once(bpy, path, False, world_first=world_first))
+        out["plain_steps"].append(dict(spent))
+        spent.clear()
+        out["physics"].append(import_once(bpy, path, True, world_first=world_first))
+        out["steps"].append(dict(spent))
+    return out
+
+
+def write_scene(user: pathlib.Path, scene: str, bodies: int) -> pathlib.Path:
+    """The file to import: ``generated`` (make_scene, boxes, optionally on Empties) or the natively authored
+    scene of ``native_scene`` exported with physics (``native`` / ``native-empties``)."""
+    path = user / f"bench_{scene}_{bodies}.gltf"
+    if scene.startswith("native"):
+        native_scene.write_file(bodies, path, empties=scene == "native-empties")
+    else:
+        path.write_text(json.dumps(make_scene(bodies, scene == "generated-empties")), encoding="utf-8")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bodies", type=int, default=2000)
+    parser.add_argument("--sizes", type=int, nargs="+", help="several body counts: one markdown table row each")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--empties", action="store_true", help="body nodes without meshes (replacement path)")
+    parser.add_argument(
+        "--scene", choices=("generated", "generated-empties", "native", "native-empties"), default="generated"
+    )
+    parser.add_argument("--empties", action="store_true", help="= --scene generated-empties (replacement path)")
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics import")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
     args = parser.parse_args()
+    if args.empties:
+        args.scene = "generated-empties"
     addon, user = devkit.start_installed("gltf_physics_bench_")
     import bpy
 
-    path = user / "bench.gltf"
-    path.write_text(json.dumps(make_scene(args.bodies, args.empties)), encoding="utf-8")
     spent = time_steps(addon.__name__)
     time_hooks(addon.__name__, spent)
-    plain, physics, steps, plain_steps = [], [], [], []
-    for _ in range(args.runs):
-        spent.clear()
-        plain.append(import_once(bpy, path, False, world_first=args.world_first))
-        plain_steps.append(dict(spent))
-        spent.clear()
-        physics.append(import_once(bpy, path, True, world_first=args.world_first))
-        steps.append(dict(spent))
-    scene = bpy.context.scene
-    report = sys.modules[addon.__name__ + ".io.hooks"].last_report("import")
-    bodies = sum(1 for ob in scene.objects if ob.rigid_body)
-    constraints = sum(1 for ob in scene.objects if ob.rigid_body_constraint)
-    print(f"bpy {bpy.app.version_string}; {bodies} rigid bodies, {constraints} constraints, counts {report.counts}")
-    print(f"plain glTF import (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
-    print(f"with physics import:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
-    print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
-    best = steps[physics.index(min(physics))]
-    print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
-    best_plain = plain_steps[plain.index(min(plain))]
-    print("best plain run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best_plain.items() if not k.startswith("hook")))
+    rows = []
+    for bodies in args.sizes or [args.bodies]:
+        path = write_scene(user, args.scene, bodies)
+        result = measure(bpy, path, args.runs, spent, args.world_first)
+        plain, physics, steps = result["plain"], result["physics"], result["steps"]
+        rows.append({"bodies": bodies, **result})
+        scene = bpy.context.scene
+        report = sys.modules[addon.__name__ + ".io.hooks"].last_report("import")
+        n_bodies = sum(1 for ob in scene.objects if ob.rigid_body)
+        constraints = sum(1 for ob in scene.objects if ob.rigid_body_constraint)
+        print(f"bpy {bpy.app.version_string}; {args.scene} scene of {bodies} bodies: {n_bodies} rigid bodies, ")
+        print(f"  {constraints} constraints, {len(scene.objects)} objects, counts {report.counts}")
+        print(f"plain glTF import (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
+        print(f"with physics import:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
+        print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
+        best = steps[physics.index(min(physics))]
+        print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
+        best_plain = result["plain_steps"][plain.index(min(plain))]
+        print("best plain run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best_plain.items() if not k.startswith("h")))
+        sys.stdout.flush()
+    print(f"\nbpy {bpy.app.version_string}, {args.scene} scene, best of {args.runs} interleaved runs:\n")
+    print(native_scene.markdown_table(rows, "import"))
     if args.profile:
         profile = cProfile.Profile()
         import_once(bpy, path, True, profile, args.world_first)

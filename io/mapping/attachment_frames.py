@@ -1,0 +1,129 @@
+"""Joint attachment frames of a whole export in one numpy pass (issue 14): ``values_to_gltf.attachment_frame`` for
+many (parent world, pivot world) pairs at once.
+
+The common case (finite matrices, non-degenerate pivot axes, invertible parent, a local transform a glTF TRS holds
+exactly) is computed with stacked arrays; any other pair goes through the one-at-a-time ``attachment_frame``, so the
+edge cases (zero-scale axes, singular parents, shear, non-finite values) keep exactly its answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..gltf.model import Frame
+from ..gltf.nodes import DEGENERATE
+from .axes import axis_change
+from .values_to_gltf import attachment_frame
+
+
+def _rigid_many(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``nodes.rigid`` of each 4×4 in ``m`` (n, 4, 4) for the rows where both X and Y have a direction; (out, ok)."""
+    x, y = m[:, :3, 0], m[:, :3, 1]
+    tiny = DEGENERATE * np.sqrt(np.sum(m[:, :3, :3] ** 2, axis=(1, 2)))
+    nx = np.sqrt(np.sum(x * x, axis=1))
+    ok = nx > tiny
+    x = x / np.where(ok, nx, 1.0)[:, None]
+    y = y - np.sum(x * y, axis=1)[:, None] * x
+    ny = np.sqrt(np.sum(y * y, axis=1))
+    ok &= ny > tiny
+    y = y / np.where(ok, ny, 1.0)[:, None]
+    out = np.zeros_like(m)
+    out[:, :3, 0], out[:, :3, 1], out[:, :3, 2] = x, y, np.cross(x, y)
+    out[:, :3, 3] = m[:, :3, 3]
+    out[:, 3, 3] = 1.0
+    return out, ok
+
+
+def _affine_inverse_many(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``nodes.affine_inverse`` of each 4×4 (3×3 part by cofactors); (out, ok) with ok False where singular."""
+    a = m[:, :3, :3]
+    cof = np.cross(a[:, [1, 2, 0], :], a[:, [2, 0, 1], :])  # row i: (row i+1) × (row i+2) = cofactor row i
+    det = np.sum(a[:, 0, :] * cof[:, 0, :], axis=1)
+    ok = np.abs(det) >= 1e-12
+    inv = np.transpose(cof, (0, 2, 1)) / np.where(ok, det, 1.0)[:, None, None]
+    out = np.zeros_like(m)
+    out[:, :3, :3] = inv
+    out[:, :3, 3] = -np.einsum("nij,nj->ni", inv, m[:, :3, 3])
+    out[:, 3, 3] = 1.0
+    return out, ok
+
+
+def _quats(r: np.ndarray) -> np.ndarray:
+    """``nodes.matrix_to_quat`` (x, y, z, w with w ≥ 0) of each proper rotation in ``r`` (n, 3, 3)."""
+    m = r
+    trace = m[:, 0, 0] + m[:, 1, 1] + m[:, 2, 2]
+    b0 = trace > 0
+    b1 = ~b0 & (m[:, 0, 0] > m[:, 1, 1]) & (m[:, 0, 0] > m[:, 2, 2])
+    b2 = ~b0 & ~b1 & (m[:, 1, 1] > m[:, 2, 2])
+    b3 = ~b0 & ~b1 & ~b2
+    q = np.zeros((len(m), 4))
+    with np.errstate(invalid="ignore", divide="ignore"):  # each branch is only kept where it applies
+        s = np.sqrt(trace + 1.0) * 2
+        branch = np.stack(
+            [(m[:, 2, 1] - m[:, 1, 2]) / s, (m[:, 0, 2] - m[:, 2, 0]) / s, (m[:, 1, 0] - m[:, 0, 1]) / s, 0.25 * s], 1
+        )
+        q[b0] = branch[b0]
+        s = np.sqrt(1.0 + m[:, 0, 0] - m[:, 1, 1] - m[:, 2, 2]) * 2
+        branch = np.stack(
+            [0.25 * s, (m[:, 0, 1] + m[:, 1, 0]) / s, (m[:, 0, 2] + m[:, 2, 0]) / s, (m[:, 2, 1] - m[:, 1, 2]) / s], 1
+        )
+        q[b1] = branch[b1]
+        s = np.sqrt(1.0 + m[:, 1, 1] - m[:, 0, 0] - m[:, 2, 2]) * 2
+        branch = np.stack(
+            [(m[:, 0, 1] + m[:, 1, 0]) / s, 0.25 * s, (m[:, 1, 2] + m[:, 2, 1]) / s, (m[:, 0, 2] - m[:, 2, 0]) / s], 1
+        )
+        q[b2] = branch[b2]
+        s = np.sqrt(1.0 + m[:, 2, 2] - m[:, 0, 0] - m[:, 1, 1]) * 2
+        branch = np.stack(
+            [(m[:, 0, 2] + m[:, 2, 0]) / s, (m[:, 1, 2] + m[:, 2, 1]) / s, 0.25 * s, (m[:, 1, 0] - m[:, 0, 1]) / s], 1
+        )
+        q[b3] = branch[b3]
+    q[q[:, 3] < 0] *= -1.0
+    return q
+
+
+def attachment_frames(
+    parents: Sequence[np.ndarray | None], pivots: Sequence[np.ndarray], yup: bool = True
+) -> list[Frame | None]:
+    """``attachment_frame(parents[i], pivots[i], yup)`` for every i (equal to it within float rounding)."""
+    n = len(pivots)
+    if n == 0:
+        return []
+    pivot = np.asarray(pivots, dtype=float).reshape(n, 4, 4)
+    parent = np.array([np.eye(4) if p is None else np.asarray(p, dtype=float) for p in parents]).reshape(n, 4, 4)
+    with np.errstate(all="ignore"):  # rows with non-finite or degenerate values go the one-at-a-time way
+        ok = np.isfinite(pivot).all(axis=(1, 2)) & np.isfinite(parent).all(axis=(1, 2))
+        rigid, ok_rigid = _rigid_many(np.where(ok[:, None, None], pivot, np.eye(4)))
+        inverse, ok_inverse = _affine_inverse_many(np.where(ok[:, None, None], parent, np.eye(4)))
+        local = axis_change(yup) @ inverse @ rigid
+        basis = local[:, :3, :3]
+        peak = np.max(np.abs(basis), axis=1)
+        ok &= ok_rigid & ok_inverse & np.isfinite(local).all(axis=(1, 2)) & (peak >= 1e-12).all(axis=1)
+        peak = np.where(ok[:, None], peak, 1.0)
+        scale = peak * np.sqrt(np.sum((basis / peak[:, None, :]) ** 2, axis=1))
+        ok &= (scale >= 1e-12).all(axis=1) & np.isfinite(scale).all(axis=1)
+        scale = np.where(ok[:, None], scale, 1.0)
+        rot = basis / scale[:, None, :]
+        flip = np.linalg.det(rot) < 0
+        scale[flip, 0] *= -1.0
+        rot[flip, :, 0] *= -1.0
+        unit = basis / scale[:, None, :]
+        gram = np.transpose(unit, (0, 2, 1)) @ unit
+        ok &= (np.abs(gram - np.eye(3)) <= 1e-6 + 1e-5 * np.eye(3)).all(axis=(1, 2))
+        quats = _quats(rot)
+    translations, rotations, scales = local[:, :3, 3].tolist(), quats.tolist(), scale.tolist()
+    out: list[Frame | None] = []
+    for i in range(n):
+        if not ok[i]:
+            out.append(attachment_frame(parents[i], pivots[i], yup))
+            continue
+        out.append(
+            Frame(
+                translation=tuple(v if v != 0.0 else 0.0 for v in translations[i]),
+                rotation=tuple(v if v != 0.0 else 0.0 for v in rotations[i]),
+                scale=tuple(scales[i]),
+            )
+        )
+    return out
