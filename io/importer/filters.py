@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
-from ..mapping.filters_to_blender import COLLECTIONS, solve
+from ..mapping.filters_to_blender import COLLECTIONS, solve_units
 from .context import APPROXIMATED, ImportContext
 
 
@@ -40,18 +40,20 @@ def apply(ctx: ImportContext) -> None:
     units = _units(ctx)
     if not any(k is not None for _, _, keys in units.values() for k in keys):
         return
-    counts: dict = {}
-    for _, _, keys in units.values():
-        for key in keys:
-            counts[key] = counts.get(key, 0) + 1
-    filters = {key: (None if key is None else ctx.document.filters[key]) for key in counts}
-    result = solve(filters, counts)
-    ctx.cache["filter collections"] = result.collections  # per filter key (reproduce_filters splits compounds)
+    entries = list(units.values())
+    used = {key for _, _, keys in entries for key in keys}
+    filters = {key: (None if key is None else ctx.document.filters[key]) for key in used}
+    solved = solve_units(filters, [sorted(keys, key=str) for _, _, keys in entries])
+    result = solved.assignment
+    # per unit and filter key: reproduce_filters gives a split-off compound child its own filter's collections
+    ctx.cache["filter collections"] = {
+        unit.as_pointer(): per_key for (unit, _, _), per_key in zip(entries, solved.per_unit, strict=True)
+    }
     root = pointer("extensions", KHR_RIGID_BODIES, "collisionFilters")
-    for unit, objects, keys in units.values():
+    for (unit, objects, keys), per_key in zip(entries, solved.per_unit, strict=True):
         chosen = set()
         for key in keys:
-            chosen.update(result.collections[key])
+            chosen.update(per_key[key])
         flags = [i in chosen for i in range(COLLECTIONS)]
         for ob in objects:
             if getattr(ob, "rigid_body", None) is not None:

@@ -13,8 +13,9 @@ from reproduce_kit import RB, import_file, reset, step, write
 FRAMES = 48
 
 
-def _compound_file(tmp_path, upper: dict, lower: dict):
-    """A body at y = 3 with an upper (y + 1) and a lower (y − 1) 1 m box child collider, over a static slab."""
+def _compound_file(tmp_path, upper: dict, lower: dict, lower_first: bool = False):
+    """A body at y = 3 with an upper (y + 1) and a lower (y − 1) 1 m box child collider, over a static slab.
+    ``lower_first``: the lower box is the body's first child node (the one that stays in the compound)."""
     filters = [upper, lower, {"collisionSystems": ["Static"]}]
     nodes = [
         {
@@ -39,6 +40,10 @@ def _compound_file(tmp_path, upper: dict, lower: dict):
             "extensions": {RB: {"collider": {"geometry": {"shape": 0}, "collisionFilter": 2}}},
         },
     ]
+    if lower_first:
+        nodes[1], nodes[2] = nodes[2], nodes[1]
+        nodes[1]["extensions"][RB]["collider"]["collisionFilter"] = 1
+        nodes[2]["extensions"][RB]["collider"]["collisionFilter"] = 0
     return write(tmp_path, "compound", nodes, collisionFilters=filters)
 
 
@@ -65,6 +70,13 @@ def test_a_child_filtered_off_the_ground_does_not_hold_the_body(clean, tmp_path)
     # today: Blender filters the compound with the union of both filters' collections, the lower box holds it
     assert _height(path, reproduce=False) == pytest.approx(1.5, abs=0.05)
     assert _height(path, reproduce=True) == pytest.approx(-0.5, abs=0.05)  # rests on the upper box: 2 m lower
+
+
+def test_the_compound_keeps_only_its_own_childs_filter(clean, tmp_path):
+    # RigidBodies_CollisionFilter_02 (Node_3): the child that stays in the compound passes through the ground, the
+    # split-off one holds the body; the compound must not keep the union of both filters' collections
+    path = _compound_file(tmp_path, LOWER, UPPER, lower_first=True)
+    assert _height(path, reproduce=True) == pytest.approx(-0.5, abs=0.05)
 
 
 def test_export_and_remove(clean, tmp_path):
