@@ -302,11 +302,12 @@ class UnitAssignment:
 
     per_unit: list[dict[Key, tuple[int, ...]]]
     assignment: FilterAssignment
+    crowded: dict[Key, int] = field(default_factory=dict)  # such filters on more units than collections: unit count
 
 
-def _per_unit_keys(filters: Mapping[Key, object], counts: Mapping[Key, int], limit: int) -> set[Key]:
-    """Keys used by 2..limit units that do not collide with themselves but with some used key."""
-    candidates = [k for k, n in counts.items() if 2 <= n <= limit]
+def _self_ignoring(filters: Mapping[Key, object], counts: Mapping[Key, int]) -> set[Key]:
+    """Keys used by 2+ units that do not collide with themselves but with some used key."""
+    candidates = [k for k, n in counts.items() if n >= 2]
     if not candidates:
         return set()
     keys = list(filters)
@@ -337,7 +338,8 @@ def solve_units(
     for keys in units:
         for k in dict.fromkeys(keys):
             counts[k] = counts.get(k, 0) + 1
-    split = _per_unit_keys({k: filters[k] for k in counts}, counts, limit)
+    ignoring = _self_ignoring({k: filters[k] for k in counts}, counts)
+    split = {k for k in ignoring if counts[k] <= limit}
     classes: dict[Key, object] = {}
     class_counts: dict[Key, int] = {}
     chosen: list[dict[Key, Key]] = []
@@ -349,4 +351,4 @@ def solve_units(
         chosen.append(row)
     result = solve(classes, class_counts, limit=limit, tries=tries, seed=seed)
     per_unit = [{k: result.collections[c] for k, c in row.items()} for row in chosen]
-    return UnitAssignment(per_unit, result)
+    return UnitAssignment(per_unit, result, {k: counts[k] for k in ignoring - split})

@@ -186,3 +186,4 @@ def test_per_body_classes_only_where_they_help():
     many = [(1,)] * 25 + [(2,)]
     result = solver.solve_units({1: HIT, 2: GROUND}, many)
     assert set(result.assignment.collections) == {1, 2} and not result.assignment.exact
+    assert result.crowded == {1: 25}
