@@ -313,11 +313,12 @@ def _self_ignoring(filters: Mapping[Key, object], counts: Mapping[Key, int]) -> 
     keys = list(filters)
     sparse = SparseRelation([to_pair_filter(filters[k]) for k in keys])
     index = {k: i for i, k in enumerate(keys)}
-    return {
-        k
-        for k in candidates
-        if not sparse.collides(index[k], index[k]) and any(sparse.collides(index[k], index[o]) for o in keys)
-    }
+
+    def hits_another(a: int) -> bool:  # a's row (without a itself) is not empty: O(1) on the stored form
+        members = sparse.rows[a]
+        return len(members) < sparse.n if sparse.complement[a] else bool(members)
+
+    return {k for k in candidates if not sparse.collides(index[k], index[k]) and hits_another(index[k])}
 
 
 def solve_units(

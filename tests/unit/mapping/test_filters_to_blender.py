@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -187,3 +188,26 @@ def test_per_body_classes_only_where_they_help():
     result = solver.solve_units({1: HIT, 2: GROUND}, many)
     assert set(result.assignment.collections) == {1, 2} and not result.assignment.exact
     assert result.crowded == {1: 25}
+
+
+def test_per_body_classes_agree_with_the_relation_on_random_filters():
+    """Every filter ``solve_units`` splits per body ignores itself and collides with another used filter."""
+    rng = random.Random(3)
+    splits = 0
+    for _ in range(40):
+        filters = {}
+        for i in range(5):
+            names, kind = tuple(rng.sample(SYSTEMS, rng.randint(1, 3))), rng.randrange(3)
+            # the schema forbids both lists: a whitelist, a blacklist or neither
+            filters[i] = make((rng.choice(SYSTEMS),), names if kind == 0 else None, names if kind == 1 else None)
+        units = [(rng.randrange(5),) for _ in range(6)]
+        result = solver.solve_units(filters, units)
+        rel = solver.relation(filters)
+        used = {k for unit in units for k in unit}
+        split = {c.key for c in result.assignment.collections if isinstance(c, solver.Instance)}
+        for k in used:
+            count = sum(k in unit for unit in units)
+            wanted = count >= 2 and not rel[(k, k)] and any(rel[(k, o)] for o in used if o != k)
+            assert (k in split) == wanted, (filters, units, k)
+        splits += len(split)
+    assert splits > 0  # the random cases do exercise the split
