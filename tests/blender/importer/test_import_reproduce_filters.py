@@ -8,7 +8,7 @@ import bpy
 import pytest
 
 from export_helpers import export
-from reproduce_kit import RB, import_file, reset, step, write
+from reproduce_kit import RB, import_file, reset, step, tilt_degrees, write
 
 FRAMES = 48
 
@@ -77,6 +77,50 @@ def test_the_compound_keeps_only_its_own_childs_filter(clean, tmp_path):
     # split-off one holds the body; the compound must not keep the union of both filters' collections
     path = _compound_file(tmp_path, LOWER, UPPER, lower_first=True)
     assert _height(path, reproduce=True) == pytest.approx(-0.5, abs=0.05)
+
+
+def test_split_children_of_one_body_do_not_collide_with_each_other(clean, tmp_path):
+    # two overlapping lower boxes with the same (self-colliding) filter, split off as two bodies: as shapes of one
+    # body they must not push each other apart (they did: the body slid 0.6 m and turned 35° in 72 frames)
+    def child(name, x, y, f):
+        return {
+            "name": name,
+            "translation": [x, y, 0.0],
+            "extensions": {RB: {"collider": {"geometry": {"shape": 1}, "collisionFilter": f}}},
+        }
+
+    nodes = [
+        {
+            "name": "Body",
+            "translation": [0.0, 3.0, 0.0],
+            "children": [1, 2, 3],
+            "extensions": {RB: {"motion": {"mass": 3.0}}},
+        },
+        child("Top", 0.0, 1.0, 0),
+        child("Left", -0.3, 0.0, 1),
+        child("Right", 0.3, 0.0, 1),
+        {
+            "name": "Ground",
+            "translation": [0.0, -0.5, 0.0],
+            "extensions": {RB: {"collider": {"geometry": {"shape": 0}, "collisionFilter": 2}}},
+        },
+    ]
+    filters = [UPPER, {"collisionSystems": ["Dynamic"]}, {"collisionSystems": ["Static"]}]
+    path = write(tmp_path, "overlap", nodes, collisionFilters=filters)
+    import_file(path, reproduce=False)
+    reference = export(tmp_path / "off.gltf", "2026")
+    reset()
+    import_file(path)
+    step(FRAMES)
+    body = bpy.data.objects["Body"]
+    assert body.matrix_world.translation.z == pytest.approx(0.5, abs=0.05)  # on its lower boxes
+    assert body.matrix_world.translation.xy.length < 0.05
+    assert tilt_degrees("Body") < 2.0
+    assert [ob.name for ob in bpy.data.objects if ob.name.endswith(".apart")] == ["Left.collider.apart"]
+    written = export(tmp_path / "on.gltf", "2026")  # the helper is no joint of the file
+    assert written["nodes"] == reference["nodes"] and written["extensions"][RB] == reference["extensions"][RB]
+    assert bpy.ops.gltf_physics.remove_reproduction_helpers() == {"FINISHED"}
+    assert not [ob.name for ob in bpy.data.objects if ob.name.endswith((".apart", ".fixed"))]
 
 
 def test_export_and_remove(clean, tmp_path):
