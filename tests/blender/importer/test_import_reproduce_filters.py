@@ -119,8 +119,10 @@ def test_split_children_of_one_body_do_not_collide_with_each_other(clean, tmp_pa
     assert [ob.name for ob in bpy.data.objects if ob.name.endswith(".apart")] == ["Left.collider.apart"]
     written = export(tmp_path / "on.gltf", "2026")  # the helper is no joint of the file
     assert written["nodes"] == reference["nodes"] and written["extensions"][RB] == reference["extensions"][RB]
+    # Remove on a simulated split scene: Blender 4.2 crashed at the next file load (the ``clean`` of the next test)
     assert bpy.ops.gltf_physics.remove_reproduction_helpers() == {"FINISHED"}
     assert not [ob.name for ob in bpy.data.objects if ob.name.endswith((".apart", ".fixed"))]
+    reset()
 
 
 def test_export_and_remove(clean, tmp_path):
