@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
-from ..mapping.filters_to_blender import COLLECTIONS, solve
+from ..mapping.filters_to_blender import COLLECTIONS, Instance, solve_units
 from .context import APPROXIMATED, ImportContext
+from .reproduce_helpers import NOT_REPRODUCIBLE, enabled
 
 
 def _units(ctx: ImportContext) -> dict[int, tuple[object, list[object], set]]:
@@ -40,18 +41,20 @@ def apply(ctx: ImportContext) -> None:
     units = _units(ctx)
     if not any(k is not None for _, _, keys in units.values() for k in keys):
         return
-    counts: dict = {}
-    for _, _, keys in units.values():
-        for key in keys:
-            counts[key] = counts.get(key, 0) + 1
-    filters = {key: (None if key is None else ctx.document.filters[key]) for key in counts}
-    result = solve(filters, counts)
-    ctx.cache["filter collections"] = result.collections  # per filter key (reproduce_filters splits compounds)
+    entries = list(units.values())
+    used = {key for _, _, keys in entries for key in keys}
+    filters = {key: (None if key is None else ctx.document.filters[key]) for key in used}
+    solved = solve_units(filters, [sorted(keys, key=str) for _, _, keys in entries])
+    result = solved.assignment
+    # per unit and filter key: reproduce_filters gives a split-off compound child its own filter's collections
+    ctx.cache["filter collections"] = {
+        unit.as_pointer(): per_key for (unit, _, _), per_key in zip(entries, solved.per_unit, strict=True)
+    }
     root = pointer("extensions", KHR_RIGID_BODIES, "collisionFilters")
-    for unit, objects, keys in units.values():
+    for (unit, objects, keys), per_key in zip(entries, solved.per_unit, strict=True):
         chosen = set()
         for key in keys:
-            chosen.update(result.collections[key])
+            chosen.update(per_key[key])
         flags = [i in chosen for i in range(COLLECTIONS)]
         for ob in objects:
             if getattr(ob, "rigid_body", None) is not None:
@@ -65,14 +68,31 @@ def apply(ctx: ImportContext) -> None:
             )
     ctx.report.counts["collision_collections"] = len({c for cols in result.collections.values() for c in cols})
     if result.approximate:
-        ctx.note(
-            APPROXIMATED, root, f"collision filters approximated with {COLLECTIONS} collections: {result.approximate}"
-        )
+        detail = result.approximate
     elif not result.exact:
-        names = ", ".join(f"({m.a}, {m.b}) should {'' if m.expected else 'not '}collide" for m in result.mismatches)
-        ctx.note(
-            APPROXIMATED,
-            root,
-            f"collision filters approximated with {COLLECTIONS} collections "
-            f"(needed {result.cliques_needed}): {result.wrong_pairs} collider pair(s) differ: {names}",
+        names = ", ".join(
+            f"({_label(m.a, entries)}, {_label(m.b, entries)}) should {'' if m.expected else 'not '}collide"
+            for m in result.mismatches
         )
+        detail = f"{result.wrong_pairs} collider pair(s) differ: {names}"
+        if result.cliques_needed > COLLECTIONS:
+            detail = f"(needed {result.cliques_needed}): {detail}"
+        for key, bodies in solved.crowded.items():
+            detail = (
+                f"filter {key} ignores its own kind but collides with others, and {bodies} bodies use it "
+                f"(each would need a collection of its own); {detail}"
+            )
+    else:
+        return
+    if enabled(ctx.scene):  # Reproduce Motion promises the file's motion: say plainly that this part cannot be
+        reason = f"Blender's {COLLECTIONS} collision collections cannot keep every filter pair: {detail}"
+        ctx.warn(NOT_REPRODUCIBLE, root, f"not reproducible in Blender: {reason}")
+    else:
+        ctx.note(APPROXIMATED, root, f"collision filters approximated with {COLLECTIONS} collections {detail}")
+
+
+def _label(key, entries) -> str:
+    """A class key as the report names it: the filter index, or the filter index on one body."""
+    if isinstance(key, Instance):
+        return f"{key.key} on {entries[key.unit][0].name!r}"
+    return str(key)

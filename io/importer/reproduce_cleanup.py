@@ -28,9 +28,11 @@ def remove_helpers(scene) -> int:
     sides = reproduce_mass.constraint_sides(scene, back)
     for ob in carriers:
         reproduce_mass.restore(ob)  # the body back under its own parent before its carrier goes
-    for ob in helpers:
-        if ob.gltf_physics.joint.joint_name == reproduce_filters.KIND:
-            reproduce_filters.restore(ob)  # a split-off shape back into its compound
+    splits = [ob for ob in helpers if ob.gltf_physics.joint.joint_name == reproduce_filters.KIND]
+    for ob in splits:
+        reproduce_filters.restore(ob)  # a split-off shape back into its compound
+    if splits and scene.rigidbody_world is not None:
+        _rebuild(scene)  # before the FIXED helpers go: else Blender 4.2 crashed at the next file load (simulated scene)
     rbw = scene.rigidbody_world
     if rbw is not None and _has_gravity_factor(scene):
         rbw.effector_weights.gravity = 1.0
@@ -46,6 +48,15 @@ def remove_helpers(scene) -> int:
     return len(helpers)
 
 
+def _rebuild(scene) -> None:
+    """Rebuild the simulation now (the cache's start frame, + 1, back to the current frame)."""
+    rbw, frame = scene.rigidbody_world, scene.frame_current
+    start = rbw.point_cache.frame_start
+    scene.frame_set(start)
+    scene.frame_set(start + 1)
+    scene.frame_set(frame)
+
+
 def _rejoin(scene, sides: list) -> None:
     """Each constraint side in ``sides`` joins its new object, and the simulation is rebuilt at once (the cache's
     start frame + 1) while the old objects still exist: Bullet constraints built on a carrier must be rebuilt
@@ -54,11 +65,7 @@ def _rejoin(scene, sides: list) -> None:
         return
     for c, side, body in sides:
         setattr(c, side, body)
-    rbw, frame = scene.rigidbody_world, scene.frame_current
-    start = rbw.point_cache.frame_start
-    scene.frame_set(start)
-    scene.frame_set(start + 1)
-    scene.frame_set(frame)
+    _rebuild(scene)
 
 
 def has_reproduction(scene) -> bool:

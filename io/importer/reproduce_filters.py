@@ -1,9 +1,12 @@
 """Different collision filters on the children of one compound body: Blender filters a compound with its parent's
-collision collections (``filters`` gives it the union of its colliders' and reports it). With Reproduce Motion,
-each child shape whose filter differs from the body's first collider becomes a body of its own, joined to the
-compound by a FIXED constraint (helper Empty ``<shape>.fixed``), with its own filter's collections and its share of
-the mass (by bounding-box volume; the compound keeps the rest). ``motion.reproduced_mass`` marks both, so the
-exporter still writes the file's mass, and no motion for the split-off shape. ``restore`` undoes it all.
+collision collections (``filters`` gives it the union of its colliders' and reports it). With Reproduce Motion, each
+child shape whose filter differs from the body's first collider becomes a body of its own, joined to the compound by a
+FIXED constraint (helper Empty ``<shape>.fixed``), with its own filter's collections (per body:
+``filters_to_blender.solve_units``), the compound keeps its first filter's (not the union), and its share of the mass
+(by bounding-box volume; the compound keeps the rest). ``motion.reproduced_mass`` marks both, so the exporter still
+writes the file's mass, and no motion for the split-off shape. ``restore`` undoes it all. Split-off parts of one body
+that share a collection get a limitless GENERIC helper ``<part>.apart`` with ``disable_collisions``, so they do not
+push each other apart.
 
 The shape must stop being a direct child of the compound (Blender would merge it back): a generated shape (import
 proxy) goes under its node's object; a node's own mesh that is its collider is unparented and keeps its file parent
@@ -22,6 +25,7 @@ from .context import APPROXIMATED, ImportContext
 from .reproduce_helpers import REPRODUCED, helper_empty
 
 KIND = "reproduction: compound child filter"  # joint.joint_name of the FIXED helpers
+APART = "reproduction: compound children apart"  # a free GENERIC that only disables collisions between two parts
 
 
 def build(ctx: ImportContext, state: dict, dynamic: list[tuple[int, object]]) -> None:
@@ -37,7 +41,8 @@ def build(ctx: ImportContext, state: dict, dynamic: list[tuple[int, object]]) ->
         keys = {c: _filter_key(ctx, c) for c in colliders.get(m, ())}
         if ob.rigid_body.collision_shape == "COMPOUND" and len(set(keys.values())) > 1:
             ptr = ctx.node_pointer(m, "motion")
-            ctx.guarded(ptr, "splitting a compound by filter", _split, ctx, state, m, ob, keys, collections)
+            per_key = collections.get(ob.as_pointer(), {})
+            ctx.guarded(ptr, "splitting a compound by filter", _split, ctx, state, m, ob, keys, per_key)
 
 
 def _filter_key(ctx: ImportContext, c: int):
@@ -77,8 +82,34 @@ def _split(ctx: ImportContext, state: dict, m: int, body, keys: dict, collection
             ctx.node_pointer(c, "collider", "collisionFilter"),
             f"compound child {part.name!r} with its own filter: a body of its own, FIXED to {body.name!r}",
         )
+    _keep_apart(ctx, state, [part for _, part, _, _ in moved])
     body.rigid_body.mass = mass * kept
     body.gltf_physics.motion.reproduced_mass = body.rigid_body.mass
+    # the compound now holds the shapes of its first filter only: its collections, not the union (restore: union)
+    flags = [i in collections.get(main, ()) for i in range(COLLECTIONS)]
+    for ob in [body, *(part for c, part in parts if keys[c] == main)]:
+        ob.rigid_body.collision_collections = flags
+
+
+def _keep_apart(ctx: ImportContext, state: dict, parts: list) -> None:
+    """Shapes of one body never collide with each other: each pair of split-off parts that shares a collection gets
+    a GENERIC constraint with no limit (no force) and ``disable_collisions`` (deleted by Remove, never exported)."""
+    for i, a in enumerate(parts):
+        for b in parts[i + 1 :]:
+            shared = any(
+                x and y
+                for x, y in zip(a.rigid_body.collision_collections, b.rigid_body.collision_collections, strict=True)
+            )
+            if not shared:
+                continue
+            helper = helper_empty(ctx, state, f"{a.name}.apart", APART, b)
+            helper.gltf_physics.joint.node_a = a
+            helper.matrix_world = Matrix.Translation(world_of(a).to_translation())
+            ctx.world.constraints.objects.link(helper)
+            c = helper.rigid_body_constraint
+            c.type = "GENERIC"
+            c.object1, c.object2 = a, b
+            c.disable_collisions = True
 
 
 def _volume(ob) -> float:
@@ -109,7 +140,12 @@ def _detach(ctx: ImportContext, state: dict, body, part, node_object, mass: floa
     helper.gltf_physics.joint.node_a = body
     own = node_object is None and part.gltf_physics.gltf_parent is None
     helper.gltf_physics.joint.extras_json = json.dumps(
-        {"body_mass": body.rigid_body.mass, "part_mass": part.rigid_body.mass, "gltf_parent": own}
+        {
+            "body_mass": body.rigid_body.mass,
+            "part_mass": part.rigid_body.mass,
+            "gltf_parent": own,
+            "collections": list(body.rigid_body.collision_collections),  # the union ``filters`` gave the compound
+        }
     )
     helper.matrix_world = Matrix.Translation(world_of(part).to_translation())
     _reparent(part, node_object)
@@ -135,7 +171,10 @@ def restore(helper) -> None:
         return
     masses = json.loads(pg.extras_json or "{}")
     _reparent(part, body)
-    part.rigid_body.collision_collections = list(body.rigid_body.collision_collections)
+    union = masses.get("collections", list(body.rigid_body.collision_collections))
+    for ob in (body, *body.children):
+        if ob.rigid_body is not None:
+            ob.rigid_body.collision_collections = union
     part.rigid_body.mass = masses.get("part_mass", part.rigid_body.mass)
     body.rigid_body.mass = masses.get("body_mass", body.rigid_body.mass)
     body.gltf_physics.motion.reproduced_mass = -1.0

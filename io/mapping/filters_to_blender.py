@@ -13,7 +13,9 @@ with at most 20 cliques: every edge inside some clique, no non-edge inside any c
 * :func:`verify` recomputes every pair from the assignment and returns the mismatches.
 
 A self-pair only matters when at least two colliders use the class (``counts``); a class used once may share a
-collection with others even if it would not collide with a copy of itself.
+collection with others even if it would not collide with a copy of itself. :func:`solve_units` uses that: a filter
+that ignores its own kind but collides with something gets one class per Blender body using it (sharing a collection
+is not transitive, so each may share one with the ground and none with each other).
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ class _Graph:
         groups: dict[tuple, list] = {}
         for k in keys:
             signature = (rel[(k, k)], *(rel[(k, o)] for o in keys))
+            if not rel[(k, k)] and self.counts[k] < 2:
+                signature = ("alone", k)  # merged with a twin it could no longer sit in any collection
             groups.setdefault(signature, []).append(k)
         self.members = list(groups.values())  # vertex -> original keys
         n = len(self.members)
@@ -282,3 +286,70 @@ def solve_many(
     result = _solve_table(dict.fromkeys(reps), size, rel, limit, tries, seed)
     collections = {keys[a]: result.collections[keys[m[0]]] for m in members for a in m}
     return FilterAssignment({k: collections[k] for k in keys}, result.mismatches, result.cliques_needed)
+
+
+@dataclass(frozen=True)
+class Instance:
+    """The class of one filter on one unit (a Blender body), for filters that must not collide with themselves."""
+
+    key: Key
+    unit: int
+
+
+@dataclass
+class UnitAssignment:
+    """Collections per unit and filter key (``per_unit[u][key]``) and the assignment of the classes solved."""
+
+    per_unit: list[dict[Key, tuple[int, ...]]]
+    assignment: FilterAssignment
+    crowded: dict[Key, int] = field(default_factory=dict)  # such filters on more units than collections: unit count
+
+
+def _self_ignoring(filters: Mapping[Key, object], counts: Mapping[Key, int]) -> set[Key]:
+    """Keys used by 2+ units that do not collide with themselves but with some used key."""
+    candidates = [k for k, n in counts.items() if n >= 2]
+    if not candidates:
+        return set()
+    keys = list(filters)
+    sparse = SparseRelation([to_pair_filter(filters[k]) for k in keys])
+    index = {k: i for i, k in enumerate(keys)}
+
+    def hits_another(a: int) -> bool:  # a's row (without a itself) is not empty: O(1) on the stored form
+        members = sparse.rows[a]
+        return len(members) < sparse.n if sparse.complement[a] else bool(members)
+
+    return {k for k in candidates if not sparse.collides(index[k], index[k]) and hits_another(index[k])}
+
+
+def solve_units(
+    filters: Mapping[Key, object],
+    units: Sequence[Sequence[Key]],
+    *,
+    limit: int = COLLECTIONS,
+    tries: int = 24,
+    seed: int = 0,
+) -> UnitAssignment:
+    """:func:`solve` for colliders grouped into units (``units[u]`` = the filter keys of unit u's colliders).
+
+    A filter that ignores its own kind but collides with another used by 2..``limit`` units gets an
+    :class:`Instance` class per unit, so that each can share a collection with its partners; with more units the
+    classes could not be disjoint, and the per-filter result (no collection, reported as a mismatch) stays.
+    """
+    counts: dict[Key, int] = {}
+    for keys in units:
+        for k in dict.fromkeys(keys):
+            counts[k] = counts.get(k, 0) + 1
+    ignoring = _self_ignoring({k: filters[k] for k in counts}, counts)
+    split = {k for k in ignoring if counts[k] <= limit}
+    classes: dict[Key, object] = {}
+    class_counts: dict[Key, int] = {}
+    chosen: list[dict[Key, Key]] = []
+    for u, keys in enumerate(units):
+        row = {k: (Instance(k, u) if k in split else k) for k in dict.fromkeys(keys)}
+        for k, c in row.items():
+            classes[c] = filters[k]
+            class_counts[c] = class_counts.get(c, 0) + 1
+        chosen.append(row)
+    result = solve(classes, class_counts, limit=limit, tries=tries, seed=seed)
+    per_unit = [{k: result.collections[c] for k, c in row.items()} for row in chosen]
+    return UnitAssignment(per_unit, result, {k: counts[k] for k in ignoring - split})

@@ -20,10 +20,7 @@ from testkit import corpus_files, corpus_id
 
 FILES = corpus_files("glTF_Physics/tests/**/*.gltf")
 FRAMES = 120
-PENDING_REPRODUCTION = {
-    "RigidBodies_CollisionFilter_02": "different filters on a compound's children (item 1: split into FIXED bodies)",
-    "RigidBodies_CollisionFilter_03": "different filters on a compound's children (item 1: split into FIXED bodies)",
-}
+PENDING_REPRODUCTION: dict[str, str] = {}
 
 
 @pytest.mark.corpus

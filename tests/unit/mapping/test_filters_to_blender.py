@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -140,3 +141,73 @@ def test_conformance_collision_filters(path):
     assert all({m.a, m.b} & impossible for m in result.mismatches)
     # these scenes exist to show a pair that does NOT collide
     assert not all(rel.values())
+
+
+# RigidBodies_CollisionFilter_03: "hit" ignores its own kind but hits the ground; "ghost" ignores the ground.
+GHOST = make(("Dynamic",), None, ("Static",))
+HIT = make(("Dynamic",), None, ("Dynamic",))
+GROUND = make(("Static",))
+
+
+def test_identical_filters_used_once_each_are_not_merged_into_one_that_cannot_collide():
+    # two filter indices with the same definition, one collider each: each may share a collection with the ground
+    # (Blender's sharing is not transitive), they just must not share one with each other
+    filters = {1: HIT, 3: HIT, 2: GROUND}
+    result = solver.solve(filters, {1: 1, 3: 1, 2: 1})
+    assert result.exact, result.mismatches
+    assert shares(result, 1, 2) and shares(result, 3, 2) and not shares(result, 1, 3)
+
+
+def test_a_filter_that_ignores_itself_gets_collections_per_body_when_it_hits_something():
+    # two compound bodies, each with a ghost and a hit child, over a ground: the per-filter cover cannot give "hit"
+    # a collection (two hit colliders must not collide); one class per body can
+    filters = {0: GHOST, 1: HIT, 2: GROUND}
+    assert not solver.solve(filters, {0: 2, 1: 2, 2: 1}).exact
+    units = [(0, 1), (0, 1), (2,)]
+    result = solver.solve_units(filters, units)
+    assert result.assignment.exact, result.assignment.mismatches
+    first, second, ground = (result.per_unit[u] for u in range(3))
+
+    def meet(a, b) -> bool:
+        return bool(set(a) & set(b))
+
+    assert meet(first[1], ground[2]) and meet(second[1], ground[2]) and not meet(first[1], second[1])
+    assert meet(first[0], second[0]) and not meet(first[0], ground[2]) and not meet(first[0], second[1])
+    assert all(len(keys) == len(units[u]) for u, keys in enumerate(result.per_unit))
+
+
+def test_per_body_classes_only_where_they_help():
+    # a filter that ignores itself and everything: no collection is exact, no per-body class is made
+    filters = {0: make(("A",), ("B",)), 1: GROUND}
+    result = solver.solve_units(filters, [(0,), (0,), (1,)])
+    assert result.assignment.exact
+    assert result.per_unit[0][0] == result.per_unit[1][0] == ()
+    assert set(result.assignment.collections) == {0, 1}
+    # more bodies than collections: per-body classes cannot be disjoint, the per-filter result stays
+    many = [(1,)] * 25 + [(2,)]
+    result = solver.solve_units({1: HIT, 2: GROUND}, many)
+    assert set(result.assignment.collections) == {1, 2} and not result.assignment.exact
+    assert result.crowded == {1: 25}
+
+
+def test_per_body_classes_agree_with_the_relation_on_random_filters():
+    """Every filter ``solve_units`` splits per body ignores itself and collides with another used filter."""
+    rng = random.Random(3)
+    splits = 0
+    for _ in range(40):
+        filters = {}
+        for i in range(5):
+            names, kind = tuple(rng.sample(SYSTEMS, rng.randint(1, 3))), rng.randrange(3)
+            # the schema forbids both lists: a whitelist, a blacklist or neither
+            filters[i] = make((rng.choice(SYSTEMS),), names if kind == 0 else None, names if kind == 1 else None)
+        units = [(rng.randrange(5),) for _ in range(6)]
+        result = solver.solve_units(filters, units)
+        rel = solver.relation(filters)
+        used = {k for unit in units for k in unit}
+        split = {c.key for c in result.assignment.collections if isinstance(c, solver.Instance)}
+        for k in used:
+            count = sum(k in unit for unit in units)
+            wanted = count >= 2 and not rel[(k, k)] and any(rel[(k, o)] for o in used if o != k)
+            assert (k in split) == wanted, (filters, units, k)
+        splits += len(split)
+    assert splits > 0  # the random cases do exercise the split
