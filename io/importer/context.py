@@ -143,3 +143,28 @@ def gc_paused():
     finally:
         if enabled:
             gc.enable()
+
+
+BOX_FACES = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3))
+
+
+def passive_anchor(ctx: ImportContext, name: str, half: float, collection, role: str):
+    """An invisible PASSIVE box body of half-size ``half`` at the origin that collides with nothing, linked to
+    ``collection`` and the rigid-body world, tagged ``joint.role = role``: the fixed side of helper constraints."""
+    import bpy
+
+    verts = [(x * half, y * half, z * half) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
+    mesh = bpy.data.meshes.new(name)
+    mesh.from_pydata(verts, [], BOX_FACES)
+    ob = bpy.data.objects.new(name, mesh)
+    collection.objects.link(ob)
+    ob.display_type = "WIRE"
+    ob.hide_render = True
+    ctx.world.collection.objects.link(ob)
+    ob.rigid_body.type = "PASSIVE"
+    ob.rigid_body.collision_shape = "BOX"
+    ob.rigid_body.collision_collections = [False] * 20
+    pg = getattr(ob, "gltf_physics", None)
+    if pg is not None:
+        pg.joint.role = role
+    return ob

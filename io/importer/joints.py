@@ -19,7 +19,7 @@ from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import nearest_marked, relative_offset
 from ..mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
 from ..mapping.stored import assign, passthrough_json, store_description
-from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
+from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext, passive_anchor
 
 ANCHOR_NAME = "glTF Physics World Anchor"
 ANCHOR_SIZE = 0.05
@@ -155,23 +155,7 @@ def _world_object(state: _State, node: int):
 
 def _anchor(ctx: ImportContext):
     """An invisible, non-colliding PASSIVE body at the origin standing for 'the world'."""
-    half = ANCHOR_SIZE / 2
-    verts = [(x * half, y * half, z * half) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-    mesh = bpy.data.meshes.new(ANCHOR_NAME)
-    mesh.from_pydata(verts, [], faces)
-    ob = bpy.data.objects.new(ANCHOR_NAME, mesh)
-    ctx.scene.collection.objects.link(ob)
-    ob.display_type = "WIRE"
-    ob.hide_render = True
-    ctx.world.collection.objects.link(ob)
-    ob.rigid_body.type = "PASSIVE"
-    ob.rigid_body.collision_shape = "BOX"
-    ob.rigid_body.collision_collections = [False] * 20
-    pg = getattr(ob, "gltf_physics", None)
-    if pg is not None:
-        pg.joint.role = "ANCHOR"
-    return ob
+    return passive_anchor(ctx, ANCHOR_NAME, ANCHOR_SIZE / 2, ctx.scene.collection, "ANCHOR")
 
 
 def _node_name(ctx: ImportContext, index: int) -> str:

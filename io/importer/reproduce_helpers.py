@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bpy
 
-from .context import ImportContext
+from .context import ImportContext, passive_anchor
 
 HELPERS = "glTF Physics Helpers"
 ANCHOR_NAME = "glTF Physics Reproduction Anchor"
@@ -52,19 +52,6 @@ def helper_empty(ctx: ImportContext, state: dict, name: str, kind: str, body):
 def anchor(ctx: ImportContext, state: dict):
     """One invisible PASSIVE body that collides with nothing: the fixed side of the rotation locks."""
     if "anchor" not in state:
-        half = 0.025
-        verts = [(x * half, y * half, z * half) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-        faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
-        mesh = bpy.data.meshes.new(ANCHOR_NAME)
-        mesh.from_pydata(verts, [], faces)
-        ob = bpy.data.objects.new(ANCHOR_NAME, mesh)
-        helpers_collection(ctx, state).objects.link(ob)
-        ob.display_type = "WIRE"
-        ob.hide_render = True
-        ctx.world.collection.objects.link(ob)
-        ob.rigid_body.type = "PASSIVE"
-        ob.rigid_body.collision_shape = "BOX"
-        ob.rigid_body.collision_collections = [False] * 20
-        ob.gltf_physics.joint.role = ROLE
+        ob = passive_anchor(ctx, ANCHOR_NAME, 0.025, helpers_collection(ctx, state), ROLE)
         state["anchor"] = ob
     return state["anchor"]
