@@ -19,6 +19,7 @@ from .gltf.validate.codes import INTERNAL_ERROR
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
+from .importer.joint_empties import JointEmpties
 from .importer.proxies import EmptyPlaceholders
 from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
 from .importer.reproduce_cleanup import remove_helpers as remove_reproduction_helpers  # noqa: F401 (for ui/)
@@ -74,6 +75,7 @@ class GltfPhysicsImport:
         self.document = None
         self.json = None
         self.placeholders = None  # proxies.EmptyPlaceholders when the file has physics
+        self.joint_empties = None  # joint_empties.JointEmpties when the file has physics
         self.file_names: dict[int, str] = {}  # node index → original name Blender could not hold (escaped)
         LAST_REPORTS["import"] = self.report
 
@@ -95,6 +97,9 @@ class GltfPhysicsImport:
         if not self.document.is_empty():
             candidates = replacement_candidates(self.document, self.json.get("nodes") or [])
             self.placeholders = EmptyPlaceholders(candidates, gltf)
+            joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None}
+            names = {n.get("name") for n in self.json.get("nodes") or [] if isinstance(n, dict)}
+            self.joint_empties = JointEmpties(joint_nodes, self.placeholders.index, names)
 
     def gather_import_node_before_hook(self, vnode, gltf_node, gltf):
         """Before each object is created (not recorded in ``hooks_called``: once per node)."""
@@ -111,6 +116,7 @@ class GltfPhysicsImport:
             return
         try:
             self.placeholders.after_node(vnode, gltf_node)
+            self.joint_empties.after_node(gltf_node, blender_object)
         except Exception as exc:
             self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"restoring a node after its object failed: {exc}")
 
@@ -135,6 +141,7 @@ class GltfPhysicsImport:
             report=self.report,
             density=_import_density(blender_scene),
             placeholder=self.placeholders.mesh if self.placeholders is not None else None,
+            joint_empties=dict(self.joint_empties.empties) if self.joint_empties is not None else {},
         )
         import_pipeline.build(ctx)
 
