@@ -102,13 +102,58 @@ def plain_empty(vnode) -> bool:
     return all(getattr(vnode, key, None) is None for key in ("mesh_node_idx", "camera_node_idx", "light_node_idx"))
 
 
-def vnode_name(vnode) -> str:
-    """The name the importer will give the vnode's object."""
-    return vnode.name or vnode.default_name
+def give_mesh(gltf, vnode, gltf_node, index: int, mesh_name: str) -> bool:
+    """Make the importer create node ``index`` (a plain Empty) as a mesh object holding the existing Blender mesh
+    ``mesh_name``: a stand-in glTF mesh whose cached Blender mesh is that one (``create_mesh_object`` reuses it),
+    pointed at by the node until ``take_mesh``. False when the node cannot take it (skinned)."""
+    if getattr(gltf_node, "skin", None) is not None or getattr(gltf_node, "mesh", None) is not None:
+        return False
+    stand_in = getattr(gltf, "_gltf_physics_stand_in", None)
+    if stand_in is None:
+        stand_in = _StandInMesh(mesh_name, gltf.data.meshes is None)
+        if gltf.data.meshes is None:
+            gltf.data.meshes = []
+        gltf.data.meshes.append(stand_in)
+        gltf._gltf_physics_stand_in = stand_in
+    gltf_node.mesh = len(gltf.data.meshes) - 1
+    vnode.mesh_node_idx = index
+    if not vnode.name:  # an unnamed node keeps the Empty's default name, not the mesh's
+        vnode.name = vnode.default_name
+        stand_in.unnamed.add(index)
+    return True
 
 
-def rename_vnode(vnode, name: str) -> None:
-    vnode.name = name
+def take_mesh(gltf, vnode, gltf_node, index: int) -> None:
+    """Undo ``give_mesh`` on the node once its object exists (the file's node has no mesh)."""
+    gltf_node.mesh = None
+    vnode.mesh_node_idx = None
+    stand_in = getattr(gltf, "_gltf_physics_stand_in", None)
+    if stand_in is not None and index in stand_in.unnamed:
+        vnode.name = None
+
+
+def drop_stand_in(gltf) -> None:
+    """Remove ``give_mesh``'s stand-in glTF mesh (after every node's object exists)."""
+    stand_in = getattr(gltf, "_gltf_physics_stand_in", None)
+    meshes = getattr(gltf.data, "meshes", None)
+    if stand_in is not None and meshes and meshes[-1] is stand_in:
+        meshes.pop()
+        if stand_in.added_list:
+            gltf.data.meshes = None
+    gltf._gltf_physics_stand_in = None
+
+
+class _StandInMesh:
+    """What ``create_mesh_object`` reads of a glTF mesh: no shape keys, one cached Blender mesh for unskinned use."""
+
+    def __init__(self, mesh_name: str, added_list: bool):
+        self.added_list = added_list  # the file had no meshes: ``gltf.data.meshes`` goes back to None
+        self.name = mesh_name
+        self.shapekey_names = []
+        self.blender_name = {(None,): mesh_name}
+        self.unnamed: set[int] = set()  # nodes given the Empty's default name
+        self.extras = None
+        self.weight_animation_on_mesh = None
 
 
 def node_object(gltf, index: int):

@@ -19,7 +19,8 @@ from .gltf.validate.codes import INTERNAL_ERROR
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
-from .importer.proxies import EmptyNames
+from .importer.joint_empties import JointEmpties
+from .importer.proxies import EmptyPlaceholders
 from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
 from .importer.reproduce_cleanup import remove_helpers as remove_reproduction_helpers  # noqa: F401 (for ui/)
 from .importer.reproduce_velocity import on_frame_change as reproduction_frame_handler  # noqa: F401 (for ui/)
@@ -73,7 +74,8 @@ class GltfPhysicsImport:
         self.report = RunReport("import")
         self.document = None
         self.json = None
-        self.empty_names = None  # blender_proxies.EmptyNames when the file has physics
+        self.placeholders = None  # proxies.EmptyPlaceholders when the file has physics
+        self.joint_empties = None  # joint_empties.JointEmpties when the file has physics
         self.file_names: dict[int, str] = {}  # node index → original name Blender could not hold (escaped)
         LAST_REPORTS["import"] = self.report
 
@@ -93,20 +95,36 @@ class GltfPhysicsImport:
         self.document = result.document
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
         if not self.document.is_empty():
-            self.empty_names = EmptyNames(replacement_candidates(self.document, self.json.get("nodes") or []), gltf)
+            candidates = replacement_candidates(self.document, self.json.get("nodes") or [])
+            self.placeholders = EmptyPlaceholders(candidates, gltf)
+            joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None}
+            names = {n.get("name") for n in self.json.get("nodes") or [] if isinstance(n, dict)}
+            self.joint_empties = JointEmpties(joint_nodes, self.placeholders.index, names)
 
     def gather_import_node_before_hook(self, vnode, gltf_node, gltf):
         """Before each object is created (not recorded in ``hooks_called``: once per node)."""
-        if self.empty_names is None:
+        if self.placeholders is None:
             return
         try:
-            self.empty_names.before_node(vnode, gltf_node)
-        except Exception as exc:  # a name only: never worth more than a note
-            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"naming an Empty failed: {exc}")
+            self.placeholders.before_node(vnode, gltf_node)
+        except Exception as exc:  # the Empty is then replaced after the nodes: never worth more than a note
+            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"creating a mesh object for an Empty failed: {exc}")
+
+    def gather_import_node_after_hook(self, vnode, gltf_node, blender_object, gltf):
+        """After each object is created: the node's data back as the file has it (once per node, not recorded)."""
+        if self.placeholders is None:
+            return
+        try:
+            self.placeholders.after_node(vnode, gltf_node)
+            self.joint_empties.after_node(gltf_node, blender_object)
+        except Exception as exc:
+            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"restoring a node after its object failed: {exc}")
 
     @_guarded("import")
     def gather_import_scene_after_nodes_hook(self, gltf_scene, blender_scene, gltf):
         """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics."""
+        if self.placeholders is not None:
+            self.placeholders.finish()
         for index, name in self.file_names.items():  # kept for export (ASCII JSON text holds any string)
             ob = gltf_addon.node_object(gltf, index)
             if ob is not None:
@@ -122,7 +140,8 @@ class GltfPhysicsImport:
             json=self.json,
             report=self.report,
             density=_import_density(blender_scene),
-            empty_names=dict(self.empty_names.original) if self.empty_names is not None else {},
+            placeholder=self.placeholders.mesh if self.placeholders is not None else None,
+            joint_empties=dict(self.joint_empties.empties) if self.joint_empties is not None else {},
         )
         import_pipeline.build(ctx)
 

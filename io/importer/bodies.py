@@ -22,7 +22,7 @@ from ..mapping import stored as props
 from . import reproduce
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
 from .geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
-from .proxies import empty_mesh, new_child_object, relative_transform, replace_with_mesh_object
+from .proxies import empty_mesh, holds_no_mesh, new_child_object, relative_transform, replace_with_mesh_object
 from .proxies import style_as_proxy as _style
 
 FALLBACK_MASS = 1.0
@@ -163,7 +163,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
     parts: list[tuple[int, object, GeometryData]] = []  # (collider node, object with shape, data)
     if len(usable) == 1 and usable[0][0] == m:
         data = own_shape(ctx, m, ob, usable[0][1], scale)
-        if data is None and ob.type == "EMPTY":
+        if data is None and holds_no_mesh(ctx, ob):
             data = new_shape_data(ctx, ob.name + ".collider", usable[0][1], object_scale=scale)
             if data is not None:
                 ob = replace_with_mesh_object(ctx, m, data.mesh)
@@ -172,7 +172,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
         if data is not None:
             parts.append((m, ob, data))
     if not parts and usable:
-        if ob.type == "EMPTY":
+        if holds_no_mesh(ctx, ob):
             ob = replace_with_mesh_object(ctx, m, empty_mesh(ob.name + ".compound"))
             ob.gltf_physics.generated_mesh = True
         for c, geo in usable:
@@ -185,7 +185,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
     animated = m in ctx.animated
     props.store_motion(pg.motion, motion, animated)
     if not parts:
-        if ob.type == "EMPTY":
+        if holds_no_mesh(ctx, ob):
             data = new_shape_data(ctx, ob.name + ".body", _box_geometry(), object_scale=scale)
             ob = replace_with_mesh_object(ctx, m, data.mesh)
             _mark_proxy(ob, m, True)
@@ -327,7 +327,7 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
         if data is None:
             ctx.warn(SKIPPED, ptr, "no geometry could be built for this collider")
             return
-        if ob.type == "EMPTY":
+        if holds_no_mesh(ctx, ob):
             body = replace_with_mesh_object(ctx, c, data.mesh)
             _mark_proxy(body, c, True)
             body.gltf_physics.generated_mesh = True

@@ -57,7 +57,8 @@ class ImportContext(Reporting):
     animated: set[int] = field(default_factory=set)
     parents: dict[int, int] = field(default_factory=dict)
     cache: dict = field(default_factory=dict)  # per-import memo of the geometry step (shapes, meshes, volumes)
-    empty_names: dict[int, str] = field(default_factory=dict)  # node → name of an Empty named ahead (EmptyNames)
+    placeholder: Any = None  # the placeholder mesh of objects standing in for Empties (proxies.EmptyPlaceholders)
+    joint_empties: dict[int, Any] = field(default_factory=dict)  # joint node → its Empty made ahead (joint_empties)
 
     def __post_init__(self) -> None:
         nodes = self.json.get("nodes")

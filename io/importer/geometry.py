@@ -154,7 +154,7 @@ def is_centred_box(mesh: bpy.types.Mesh, tolerance: float = 1e-6) -> bool:
 
 def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_scale) -> GeometryData | None:
     """When node ``index``'s own render mesh can carry this collider unchanged: its shape data, else None."""
-    if ob is None or ob.type != "MESH" or ob.data is None or ob.modifiers:
+    if ob is None or ob.type != "MESH" or ob.data is None or ob.modifiers or ob.data == ctx.placeholder:
         return None
     mesh = ob.data
     scale = tuple(object_scale)

@@ -20,6 +20,7 @@ from ..gltf.nodes import nearest_marked, relative_offset
 from ..mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
 from ..mapping.stored import assign, passthrough_json, store_description
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext, passive_anchor
+from .joint_empties import JOINT_SUFFIX, take
 
 ANCHOR_NAME = "glTF Physics World Anchor"
 ANCHOR_SIZE = 0.05
@@ -105,7 +106,8 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
     name = _node_name(ctx, index)
-    empty = _constraint_empty(state, name + ".joint", Matrix(empty_matrix(world_a, plan.perm).tolist()), index)
+    matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
+    empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
     constraint = empty.rigid_body_constraint
     configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision)
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
@@ -167,7 +169,7 @@ def _node_name(ctx: ImportContext, index: int) -> str:
     return printable(name) if isinstance(name, str) and name else f"Node_{index}"
 
 
-def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int):
+def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empty=None):
     """A new Empty at ``matrix`` in the collections of the first joint node's object, with a constraint.
 
     Blender keeps ``bpy.data.objects`` sorted by name and inserts a new name by walking back from the last one: names
@@ -179,7 +181,8 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int):
         owner = ctx.objects.get(index)
         state.collections = ctx.collections_of(owner) if owner is not None else []
         state.collections = state.collections or [ctx.scene.collection]
-    empty = bpy.data.objects.new(name, None)
+    if empty is None:  # else made ahead next to its joint node (joint_empties)
+        empty = bpy.data.objects.new(name, None)
     empty.empty_display_type = "ARROWS"
     empty.empty_display_size = 0.25
     empty.matrix_world = matrix

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import gltf_addon
 from ..mapping.sync_gate import paused as sync_paused
-from . import bodies, filters, joints, reproduce, triggers
+from . import bodies, filters, joint_empties, joints, reproduce, triggers
 from .context import ImportContext, gc_paused
 from .proxies import remove_replaced
 from .world import ensure_world, needs_world
@@ -19,8 +19,9 @@ def build(ctx: ImportContext) -> None:
     with gc_paused(), sync_paused():  # the panels' property sync stays off while the import writes
         try:
             _build(ctx)
-        finally:  # replaced Empties deleted, Empties named ahead but kept get their names back
+        finally:  # replaced Empties deleted, unused placeholders back to Empties, unused joint Empties deleted
             ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
+            ctx.guarded("", "removing unused joint Empties", joint_empties.remove_unused, ctx)
 
 
 def _build(ctx: ImportContext) -> None:

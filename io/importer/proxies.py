@@ -20,6 +20,7 @@ from ..gltf.nodes import decompose
 from ..mapping.shapes_to_blender import ShapeMesh
 
 TEMPORARY_SUFFIX = ".replaced"  # name of an Empty between the importer creating it and its replacement
+PLACEHOLDER_NAME = " glTF Physics placeholder"  # sorts first: the importer's look-up by name finds it at once
 
 
 def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
@@ -62,17 +63,25 @@ def new_child_object(
 
 
 def replace_with_mesh_object(ctx, index: int, mesh: bpy.types.Mesh) -> bpy.types.Object:
-    """Swap the Empty of node ``index`` for a mesh object holding ``mesh``; returns the new object.
+    """Give node ``index``'s object ``mesh``: a placeholder mesh object (``EmptyPlaceholders``) just takes it; an
+    Empty is swapped for a new mesh object (``_replace``). Returns the object that holds ``mesh``."""
+    ob = ctx.objects[index]
+    if ob.type == "MESH" and ctx.placeholder is not None and ob.data == ctx.placeholder:
+        ob.data = mesh
+        return ob
+    return _replace(ctx, index, mesh)
 
-    The Empty is renamed and unlinked at once; it is deleted by ``remove_replaced`` at the end of the body step
+
+def _replace(ctx, index: int, data) -> bpy.types.Object:
+    """Swap the object of node ``index`` for a new one holding ``data`` (None: an Empty); returns the new object.
+
+    The old object is renamed and unlinked at once; it is deleted by ``remove_replaced`` at the end of the body step
     (one ``batch_remove`` instead of a scan of the whole file per ``objects.remove``).
     """
     old = ctx.objects[index]
-    name = ctx.empty_names.pop(index, None)  # named ahead by EmptyNames: no rename (a scan of all objects)
-    if name is None:
-        name = old.name
-        old.name = name + TEMPORARY_SUFFIX
-    new = bpy.data.objects.new(name, mesh)
+    name = old.name
+    old.name = name + TEMPORARY_SUFFIX
+    new = bpy.data.objects.new(name, data)
     collections = ctx.collections_of(old)
     for collection in collections:
         collection.objects.link(new)
@@ -113,35 +122,57 @@ def _children(ctx, index: int, old: bpy.types.Object) -> list:
 
 
 def remove_replaced(ctx) -> None:
-    """Delete the Empties replaced by mesh objects during this import, all at once; Empties named ahead that were
-    not replaced get their own name back."""
+    """Turn placeholder mesh objects the body step did not use back into Empties, then delete the replaced objects
+    all at once, and the placeholder mesh."""
+    placeholder = ctx.placeholder
+    if placeholder is not None:
+        for index, ob in list(ctx.objects.items()):
+            if ob.type == "MESH" and ob.data == placeholder:
+                _replace(ctx, index, None)
     replaced = ctx.cache.pop("replaced", [])
     if replaced:
         bpy.data.batch_remove(replaced)
-    for index, name in ctx.empty_names.items():
-        ob = ctx.objects.get(index)
-        if ob is not None and ob.name != name:
-            ob.name = name
-    ctx.empty_names.clear()
+    if placeholder is not None:
+        ctx.placeholder = None
+        if not placeholder.users:
+            bpy.data.meshes.remove(placeholder)
 
 
-class EmptyNames:
-    """``gather_import_node_before_hook``: an Empty that the body step will replace by a mesh object is created
-    under a temporary name, so the mesh object can take the node's name without renaming (Blender checks every
-    object of the file on each rename). ``original``: node index → the name the importer would have used."""
+class EmptyPlaceholders:
+    """``gather_import_node_before_hook`` / ``_after_hook``: a node whose Empty the body step would replace by a mesh
+    object is created by the importer as a mesh object holding one shared, empty placeholder mesh instead; the body
+    step only swaps its mesh (``replace_with_mesh_object``). No second object, no rename, no deletion: each of those
+    walks or scans every object of the file (quadratic with thousands of bodies)."""
 
     def __init__(self, candidates: set[int], gltf):
         self.candidates = candidates
+        self.gltf = gltf
         self.index = gltf_addon.node_indices(gltf)
-        self.original: dict[int, str] = {}
+        self.mesh: bpy.types.Mesh | None = None
+        self.given: set[int] = set()
 
     def before_node(self, vnode, gltf_node) -> None:
         index = self.index.get(id(gltf_node)) if gltf_node is not None else None
         if index not in self.candidates or not gltf_addon.plain_empty(vnode):
             return
-        name = gltf_addon.vnode_name(vnode)
-        self.original[index] = name
-        gltf_addon.rename_vnode(vnode, name + TEMPORARY_SUFFIX)
+        if self.mesh is None:
+            self.mesh = bpy.data.meshes.new(PLACEHOLDER_NAME)
+        if gltf_addon.give_mesh(self.gltf, vnode, gltf_node, index, self.mesh.name):
+            self.given.add(index)
+
+    def after_node(self, vnode, gltf_node) -> None:
+        index = self.index.get(id(gltf_node)) if gltf_node is not None else None
+        if index in self.given:
+            gltf_addon.take_mesh(self.gltf, vnode, gltf_node, index)
+
+    def finish(self) -> None:
+        """Every node's object exists: the importer's data back as the file has it."""
+        gltf_addon.drop_stand_in(self.gltf)
+
+
+def holds_no_mesh(ctx, ob) -> bool:
+    """An Empty, or a placeholder mesh object standing in for one (``EmptyPlaceholders``)."""
+    return ob.type == "EMPTY" or (ctx.placeholder is not None and ob.data == ctx.placeholder)
 
 
 def copy_property_group(src, dst) -> None:

@@ -100,6 +100,46 @@ def test_empty_named_ahead_but_not_replaced_keeps_its_name(clean, tmp_path):
     assert not any(ob.name.endswith(".replaced") for ob in bpy.data.objects)
 
 
+def test_empty_bodies_are_created_as_mesh_objects(clean):
+    """A body or static collider on an Empty node is created by the importer as a mesh object (a placeholder mesh
+    swapped for the shape): no second object created after the nodes, none deleted, the placeholder mesh gone."""
+    _import(clean, IMPORT / "replaced.gltf")
+    last_node = max(bpy.data.objects[name].session_uid for name in ("Hinge", "LeverFrame"))  # Empties kept
+    for name in ("Drifter", "Slab", "Lever"):
+        ob = bpy.data.objects[name]
+        assert ob.type == "MESH" and ob.gltf_physics.generated_mesh and len(ob.data.vertices) > 0
+        assert ob.session_uid < last_node, f"{name} was created after the nodes (replaced)"
+    assert not any(mesh.name.startswith(" glTF Physics placeholder") for mesh in bpy.data.meshes)
+
+
+def test_empty_bodies_in_a_file_without_meshes(clean, tmp_path):
+    """The placeholder also works when the file has no ``meshes`` at all; an unnamed node keeps the name the
+    importer gives an Empty (not the placeholder mesh's)."""
+    shape = {"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}
+    body = {"motion": {"mass": 2.0}, "collider": {"geometry": {"shape": 0}}}
+    data = {
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": [shape]}},
+        "nodes": [
+            {"name": "Crate", "extensions": {"KHR_physics_rigid_bodies": body}},
+            {"name": "Marker"},
+            {"extensions": {"KHR_physics_rigid_bodies": {"motion": {}}}},  # unnamed: the importer's default name
+        ],
+        "scenes": [{"nodes": [0, 1, 2]}],
+        "scene": 0,
+    }
+    path = tmp_path / "no_meshes.gltf"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    _import(clean, path)
+    crate = bpy.data.objects["Crate"]
+    assert crate.type == "MESH" and crate.rigid_body.collision_shape == "BOX"
+    assert tuple(crate.dimensions) == pytest.approx((1.0, 3.0, 2.0))
+    assert bpy.data.objects["Marker"].type == "EMPTY"
+    assert bpy.data.objects["Node_2"].type == "MESH" and bpy.data.objects["Node_2"].rigid_body is not None
+    assert not any(mesh.name.startswith(" glTF Physics placeholder") for mesh in bpy.data.meshes)
+
+
 def _node_object(nodes: list, index: int):
     name = nodes[index].get("name")
     if not name or sum(1 for n in nodes if n.get("name") == name) != 1:
