@@ -22,6 +22,7 @@ from mathutils import Matrix, Quaternion
 
 from ..exporter.joints import constraint_settings
 from ..gltf.model import JointDescription
+from ..mapping.initial_velocity import preroll_driven
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description
 from ..mapping.stored import stored_description
@@ -243,7 +244,7 @@ def _body_entry(ob, track, bounds: list) -> dict:
     return {
         "name": ob.name,
         "node": node,
-        "kind": _kind(ob.rigid_body),
+        "kind": "dynamic" if preroll_driven(ob) else _kind(ob.rigid_body),  # kinematic only for its pre-roll
         "position": track[0],
         "rotation": track[1],
         "bounds_start": bounds[0],

@@ -129,3 +129,14 @@ def test_unwritable_report_exits_2(tmp_path):
     blocker.write_text("")
     run = check(CHECK / "drop_trigger.gltf", "--frames", 5, "--json", blocker / "report.json")
     assert run.returncode == 2 and "output not written" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_body_with_an_initial_velocity_is_reported_dynamic(clean):
+    """The demo's Pill is dynamic with an initial velocity: Reproduce Motion makes it kinematic for its pre-roll
+    only, so the check reports the body's kind, not the pre-roll's (it used to say "kinematic")."""
+    import devkit
+
+    result = submodule(clean, "io.check.job").check_path(ROOT / "examples" / "demo_scene.gltf", 60, devkit.enable)
+    kinds = {body["name"]: body["kind"] for body in result["report"]["bodies"]}
+    assert kinds["Pill"] == "dynamic", kinds
+    assert kinds["Ground"] == "static", kinds
