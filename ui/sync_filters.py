@@ -23,12 +23,12 @@ import numpy as np
 from ..io.gltf.model import CollisionFilter
 from ..io.mapping import sync_gate
 from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
+from ..io.mapping.stored import HELPER_ROLES
 from ..io.mapping.values_to_gltf import export_filters_from_collections
 from ..sim.pairs import FilterTable, filters_collide
 from .sync_body import synced
 
 FIELDS = ("collision_systems", "collide_with_systems", "not_collide_with_systems")
-HELPER_ROLES = ("ANCHOR", "REPRODUCTION", "MOTOR")
 
 
 def names_of(text: str) -> tuple[str, ...] | None:

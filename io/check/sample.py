@@ -25,9 +25,7 @@ from ..gltf.model import JointDescription
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description
-from ..mapping.stored import stored_description
-
-HELPER_ROLES = ("ANCHOR", "REPRODUCTION", "MOTOR")
+from ..mapping.stored import HELPER_ROLES, stored_description
 
 
 def _role(ob) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 from .. import gltf_addon
 from ..diagnostics import pointer
 from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
+from ..mapping.stored import HELPER_ROLES
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
 
@@ -25,7 +26,7 @@ EXPORT_NOT_WRITTEN = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"  # a Blender setting not 
 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape
 # joint roles of import-made objects that are not glTF nodes (REPRODUCTION: helpers of io/importer/reproduce.py)
-HELPER_JOINT_ROLES = ("JOINT", "MOTOR", "ANCHOR", "REPRODUCTION")
+HELPER_JOINT_ROLES = ("JOINT", *HELPER_ROLES)
 
 
 def pg_of(ob):

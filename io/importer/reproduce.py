@@ -38,6 +38,7 @@ from .reproduce_helpers import (  # noqa: F401  (HELPERS, ROLE, is_helper: this 
     ROLE,
     anchor,
     enabled,
+    helper_constraint,
     helper_empty,
     is_helper,
 )
@@ -186,11 +187,7 @@ def _lock_rotation(ctx: ImportContext, state: dict, m: int, ob, ptr: str) -> Non
     frame, axes = lock_frame(rotation, motion.inertia_orientation, locked)
     empty = helper_empty(ctx, state, ob.name + ".lock_rotation", LOCK_ROTATION, ob)
     empty.matrix_world = Matrix.Translation(translation) @ frame.to_4x4()
-    ctx.world.constraints.objects.link(empty)
-    c = empty.rigid_body_constraint
-    c.type = "GENERIC"
-    c.object1, c.object2 = anchor(ctx, state), ob
-    c.disable_collisions = True
+    c = helper_constraint(ctx, empty, "GENERIC", anchor(ctx, state), ob)
     for axis, lock in zip("xyz", axes, strict=True):
         setattr(c, f"use_limit_ang_{axis}", lock)
         if lock:

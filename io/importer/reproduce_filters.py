@@ -22,7 +22,7 @@ from mathutils import Matrix
 
 from ..mapping.filters_to_blender import COLLECTIONS
 from .context import APPROXIMATED, ImportContext
-from .reproduce_helpers import REPRODUCED, helper_empty
+from .reproduce_helpers import REPRODUCED, helper_constraint, helper_empty, world_of
 
 KIND = "reproduction: compound child filter"  # joint.joint_name of the FIXED helpers
 APART = "reproduction: compound children apart"  # a free GENERIC that only disables collisions between two parts
@@ -105,11 +105,7 @@ def _keep_apart(ctx: ImportContext, state: dict, parts: list) -> None:
             helper = helper_empty(ctx, state, f"{a.name}.apart", APART, b)
             helper.gltf_physics.joint.node_a = a
             helper.matrix_world = Matrix.Translation(world_of(a).to_translation())
-            ctx.world.constraints.objects.link(helper)
-            c = helper.rigid_body_constraint
-            c.type = "GENERIC"
-            c.object1, c.object2 = a, b
-            c.disable_collisions = True
+            helper_constraint(ctx, helper, "GENERIC", a, b)
 
 
 def _volume(ob) -> float:
@@ -117,15 +113,6 @@ def _volume(ob) -> float:
     size = [max(p[i] for p in corners) - min(p[i] for p in corners) for i in range(3)]
     scale = [abs(s) for s in ob.matrix_basis.to_scale()]
     return math.prod(size) * math.prod(scale)
-
-
-def world_of(ob) -> Matrix:
-    """World matrix from the objects' own transforms (``matrix_world`` is not evaluated during the import)."""
-    matrix = ob.matrix_basis.copy()
-    while ob.parent is not None:
-        matrix = ob.parent.matrix_basis @ ob.matrix_parent_inverse @ matrix
-        ob = ob.parent
-    return matrix
 
 
 def _reparent(ob, parent) -> None:
@@ -156,11 +143,7 @@ def _detach(ctx: ImportContext, state: dict, body, part, node_object, mass: floa
     part.gltf_physics.motion.reproduced_mass = mass  # the exporter writes no motion for it
     rb.linear_damping = rb.angular_damping = 0.0
     rb.collision_collections = [i in flags for i in range(COLLECTIONS)]
-    ctx.world.constraints.objects.link(helper)
-    c = helper.rigid_body_constraint
-    c.type = "FIXED"
-    c.object1, c.object2 = body, part
-    c.disable_collisions = True
+    helper_constraint(ctx, helper, "FIXED", body, part)
 
 
 def restore(helper) -> None:

@@ -7,6 +7,7 @@ the report codes and the import option. Helpers are tagged ``Object.gltf_physics
 from __future__ import annotations
 
 import bpy
+from mathutils import Matrix
 
 from .context import ImportContext, passive_anchor
 
@@ -55,3 +56,23 @@ def anchor(ctx: ImportContext, state: dict):
         ob = passive_anchor(ctx, ANCHOR_NAME, 0.025, helpers_collection(ctx, state), ROLE)
         state["anchor"] = ob
     return state["anchor"]
+
+
+def helper_constraint(ctx: ImportContext, empty, kind: str, object1, object2):
+    """Make helper ``empty`` a rigid-body constraint of ``kind`` between the two objects, which do not collide with
+    each other; the constraint."""
+    ctx.world.constraints.objects.link(empty)
+    c = empty.rigid_body_constraint
+    c.type = kind
+    c.object1, c.object2 = object1, object2
+    c.disable_collisions = True
+    return c
+
+
+def world_of(ob) -> Matrix:
+    """World matrix from the objects' own transforms (``matrix_world`` is not evaluated during the import)."""
+    matrix = ob.matrix_basis.copy()
+    while ob.parent is not None:
+        matrix = ob.parent.matrix_basis @ ob.matrix_parent_inverse @ matrix
+        ob = ob.parent
+    return matrix

@@ -28,7 +28,7 @@ from ..mapping.initial_velocity import (
     rotation_expressions,
 )
 from .context import ImportContext
-from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty
+from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty, world_of
 
 KIND = "reproduction: initial velocity"  # joint.joint_name of the pre-roll helpers
 CONSTANT = "reproduction: constant velocity"  # … of the helpers of kinematic bodies (no release)
@@ -83,7 +83,7 @@ def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
     if angular.length and ob.rotation_mode == "QUATERNION":
         turn = parent.to_quaternion().inverted()
         _drive(ob, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular), ctx.scene)
-    helper_empty(ctx, state, ob.name + ".constant_velocity", CONSTANT, ob).matrix_world = _world(ob)
+    helper_empty(ctx, state, ob.name + ".constant_velocity", CONSTANT, ob).matrix_world = world_of(ob)
     ctx.note(REPRODUCED, ctx.node_pointer(m, "motion"), "kinematic body: moves at its initial velocity (drivers)")
 
 
@@ -113,7 +113,7 @@ def _box(ob, with_children: bool = False):
     points = []
     for part in (ob, *(ob.children_recursive if with_children else ())):
         if part.type == "MESH" and len(part.data.vertices):
-            world = _world(part)
+            world = world_of(part)
             points += [world @ Vector(corner) for corner in part.bound_box]
     if not points:
         return None
@@ -125,15 +125,7 @@ def _parent_space(ob) -> Matrix:
     objects' own transforms: during the import ``matrix_world`` is not evaluated yet)."""
     if ob.parent is None:
         return Matrix.Identity(4)
-    return _world(ob.parent) @ ob.matrix_parent_inverse
-
-
-def _world(ob) -> Matrix:
-    matrix = ob.matrix_basis.copy()
-    while ob.parent is not None:
-        matrix = ob.parent.matrix_basis @ ob.matrix_parent_inverse @ matrix
-        ob = ob.parent
-    return matrix
+    return world_of(ob.parent) @ ob.matrix_parent_inverse
 
 
 def _world_gravity(scene) -> Vector:

@@ -30,6 +30,9 @@ from .values_to_gltf import r7
 
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
+# ``Object.gltf_physics.joint.role`` of the objects the importer adds for Blender's sake (MOTOR constraints of drives,
+# the world anchor, Reproduce Motion helpers): never bodies, colliders or joints of the file
+HELPER_ROLES = ("ANCHOR", "MOTOR", "REPRODUCTION")
 
 
 def assign(pg, **values) -> None:
