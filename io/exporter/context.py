@@ -6,6 +6,7 @@ a step imports this module, never the pipeline.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,9 +62,11 @@ class ExportSession:
     worlds: dict[str, np.ndarray] = field(default_factory=dict)  # object name → Blender world matrix snapshot
 
     def record_node(self, node, ob) -> None:
-        self.nodes_of.setdefault(ob.name, []).append(node)
-        self.objects[ob.name] = ob
-        self.snapshot(ob)
+        name = ob.name
+        self.nodes_of.setdefault(name, []).append(node)
+        self.objects[name] = ob
+        if name not in self.worlds:
+            self.snapshot(ob)
 
     def snapshot_all(self) -> None:
         """Every object's world matrix in one ``foreach_get`` (equal to ``snapshot``'s, float32 values widened);
@@ -125,8 +128,19 @@ def _flatten(value, out: list) -> None:
         elif item_kind in _SCALARS:
             out.append(item_kind)
             out.append(item)
+        elif not item and (item_kind is dict or item_kind is tuple or item_kind is list):
+            out.append(item_kind)  # an empty container (passthrough dicts mostly): its type and length 0
+            out.append(0)
         else:
             _flatten(item, out)
+
+
+def exact_key(*values) -> tuple:
+    """``values`` (plain numbers and strings) as a dict key that also tells ``0.0`` from ``-0.0`` (written differently)
+    wherever a value equals zero; NaN keys match only the same float object (a miss, never a wrong hit)."""
+    if 0.0 in values:
+        return (*values, *(math.copysign(1.0, v) if type(v) is float else 0.0 for v in values))
+    return values
 
 
 def _key(obj) -> tuple:
@@ -155,13 +169,20 @@ class Builder(Reporting):
         self.native_colliders: dict[int, Any] = {}  # collider node → filter unit object (collision collections)
         self.reparent: list[tuple[Any, Any]] = []  # (nested body, its parent in the file) unparented by the import
         self.attachments: list[tuple[str, Any, list]] = []  # joints waiting for their attachment nodes (joints.py)
+        self.memo: dict[tuple, Any] = {}  # results of pure steps by their exact inputs (``exact_key``), per export
+        self._indices: dict[str, list[int]] = {}  # object name → its node indices (final once the plan is built)
 
     # -- nodes -------------------------------------------------------------------------------------------------------
     def node_indices(self, ob) -> list[int]:
+        """The node indices of ``ob`` in the plan, ascending (do not modify the list: it is cached)."""
         if ob is None:
             return []
-        found = (self.index_of.get(id(n)) for n in self.session.nodes_of.get(ob.name, ()))
-        return sorted({i for i in found if i is not None})
+        name = ob.name
+        indices = self._indices.get(name)
+        if indices is None:
+            found = (self.index_of.get(id(n)) for n in self.session.nodes_of.get(name, ()))
+            indices = self._indices[name] = sorted({i for i in found if i is not None})
+        return indices
 
     def node_index(self, ob) -> int | None:
         indices = self.node_indices(ob)

@@ -13,7 +13,7 @@ from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
 from ..gltf.nodes import affine_inverse
 from ..mapping.mass_to_gltf import Child, blender_mass_values, effective_margin
 from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, native_material, r7
-from .context import Builder
+from .context import Builder, exact_key
 
 
 def compound_child(ob) -> bool:
@@ -57,10 +57,29 @@ def native_collider(b: Builder, ob, ptr: str) -> Collider | None:
     geometry = blender_geometry(b, ob, ob, "own", ptr + "/collider/geometry")
     if geometry is None:
         return None
-    collider = Collider(geometry=geometry, material=b.add_material(native_material(rb.friction, rb.restitution)))
+    collider = Collider(geometry=geometry, material=material_index(b, rb.friction, rb.restitution))
     for index in b.node_indices(ob):
         b.native_colliders[index] = ob.parent if compound_child(ob) else ob
     return collider
+
+
+def material_index(b: Builder, friction: float, restitution: float) -> int:
+    """Index of the ``multiply`` material of these Blender values (built and de-duplicated once per value pair)."""
+    key = exact_key("material", friction, restitution)
+    index = b.memo.get(key)
+    if index is None:
+        index = b.memo[key] = b.add_material(native_material(friction, restitution))
+    return index
+
+
+def shape_index(b: Builder, shape_type: str, bounds: tuple[tuple, tuple]) -> int | None:
+    """Index of the shape Blender simulates for a primitive with these local bounds (derived once per bounds)."""
+    key = exact_key(shape_type, *bounds[0], *bounds[1])
+    if key in b.memo:
+        return b.memo[key]
+    shape = derive_shape(shape_type, *bounds)
+    index = b.memo[key] = None if shape is None else b.add_shape(shape)
+    return index
 
 
 def blender_geometry(b: Builder, ob, holder, how: str, ptr: str):
@@ -68,10 +87,10 @@ def blender_geometry(b: Builder, ob, holder, how: str, ptr: str):
     shape_type = holder.rigid_body.collision_shape
     if shape_type in BLENDER_PRIMITIVES:
         bounds = local_bounds(holder)
-        shape = derive_shape(shape_type, *bounds) if bounds is not None else None
-        if shape is None:
+        index = shape_index(b, shape_type, bounds) if bounds is not None else None
+        if index is None:
             return None
-        return Geometry(shape=b.add_shape(shape))
+        return Geometry(shape=index)
     if shape_type in ("CONVEX_HULL", "MESH"):
         return b.mesh_geometry(holder, shape_type == "CONVEX_HULL", how, ptr)
     return None
@@ -90,8 +109,24 @@ def bullet_mass(b: Builder, ob) -> tuple:
     bounds = local_bounds(ob)
     if bounds is None:
         return None, None
-    vertices = mesh_vertices(ob) if kind in ("CONVEX_HULL", "MESH") else None
-    return blender_mass_values(kind, rb.mass, *bounds, margin=margin, vertices=vertices)
+    mass = rb.mass
+    meshed = kind in ("CONVEX_HULL", "MESH")
+    if meshed and not _mesh_of_data(ob, rb):  # the evaluated mesh: per object
+        return blender_mass_values(kind, mass, *bounds, margin=margin, vertices=mesh_vertices(ob))
+    key = exact_key("mass", kind, mass, margin, *bounds[0], *bounds[1], ob.data.as_pointer() if meshed else 0)
+    values = b.memo.get(key)
+    if values is None:  # the same values for every object of equal settings (and mesh data for hull / mesh)
+        vertices = mesh_vertices(ob) if meshed else None
+        values = b.memo[key] = blender_mass_values(kind, mass, *bounds, margin=margin, vertices=vertices)
+    return values
+
+
+def _mesh_of_data(ob, rb) -> bool:
+    """The rigid body's mesh (``mesh_vertices``) depends on the mesh data alone: source BASE, or an object that
+    nothing deforms (no modifiers, no shape keys, parented to an object, if at all — no virtual modifiers)."""
+    if rb.mesh_source == "BASE":
+        return True
+    return not ob.modifiers and ob.data.shape_keys is None and (ob.parent is None or ob.parent_type == "OBJECT")
 
 
 def compound_children(b: Builder, ob) -> list[Child]:

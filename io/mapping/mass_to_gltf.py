@@ -149,8 +149,9 @@ def point_symmetric(vertices, tol: float = 1e-6) -> bool:
     if not len(v):
         return False
     scale = max(float(np.abs(v).max()), 1.0)
-    keys = {tuple(np.round(p / (tol * scale)).astype(np.int64)) for p in v}
-    return all(tuple(np.round(-p / (tol * scale)).astype(np.int64)) in keys for p in v)
+    grid = np.round(v / (tol * scale)).astype(np.int64)  # round half to even: the mirror of -p is exactly -grid
+    keys = set(map(tuple, grid.tolist()))
+    return all(key in keys for key in map(tuple, (-grid).tolist()))
 
 
 def _solid(kind: str, lo, hi) -> sim_mass.MassProperties | None:

@@ -26,7 +26,7 @@ from ..model import (
     PhysicsMaterial,
 )
 from ..nodes import parent_map
-from ..read.common import fits_float32
+from ..read.common import FLOAT32_MAX, fits_float32
 
 LOSSY = "PHYSICS_WRITE_LOSSY"  # a value the target cannot hold (WARNING)
 CONVERTED = "PHYSICS_WRITE_CONVERTED"  # same meaning, different form (INFO)
@@ -312,14 +312,40 @@ def _guard(value: object, ptr: str, diags: DiagnosticList, in_extras: bool = Fal
             _guard(item, f"{ptr}/{i}", diags, in_extras)
 
 
+def _storable(value: object) -> bool:
+    """Quick scan: no number anywhere in ``value`` that ``_guard`` could remove (the strict, outside-``extras`` rule;
+    NaN fails every comparison). Types it does not know exactly are suspect: ``_guard`` then decides."""
+    kind = type(value)
+    if kind is float or kind is int:
+        return -FLOAT32_MAX <= value <= FLOAT32_MAX
+    if kind is dict:
+        items = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return kind is str or kind is bool or value is None or not isinstance(value, int | float | dict | list)
+    for item in items:
+        item_kind = type(item)
+        if item_kind is float or item_kind is int:
+            if not -FLOAT32_MAX <= item <= FLOAT32_MAX:
+                return False
+        elif item_kind is not str and item_kind is not bool and item is not None and not _storable(item):
+            return False
+    return True
+
+
 def guard_numbers(out: WriteOutput) -> WriteOutput:
     """Remove (with a ``PHYSICS_WRITE_LOSSY`` warning at its pointer) every NaN, ±inf or value above the float32 range
-    from a writer's output: the last line of defence for computed and Blender-side values."""
+    from a writer's output: the last line of defence for computed and Blender-side values. Objects the quick scan
+    (``_storable``) passes are not walked again (no pointers built for values that are fine)."""
     for name, ext in out.root.items():
-        _guard(ext, pointer("extensions", name), out.diags)
+        if not _storable(ext):
+            _guard(ext, pointer("extensions", name), out.diags)
     for index, exts in out.nodes.items():
         for name, ext in exts.items():
-            _guard(ext, node_ptr(index, name), out.diags)
+            if not _storable(ext):
+                _guard(ext, node_ptr(index, name), out.diags)
     for offset, node in enumerate(out.new_nodes):
-        _guard(node, pointer("nodes", out.node_base + offset), out.diags)
+        if not _storable(node):
+            _guard(node, pointer("nodes", out.node_base + offset), out.diags)
     return out
