@@ -13,7 +13,7 @@ from . import gltf_addon
 from .diagnostics import Severity, printable
 from .exporter import pipeline as export_pipeline
 from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSession
-from .exporter.selection import export_decision
+from .exporter.selection import session_decision
 from .gltf.parse import parse_gltf
 from .gltf.validate.codes import INTERNAL_ERROR
 from .importer import pipeline as import_pipeline
@@ -213,7 +213,7 @@ class GltfPhysicsExport:
             for vnode, ob in gltf_addon.tree_objects(vtree):
                 if isinstance(ob, object_type):
                     self.session.snapshot(ob)
-                    if gltf_addon.is_kept(vnode) and export_decision(ob) == "drop":
+                    if gltf_addon.is_kept(vnode) and session_decision(self.session.decisions, ob) == "drop":
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
 
@@ -222,7 +222,7 @@ class GltfPhysicsExport:
         """Generated collision geometry is not exported as a render mesh."""
         if self._session(export_settings) is None or not isinstance(blender_object, _object_type()):
             return
-        if export_decision(blender_object) == "no_mesh":
+        if session_decision(self.session.decisions, blender_object) == "no_mesh":
             gltf_hook_node_mesh.export_mesh = False
 
     @_guarded("export")

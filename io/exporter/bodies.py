@@ -13,6 +13,8 @@ from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, HELPER_JOINT_ROLES, PR
 from .native import native_collider, native_motion
 from .stored import stored_collider, stored_motion, stored_trigger
 
+_RB_EXTENSION = pointer("extensions", KHR_RIGID_BODIES)
+
 
 def add_object(b: Builder, ob) -> None:
     """Motion, collider and trigger of one exported object (written on each of its nodes)."""
@@ -27,7 +29,7 @@ def add_object(b: Builder, ob) -> None:
     indices = b.node_indices(ob)
     if not indices:
         return
-    ptr = pointer("nodes", indices[0], "extensions", KHR_RIGID_BODIES)
+    ptr = f"/nodes/{indices[0]}{_RB_EXTENSION}"  # = pointer("nodes", indices[0], "extensions", KHR_RIGID_BODIES)
     motion = b.guarded(ptr + "/motion", "motion", stored_motion if stored else native_motion, b, ob, ptr)
     collider = b.guarded(ptr + "/collider", "collider", stored_collider if stored else native_collider, b, ob, ptr)
     trigger = b.guarded(ptr + "/trigger", "trigger", stored_trigger, b, ob, ptr) if stored else None

@@ -60,6 +60,7 @@ class ExportSession:
     nodes_of: dict[str, list] = field(default_factory=dict)  # object name → gltf2_io.Node objects
     objects: dict[str, Any] = field(default_factory=dict)  # object name → bpy Object
     worlds: dict[str, np.ndarray] = field(default_factory=dict)  # object name → Blender world matrix snapshot
+    decisions: dict[int, str] = field(default_factory=dict)  # object address → selection.export_decision
 
     def record_node(self, node, ob) -> None:
         name = ob.name
@@ -138,8 +139,8 @@ def _flatten(value, out: list) -> None:
 def exact_key(*values) -> tuple:
     """``values`` (plain numbers and strings) as a dict key that also tells ``0.0`` from ``-0.0`` (written differently)
     wherever a value equals zero; NaN keys match only the same float object (a miss, never a wrong hit)."""
-    if 0.0 in values:
-        return (*values, *(math.copysign(1.0, v) if type(v) is float else 0.0 for v in values))
+    if 0.0 in values:  # zeros sit at the same places in equal keys: their signs, in order, tell them apart
+        return (*values, *[math.copysign(1.0, v) for v in values if v == 0.0 and type(v) is float])
     return values
 
 

@@ -22,7 +22,7 @@ from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
-from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder
+from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key
 
 AXES = "xyz"
 POSE_TOL = 1e-4
@@ -179,17 +179,40 @@ def constraint_settings(c) -> dict:
     }
 
 
+def _settings_key(settings: dict) -> tuple:
+    """``constraint_settings`` as one flat exact key (a slot is None or its two numbers: the layout is unambiguous)."""
+    flat: list = [settings["type"]]
+    for name in ("lin", "ang", "lin_springs", "ang_springs"):
+        for pair in settings[name]:
+            flat.extend((None,) if pair is None else pair)
+    for name in ("motor_lin", "motor_ang"):
+        flat.extend((None,) if settings[name] is None else settings[name])
+    return exact_key("joint", *flat)
+
+
+def native_description(b: Builder, c) -> tuple[int | None, list[str]]:
+    """(joint description index or None when it cannot be written, notes) of constraint ``c``: mapped and
+    de-duplicated once per distinct settings."""
+    settings = constraint_settings(c)
+    key = _settings_key(settings)
+    found = b.memo.get(key)
+    if found is None:
+        description, notes = constraint_description(settings)
+        found = b.memo[key] = (None if description is None else b.add_joint(description), notes)
+    return found
+
+
 def _write_native(b: Builder, empty, c) -> None:
-    description, notes = constraint_description(constraint_settings(c))
+    joint, notes = native_description(b, c)
     where = f"constraint {empty.name!r}"
-    if description is None:
+    if joint is None:
         b.warn(EXPORT_SKIPPED, "", f"{where}: " + "; ".join(notes))
         return
     for note in notes:
         b.note(EXPORT_APPROXIMATED, "", f"{where}: {note}")
     if c.use_breaking:
         b.note(EXPORT_APPROXIMATED, "", f"{where}: breaking threshold has no glTF equivalent (not written)")
-    node_joint = NodeJoint(connected_node=-1, joint=b.add_joint(description), enable_collision=not c.disable_collisions)
+    node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=not c.disable_collisions)
     pivot = b.session.world(empty)  # made rigid with the frames (attachment_frames)
     _attach(b, empty, c, node_joint, pivot, pivot)
 

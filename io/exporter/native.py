@@ -36,6 +36,42 @@ def local_bounds(ob) -> tuple[tuple, tuple] | None:
     return tuple(min(a, b) for a, b in zip(lo, hi, strict=True)), tuple(max(a, b) for a, b in zip(lo, hi, strict=True))
 
 
+_BOUNDS = ("local bounds of every object",)
+
+
+def _every_object_bounds() -> tuple[dict, list, list, dict] | None:
+    """(name → row, corner 0 per row, corner 6 per row, row → (min, max) once asked) of every object in one
+    ``foreach_get``; None when names repeat (linked libraries: a name would not say which object)."""
+    import bpy
+
+    objects = bpy.data.objects
+    names = objects.keys()
+    if len(set(names)) != len(names):
+        return None
+    flat = np.empty(len(names) * 24, dtype=np.float32)
+    objects.foreach_get("bound_box", flat)
+    corners = flat.reshape(-1, 8, 3)
+    return {name: row for row, name in enumerate(names)}, corners[:, 0].tolist(), corners[:, 6].tolist(), {}
+
+
+def bounds_of(b: Builder, ob) -> tuple[tuple, tuple] | None:
+    """``local_bounds(ob)`` from one bulk read of every object's bounds per export (same float32 values)."""
+    table = b.memo.get(_BOUNDS, False)
+    if table is False:
+        table = b.memo[_BOUNDS] = _every_object_bounds()
+    row = None if table is None else table[0].get(ob.name)
+    if row is None:
+        return local_bounds(ob)
+    found = table[3].get(row)
+    if found is None:
+        lo, hi = table[1][row], table[2][row]
+        found = table[3][row] = (
+            tuple(min(x, y) for x, y in zip(lo, hi, strict=True)),
+            tuple(max(x, y) for x, y in zip(lo, hi, strict=True)),
+        )
+    return found
+
+
 def native_motion(b: Builder, ob, ptr: str) -> Motion | None:
     rb = ob.rigid_body
     if rb is None or compound_child(ob) or ob.type != "MESH":
@@ -86,7 +122,7 @@ def blender_geometry(b: Builder, ob, holder, how: str, ptr: str):
     """Geometry Blender simulates for ``holder``'s rigid body (primitive → shape, hull/mesh → exported mesh)."""
     shape_type = holder.rigid_body.collision_shape
     if shape_type in BLENDER_PRIMITIVES:
-        bounds = local_bounds(holder)
+        bounds = bounds_of(b, holder)
         index = shape_index(b, shape_type, bounds) if bounds is not None else None
         if index is None:
             return None
@@ -106,7 +142,7 @@ def bullet_mass(b: Builder, ob) -> tuple:
     margin = effective_margin(kind, rb.use_margin, rb.collision_margin)
     if kind == "COMPOUND":
         return blender_mass_values(kind, rb.mass, margin=margin, children=compound_children(b, ob))
-    bounds = local_bounds(ob)
+    bounds = bounds_of(b, ob)
     if bounds is None:
         return None, None
     mass = rb.mass
@@ -135,7 +171,7 @@ def compound_children(b: Builder, ob) -> list[Child]:
     children = []
     for child in ob.children:
         crb = child.rigid_body
-        bounds = local_bounds(child) if crb is not None and child.type == "MESH" else None
+        bounds = bounds_of(b, child) if crb is not None and child.type == "MESH" else None
         if bounds is None or inverse is None or crb.collision_shape == "COMPOUND":
             continue
         rel = inverse @ b.session.world(child)

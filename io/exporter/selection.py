@@ -50,3 +50,13 @@ def export_decision(ob) -> str:
         mesh_geometry = _mesh_kind(pg.collider.geometry) and pg.collider.has_collider
         return "keep" if mesh_geometry else "no_mesh"
     return "keep"
+
+
+def session_decision(decisions: dict[int, str], ob) -> str:
+    """``export_decision(ob)`` asked once per object and export (the tree filter and the node-mesh hook both ask);
+    ``decisions`` is the export's cache, keyed by the object's address (names can repeat across libraries)."""
+    key = ob.as_pointer()
+    found = decisions.get(key)
+    if found is None:
+        found = decisions[key] = export_decision(ob)
+    return found

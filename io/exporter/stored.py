@@ -28,7 +28,7 @@ from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape
 from ..mapping.values_to_gltf import native_material, r7, shape_from_json, shapes_close
 from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, pg_of
-from .native import compound_child, derive_shape, local_bounds, native_motion
+from .native import bounds_of, compound_child, derive_shape, native_motion
 
 
 def _vec(values, convert) -> tuple:
@@ -123,7 +123,7 @@ def realizer(b: Builder, ob, node_index: int, role: str = "PROXY"):
 def _holder_shape(b: Builder, ob, holder):
     """The primitive Blender simulates for ``holder`` expressed in ``ob``'s node frame; None when it is not a
     primitive or the holder (an import proxy) is not at the node's origin with the node's axes."""
-    bounds = local_bounds(holder)
+    bounds = bounds_of(b, holder)
     if bounds is None:
         return None
     lo, hi = np.asarray(bounds[0], dtype=float), np.asarray(bounds[1], dtype=float)

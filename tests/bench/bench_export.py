@@ -45,9 +45,16 @@ def time_steps(package: str) -> dict[str, float]:
         "joints": ("io.exporter.joints", "add_joints"),
         "write": ("io.exporter.pipeline", "write_target"),
         "apply": ("io.exporter.pipeline", "apply_output"),
+        "build": ("io.exporter.pipeline", "build"),
+        "tree filter": ("io.hooks", "GltfPhysicsExport.gather_tree_filter_tag_hook"),
+        "node hooks": ("io.hooks", "GltfPhysicsExport.gather_node_hook"),
+        "mesh hooks": ("io.hooks", "GltfPhysicsExport.gather_node_mesh_hook"),
     }
-    for key, (module_name, name) in targets.items():
+    for key, (module_name, path) in targets.items():
         module = importlib.import_module(f"{package}.{module_name}")
+        *owner_path, name = path.split(".")
+        for part in owner_path:  # a hook method: wrapped on its class
+            module = getattr(module, part)
         original = getattr(module, name)
 
         def timed(*args, _original=original, _key=key, **kwargs):
@@ -57,6 +64,7 @@ def time_steps(package: str) -> dict[str, float]:
             finally:
                 totals[_key] = totals.get(_key, 0.0) + time.perf_counter() - start
 
+        timed.__name__ = name
         setattr(module, name, timed)
     return totals
 

@@ -276,7 +276,8 @@ def write_params(shape_type: str, params) -> dict:
 
 
 def node_ptr(index: int, ext: str, *parts: object) -> str:
-    return pointer("nodes", index, "extensions", ext, *parts)
+    """``pointer("nodes", index, "extensions", ext, *parts)`` (written for every node: kept cheap)."""
+    return f"/nodes/{index}/extensions{pointer(ext, *parts)}"
 
 
 # --- final guard: no number a 32-bit float (or JSON) cannot hold ------------------------------------------------
