@@ -37,6 +37,7 @@ def local_bounds(ob) -> tuple[tuple, tuple] | None:
 
 
 _BOUNDS = ("local bounds of every object",)
+BULK_AFTER = 16  # objects whose bounds are read one by one before every object's are read at once
 
 
 def _every_object_bounds() -> tuple[dict, list, list, dict] | None:
@@ -55,9 +56,13 @@ def _every_object_bounds() -> tuple[dict, list, list, dict] | None:
 
 
 def bounds_of(b: Builder, ob) -> tuple[tuple, tuple] | None:
-    """``local_bounds(ob)`` from one bulk read of every object's bounds per export (same float32 values)."""
-    table = b.memo.get(_BOUNDS, False)
-    if table is False:
+    """``local_bounds(ob)``; once an export has asked for ``BULK_AFTER`` objects' bounds, from one bulk read of every
+    object's bounds (same float32 values; small exports never pay for the bulk read)."""
+    table = b.memo.get(_BOUNDS, 0)
+    if type(table) is int:
+        if table < BULK_AFTER:
+            b.memo[_BOUNDS] = table + 1
+            return local_bounds(ob)
         table = b.memo[_BOUNDS] = _every_object_bounds()
     row = None if table is None else table[0].get(ob.name)
     if row is None:

@@ -95,8 +95,7 @@ def derive_shape(collision_shape: str, bounds_min, bounds_max, rnd=r7) -> Shape 
     """
     if collision_shape not in BLENDER_PRIMITIVES:
         return None
-    lo, hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)
-    ex, ey, ez = (rnd(float(v)) for v in hi - lo)
+    ex, ey, ez = (rnd(float(h) - float(lo)) for lo, h in zip(bounds_min, bounds_max, strict=True))
     if collision_shape == "BOX":
         return Shape(type=BOX, params=BoxShape(size=scale_to_gltf((ex, ey, ez))))
     if collision_shape == "SPHERE":

@@ -1,0 +1,119 @@
+"""Benchmark (not a test): the fixed cost of our export hooks on small files (issue 10, per-file overhead).
+
+Run: ``.venv/bin/python -P tests/bench/bench_export_small.py [--exports 40] [--profile N] [FILES…]``
+
+Each file (default: the one-body ``tests/fixtures/basic_body.gltf`` and every file of ``tests/fixtures/import`` and
+``joints`` that imports) is imported once with physics, then exported as GLB ``--exports`` times with physics on;
+per file the mean of the faster half of the whole export time and of the time spent inside our export hooks
+(``GltfPhysicsExport``: construction + every hook call, summed per export). An export with physics off is no
+baseline for an imported file: the import helpers (constraint Empties, proxies) are then exported as nodes.
+``--profile N``: cProfile of N physics exports of the first file, our functions by cumulative time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pathlib
+import pstats
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
+
+import devkit  # noqa: E402
+
+
+def default_files() -> list[pathlib.Path]:
+    fixtures = ROOT / "tests" / "fixtures"
+    joints = sorted((fixtures / "joints").glob("*.gltf"))
+    return [fixtures / "basic_body.gltf", *sorted((fixtures / "import").glob("*.gltf")), *joints]
+
+
+def fast_half_mean(values: list[float]) -> float:
+    ordered = sorted(values)
+    half = ordered[: max(1, len(ordered) // 2)]
+    return sum(half) / len(half)
+
+
+def time_hooks(cls) -> list[float]:
+    """Wrap the hook class's constructor and hook methods: their time is summed into the returned one-item list."""
+    inside = [0.0]
+    for name in ["__init__", *(n for n in vars(cls) if n.startswith("gather_"))]:
+        original = getattr(cls, name)
+
+        def timed(*args, _original=original):
+            start = time.perf_counter()
+            try:
+                return _original(*args)
+            finally:
+                inside[0] += time.perf_counter() - start
+
+        timed.__name__ = name
+        setattr(cls, name, timed)
+    return inside
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=pathlib.Path)
+    parser.add_argument("--exports", type=int, default=40)
+    parser.add_argument("--profile", type=int, default=0)
+    args = parser.parse_args()
+    addon, user = devkit.start_installed("gltf_physics_bench_")
+    import bpy
+
+    out = user / "small.glb"
+    inside = time_hooks(__import__(f"{addon.__name__}.io.hooks", fromlist=["GltfPhysicsExport"]).GltfPhysicsExport)
+
+    def export(on: bool) -> tuple[float, float]:
+        bpy.context.scene.gltf_physics.export_physics = on
+        inside[0] = 0.0
+        start = time.perf_counter()
+        bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB")
+        return time.perf_counter() - start, inside[0]
+
+    def load(path: pathlib.Path) -> bool:
+        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+        devkit.enable()
+        bpy.context.scene.gltf_physics.import_physics = True
+        try:
+            bpy.ops.import_scene.gltf(filepath=str(path))
+        except RuntimeError:  # a malformed fixture
+            return False
+        return True
+
+    rows = []
+    for path in args.files or default_files():
+        if not load(path):
+            continue
+        export(True)  # warm up
+        runs = [export(True) for _ in range(args.exports)]
+        rows.append((path.name, fast_half_mean([r[0] for r in runs]), fast_half_mean([r[1] for r in runs])))
+    if args.profile:
+        load((args.files or default_files())[0])
+        export(True)
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(args.profile):
+            export(True)
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats("gltf_physics", 40)
+    for name, total, hooks in rows:
+        print(f"{name:28s} export {total * 1000:7.3f} ms, in our hooks {hooks * 1000:6.3f} ms")
+    total = sum(r[1] for r in rows) / len(rows)
+    hooks = sum(r[2] for r in rows) / len(rows)
+    print(
+        f"\nbpy {bpy.app.version_string}, {len(rows)} files, {args.exports} exports each (mean of the faster half): "
+        f"export with physics {total * 1000:.3f} ms/file, of which in our hooks {hooks * 1000:.3f} ms/file"
+    )
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    import os
+
+    main()
+    os._exit(0)  # bpy 4.2 may crash at interpreter exit after a glTF export
