@@ -61,10 +61,11 @@ def _one(b: Builder, empty) -> None:
     where = f"constraint {empty.name!r}"
     if role in ("MOTOR", "REPRODUCTION"):  # helpers: a driven joint's motor, a reproduction lock
         return
-    if c.object1 is None or c.object2 is None:
+    object1, object2 = c.object1, c.object2
+    if object1 is None or object2 is None:
         b.warn(EXPORT_SKIPPED, "", f"{where}: needs two objects, not exported")
         return
-    if c.object1 is c.object2 or c.object1.rigid_body is None or c.object2.rigid_body is None:
+    if object1 is object2 or object1.rigid_body is None or object2.rigid_body is None:
         b.warn(EXPORT_SKIPPED, "", f"{where}: needs two different rigid bodies, not exported")
         return
     if not c.enabled:

@@ -99,8 +99,9 @@ def native_collider(b: Builder, ob, ptr: str) -> Collider | None:
     if geometry is None:
         return None
     collider = Collider(geometry=geometry, material=material_index(b, rb.friction, rb.restitution))
+    unit = ob.parent if compound_child(ob) else ob  # whose collision collections filter this collider
     for index in b.node_indices(ob):
-        b.native_colliders[index] = ob.parent if compound_child(ob) else ob
+        b.native_colliders[index] = unit
     return collider
 
 

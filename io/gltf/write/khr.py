@@ -206,16 +206,18 @@ class _KhrWriter:
     def node(self, node: NodePhysics) -> None:
         index = node.node
         body: dict = {}
-        for key, make in (
-            ("motion", lambda v, p: self.motion(v, p)),
-            ("collider", lambda v, p: self.collider(v, index, p)),
-            ("trigger", lambda v, p: self.trigger(v, index, p)),
-        ):
-            value = getattr(node, key)
-            if value is not None:
-                written = make(value, node_ptr(index, RB, key))
-                if written is not None:
-                    body[key] = written
+        if node.motion is not None:
+            written = self.motion(node.motion, node_ptr(index, RB, "motion"))
+            if written is not None:
+                body["motion"] = written
+        if node.collider is not None:
+            written = self.collider(node.collider, index, node_ptr(index, RB, "collider"))
+            if written is not None:
+                body["collider"] = written
+        if node.trigger is not None:
+            written = self.trigger(node.trigger, index, node_ptr(index, RB, "trigger"))
+            if written is not None:
+                body["trigger"] = written
         if node.joint is not None:
             found = self.joint(node.joint, index, node_ptr(index, RB, "joint"))
             if found is not None:
