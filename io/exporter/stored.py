@@ -126,8 +126,9 @@ def _holder_shape(b: Builder, ob, holder):
     bounds = bounds_of(b, holder)
     if bounds is None:
         return None
-    lo, hi = np.asarray(bounds[0], dtype=float), np.asarray(bounds[1], dtype=float)
+    lo, hi = bounds
     if holder is not ob:
+        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         inverse = affine_inverse(b.session.world(ob))
         parts = None if inverse is None else decompose(inverse @ b.session.world(holder))
         if parts is None:
