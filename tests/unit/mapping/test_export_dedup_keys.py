@@ -43,3 +43,16 @@ def test_joint_descriptions_compare_their_limits():
     assert joint(fixed, hinge) == joint(fixed, model.JointLimit(angular_axes=(0, 1), min=0.0, max=0.0))
     assert joint(fixed, hinge) != joint(hinge, fixed)
     assert joint(fixed) != joint(fixed, hinge)
+
+
+def test_exact_input_keys_tell_signed_zeros_apart():
+    """context.exact_key: the memo key of the exporter's pure steps (native shapes, materials, Bullet mass values,
+    joint descriptions) — equal only for inputs that give the same written values."""
+    key = context.exact_key
+    assert key("box", 0.5, 1.0) == key("box", 0.5, 1.0)
+    assert key("box", 0.0, 1.0) == key("box", 0.0, 1.0)
+    assert key("box", 0.0, 1.0) != key("box", -0.0, 1.0)
+    assert key("box", 0.0, -0.0) != key("box", -0.0, 0.0)
+    assert key("box", 0.5, None) != key("box", None, 0.5)
+    assert key("box", float("nan")) != key("box", float("nan"))  # a miss (computed again), never a wrong hit
+    assert len({key("m", 1.0, 0.0), key("m", 1.0, -0.0), key("m", 1.0, 0.0)}) == 2
