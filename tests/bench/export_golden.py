@@ -6,7 +6,8 @@ the new, then ``diff -r OLD_DIR NEW_DIR`` (no output = identical). Writes, for e
 and ``<case>.report.json`` (the export report's counts and diagnostics, in order):
 
 * every ``tests/fixtures`` glTF file, ``examples/demo_scene.gltf`` and the physics files of the public corpus
-  (``../shared/corpus``), imported with physics and exported in each revision (2026, 2024-10, 2024-07, omi);
+  (``../shared/corpus``, or ``$GLTF_PHYSICS_SHARED/corpus``), imported with physics and exported in each revision
+  (2026, 2024-10, 2024-07, omi);
 * the imported joint fixtures with every constraint Empty nudged (joints written from the Blender constraints);
 * the natively authored bench scene (``native_scene.py``) at 60 bodies in each revision, and at ``--big`` bodies;
 * a native scene of edge cases: compound parent with children, mesh / convex hull colliders, animated passive,
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import sys
 
@@ -29,7 +31,7 @@ import native_scene  # noqa: E402
 import devkit  # noqa: E402
 
 REVISIONS = ("2026", "2024-10", "2024-07", "omi")
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = pathlib.Path(os.environ.get("GLTF_PHYSICS_SHARED", ROOT.parent / "shared")) / "corpus"
 CORPUS_WORDS = ("physics", "collider", "joint", "rigidbodies", "trigger")
 
 
@@ -115,7 +117,8 @@ def main() -> None:
     import bpy
 
     for path in inputs():
-        case = str(path.relative_to(ROOT.parent)).replace("/", "__").removesuffix(".gltf")
+        inside = path.relative_to(CORPUS if path.is_relative_to(CORPUS) else ROOT)  # the same names in any checkout
+        case = str(inside).replace("/", "__").removesuffix(".gltf")
         clean()
         bpy.context.scene.gltf_physics.import_physics = True
         try:
@@ -145,7 +148,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    import os
-
     main()
     os._exit(0)  # bpy 4.2 may crash at interpreter exit after a glTF export
