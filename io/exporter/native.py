@@ -40,9 +40,10 @@ _BOUNDS = ("local bounds of every object",)
 BULK_AFTER = 16  # objects whose bounds are read one by one before every object's are read at once
 
 
-def _every_object_bounds() -> tuple[dict, list, list, dict] | None:
-    """(name → row, corner 0 per row, corner 6 per row, row → (min, max) once asked) of every object in one
-    ``foreach_get``; None when names repeat (linked libraries: a name would not say which object)."""
+def _every_object_bounds() -> tuple[dict, list] | None:
+    """(name → row, (min, max) per row) of every object from one ``foreach_get`` of ``bound_box`` (corners 0 and 6,
+    as ``local_bounds``: ``min`` / ``max`` keep the first corner unless the other is smaller / larger, NaN and signed
+    zeros included); None when names repeat (linked libraries: a name would not say which object)."""
     import bpy
 
     objects = bpy.data.objects
@@ -52,7 +53,10 @@ def _every_object_bounds() -> tuple[dict, list, list, dict] | None:
     flat = np.empty(len(names) * 24, dtype=np.float32)
     objects.foreach_get("bound_box", flat)
     corners = flat.reshape(-1, 8, 3)
-    return {name: row for row, name in enumerate(names)}, corners[:, 0].tolist(), corners[:, 6].tolist(), {}
+    first, other = corners[:, 0], corners[:, 6]
+    lows = np.where(other < first, other, first).tolist()
+    highs = np.where(other > first, other, first).tolist()
+    return {name: row for row, name in enumerate(names)}, list(zip(map(tuple, lows), map(tuple, highs), strict=True))
 
 
 def bounds_of(b: Builder, ob) -> tuple[tuple, tuple] | None:
@@ -65,16 +69,7 @@ def bounds_of(b: Builder, ob) -> tuple[tuple, tuple] | None:
             return local_bounds(ob)
         table = b.memo[_BOUNDS] = _every_object_bounds()
     row = None if table is None else table[0].get(ob.name)
-    if row is None:
-        return local_bounds(ob)
-    found = table[3].get(row)
-    if found is None:
-        lo, hi = table[1][row], table[2][row]
-        found = table[3][row] = (
-            tuple(min(x, y) for x, y in zip(lo, hi, strict=True)),
-            tuple(max(x, y) for x, y in zip(lo, hi, strict=True)),
-        )
-    return found
+    return local_bounds(ob) if row is None else table[1][row]
 
 
 def native_motion(b: Builder, ob, ptr: str) -> Motion | None:
