@@ -52,24 +52,28 @@ def _is_anchor(ob) -> bool:
     return pj is not None and pj.role in ("ANCHOR", "REPRODUCTION")
 
 
+def _where(empty) -> str:
+    """How notes name a constraint (built only when a note is written)."""
+    return f"constraint {empty.name!r}"
+
+
 def _one(b: Builder, empty) -> None:
     c = empty.rigid_body_constraint
     if c is None:
         return
     pj = _pg_joint(empty)
     role = pj.role if pj is not None else "NONE"
-    where = f"constraint {empty.name!r}"
     if role in ("MOTOR", "REPRODUCTION"):  # helpers: a driven joint's motor, a reproduction lock
         return
     object1, object2 = c.object1, c.object2
     if object1 is None or object2 is None:
-        b.warn(EXPORT_SKIPPED, "", f"{where}: needs two objects, not exported")
+        b.warn(EXPORT_SKIPPED, "", f"{_where(empty)}: needs two objects, not exported")
         return
     if object1 is object2 or object1.rigid_body is None or object2.rigid_body is None:
-        b.warn(EXPORT_SKIPPED, "", f"{where}: needs two different rigid bodies, not exported")
+        b.warn(EXPORT_SKIPPED, "", f"{_where(empty)}: needs two different rigid bodies, not exported")
         return
     if not c.enabled:
-        b.note(EXPORT_SKIPPED, "", f"{where}: disabled, not exported")
+        b.note(EXPORT_SKIPPED, "", f"{_where(empty)}: disabled, not exported")
         return
     if role == "JOINT":
         description = stored_description(pj)
@@ -78,7 +82,7 @@ def _one(b: Builder, empty) -> None:
         if reason is None:
             _write_stored(b, empty, c, pj, description, plan)
             return
-        b.note(EXPORT_EDITED, "", f"{where}: {reason} since import: written from the Blender constraint")
+        b.note(EXPORT_EDITED, "", f"{_where(empty)}: {reason} since import: written from the Blender constraint")
     _write_native(b, empty, c)
 
 
@@ -205,14 +209,13 @@ def native_description(b: Builder, c) -> tuple[int | None, list[str]]:
 
 def _write_native(b: Builder, empty, c) -> None:
     joint, notes = native_description(b, c)
-    where = f"constraint {empty.name!r}"
     if joint is None:
-        b.warn(EXPORT_SKIPPED, "", f"{where}: " + "; ".join(notes))
+        b.warn(EXPORT_SKIPPED, "", f"{_where(empty)}: " + "; ".join(notes))
         return
     for note in notes:
-        b.note(EXPORT_APPROXIMATED, "", f"{where}: {note}")
+        b.note(EXPORT_APPROXIMATED, "", f"{_where(empty)}: {note}")
     if c.use_breaking:
-        b.note(EXPORT_APPROXIMATED, "", f"{where}: breaking threshold has no glTF equivalent (not written)")
+        b.note(EXPORT_APPROXIMATED, "", f"{_where(empty)}: breaking threshold has no glTF equivalent (not written)")
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=not c.disable_collisions)
     pivot = b.session.world(empty)  # made rigid with the frames (attachment_frames)
     _attach(b, empty, c, node_joint, pivot, pivot)
@@ -221,14 +224,13 @@ def _write_native(b: Builder, empty, c) -> None:
 def _attach(b: Builder, empty, c, node_joint: NodeJoint, pivot_a, pivot_b) -> None:
     """Queue two new attachment nodes (frame A under object1, frame B under object2) carrying the joint; their
     frames are computed for every joint at once by ``place_attachments``."""
-    where = f"constraint {empty.name!r}"
     sides = []
     for side, body, pivot in (("A", c.object1, pivot_a), ("B", c.object2, pivot_b)):
         parent = None
         if not _is_anchor(body):
             parent = b.node_index(body)
             if parent is None:
-                b.warn(EXPORT_SKIPPED, "", f"{where}: body {body.name!r} is not exported: joint skipped")
+                b.warn(EXPORT_SKIPPED, "", f"{_where(empty)}: body {body.name!r} is not exported: joint skipped")
                 return
         world = None if parent is None else b.session.world(body)
         sides.append((side, body, parent, world, pivot))
@@ -241,17 +243,16 @@ def place_attachments(b: Builder) -> None:
     pairs = [(world, pivot) for _, _, sides in pending for _, _, _, world, pivot in sides]
     frames = iter(attachment_frames([w for w, _ in pairs], [p for _, p in pairs], b.session.yup))
     for name, node_joint, sides in pending:
-        where = f"constraint {name!r}"
         made, failed = [], None
         for (side, body, parent, _, _), frame in zip(sides, (next(frames), next(frames)), strict=True):
             if frame is None and failed is None:
-                failed = f"{where}: frame {side} cannot be expressed in {body.name!r}: joint skipped"
+                failed = f"constraint {name!r}: frame {side} cannot be expressed in {body.name!r}: joint skipped"
             made.append((f"{name}.frame{side}", frame, parent))
         if failed is not None:
             b.warn(EXPORT_SKIPPED, "", failed)
             continue
         if all(parent is None for _, _, parent in made):
-            b.warn(EXPORT_SKIPPED, "", f"{where}: both sides are the world: joint skipped")
+            b.warn(EXPORT_SKIPPED, "", f"constraint {name!r}: both sides are the world: joint skipped")
             continue
         index_a = b.add_node(*made[0])
         index_b = b.add_node(*made[1])
