@@ -252,6 +252,8 @@ def _zero_scale(index: int, node: dict) -> bool:
 def check_motion_placement(ctx: Ctx, index: int, ptr: str) -> None:
     """A motion on a skin joint (or below one) fights the skeleton animation."""
     joints = ctx.skin_joints()
+    if not joints:  # no skin: no node is a joint
+        return
     hit = ctx.nearest("skin joint", lambda i, _node: i in joints, index)
     if hit is not None:
         ctx.warning(MOTION_IN_SKIN_JOINTS, ptr, f"Node {hit} is a skin joint: a simulated body inside a skeleton.")
