@@ -31,6 +31,11 @@ def printable(text: object) -> str:
     return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
 
 
+def all_printable(texts: list[str]) -> bool:
+    """True when ``printable`` would leave every string of ``texts`` unchanged (one regular-expression pass)."""
+    return _UNPRINTABLE.search("".join(texts)) is None
+
+
 def safe_streams() -> None:
     """Make ``sys.stdout`` / ``sys.stderr`` write any text on any console encoding (``PYTHONIOENCODING=ascii``,
     ``LANG=C`` with a pipe): characters the encoding lacks become backslash escapes instead of raising."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diagnostics import printable
+from .diagnostics import all_printable, printable
 from .gltf.model import PHYSICS_EXTENSIONS
 
 
@@ -62,7 +62,12 @@ def escape_names(gltf) -> dict[int, str]:
     whose name changed (kept for export)."""
     originals: dict[int, str] = {}
     for key, items in vars(gltf.data).items():
-        for index, item in enumerate(items if isinstance(items, list) else ()):
+        if not isinstance(items, list):
+            continue
+        names = [getattr(item, "name", None) for item in items]
+        if all_printable([name for name in names if isinstance(name, str)]):  # the usual list: nothing to escape
+            continue
+        for index, item in enumerate(items):
             name = getattr(item, "name", None)
             if isinstance(name, str) and printable(name) != name:
                 item.name = printable(name)

@@ -8,13 +8,23 @@ it, node by node.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .nodes import DEGENERATE, parent_map, rigid, world_matrix
 from .read.common import is_number
 
+_PLAIN = frozenset({float, int})
+
 
 def _numbers(value, size: int) -> list | None:
+    if type(value) is list and len(value) == size and set(map(type, value)) <= _PLAIN:
+        try:
+            if math.isfinite(sum(value)):  # a finite sum: every item is finite (the usual case, checked in C)
+                return value
+        except OverflowError:  # a huge integer: the item-by-item check below decides
+            pass
     if isinstance(value, list) and len(value) == size and all(is_number(v) for v in value):
         return value
     return None
@@ -44,16 +54,22 @@ def local_matrices(nodes: list) -> np.ndarray:
     t, s = np.zeros((n, 3)), np.ones((n, 3))
     q = np.tile((0.0, 0.0, 0.0, 1.0), (n, 1))
     explicit: dict[int, list | None] = {}
+    found: dict[str, tuple[list, list]] = {"translation": ([], []), "rotation": ([], []), "scale": ([], [])}
     for i, node in enumerate(nodes):
         if not isinstance(node, dict):
             continue
         if "matrix" in node:
             explicit[i] = _numbers(node["matrix"], 16)
             continue
-        for key, size, target in (("translation", 3, t), ("rotation", 4, q), ("scale", 3, s)):
-            value = _numbers(node.get(key), size) if key in node else None
+        for key, size in (("translation", 3), ("rotation", 4), ("scale", 3)):
+            value = _numbers(node[key], size) if key in node else None
             if value is not None:
-                target[i] = value
+                found[key][0].append(i)
+                found[key][1].append(value)
+    for key, target in (("translation", t), ("rotation", q), ("scale", s)):
+        rows, values = found[key]
+        if rows:  # one assignment per component kind, not one per node
+            target[rows] = values
     out = np.zeros((n, 4, 4))
     out[:, :3, :3] = _quat_matrices(q) * s[:, None, :]
     out[:, :3, 3] = t

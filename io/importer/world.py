@@ -17,7 +17,7 @@ def ensure_world(scene):
 
     if scene.rigidbody_world is None:
         with bpy.context.temp_override(scene=scene):
-            bpy.ops.rigidbody.world_add()
+            _world_add(bpy)
     rbw = scene.rigidbody_world
     if rbw.collection is None:
         rbw.collection = bpy.data.collections.new("RigidBodyWorld")
@@ -26,12 +26,26 @@ def ensure_world(scene):
     return rbw
 
 
+def _world_add(bpy) -> None:
+    """``rigidbody.world_add`` (no data API creates a rigid-body world) without the view-layer update ``bpy.ops``
+    runs before and after every operator: on a just-reset scene that update is most of the call's ~0.1 ms, and
+    the importer updates the view layer itself afterwards. ``bpy.ops`` when the operator module is not there."""
+    try:
+        from _bpy import ops as operators  # what bpy.ops calls (4.2 to 5.0: ``call(idname, keywords)``)
+    except ImportError:
+        operators = None
+    call = getattr(operators, "call", None)
+    if call is None:
+        bpy.ops.rigidbody.world_add()
+    else:
+        call("rigidbody.world_add", {})
+
+
 def create_world_early(document: PhysicsDocument | None, report) -> None:
     """Create the rigid-body world before the importer creates objects (``gather_import_gltf_before_hook``).
 
-    ``rigidbody.world_add`` is an operator: ``bpy.ops`` updates the view layer around it, which costs time per
-    object in the scene. Before the importer has created the file's objects that update is cheap. A failure is a
-    WARNING; ``build`` tries again.
+    ``rigidbody.world_add`` is an operator: run while the scene holds none of the file's objects, it touches nothing
+    of them. A failure is a WARNING; ``build`` tries again.
     """
     import bpy
 

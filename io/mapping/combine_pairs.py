@@ -12,6 +12,7 @@ reported with what Blender gives instead.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -51,9 +52,16 @@ def current(material: PhysicsMaterial | None) -> dict:
 
 
 def combined(a: PhysicsMaterial | None, b: PhysicsMaterial | None) -> dict:
-    """The spec's combined friction (dynamic) and restitution of a pair."""
+    """The spec's combined friction (dynamic) and restitution of a pair (a new dict each call)."""
+    return dict(zip((name for name, _ in KEYS), _combined(a, b), strict=True))
+
+
+@functools.lru_cache(maxsize=1024)
+def _combined(a: PhysicsMaterial | None, b: PhysicsMaterial | None) -> tuple[float, ...]:
+    """Materials are frozen values: each pair is combined once per session (a few numpy calls per pair are most of
+    the step's cost in a small file)."""
     values = combine_materials(a, b)
-    return {name: values[key] for name, key in KEYS}
+    return tuple(values[key] for _, key in KEYS)
 
 
 def _close(a: dict, b: dict) -> bool:

@@ -6,7 +6,9 @@ Builds the 2,000-body / 1,000-joint document of ``bench_import.make_scene`` (bpy
 ``io.gltf.parse.parse_gltf`` on it (CPU time, after an untimed ``gc.collect()``), best of ``--runs``. With
 ``--baseline REF`` the package at git ``REF`` is extracted (``git archive``) into a temporary folder, loaded under
 another package name in the same process, and both are timed interleaved; their diagnostics must be identical.
-Also reports how many JSON pointers each builds (calls of ``diagnostics.pointer``).
+Also reports how many JSON pointers each builds (calls of ``diagnostics.pointer``). ``--file F.gltf`` times that file
+instead (e.g. the native 2,000-body bench file: ``native_scene.write_file(2000, path)`` in a bpy session with the
+extension installed, as ``bench_import.py --scene native`` writes it).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import gc
 import importlib
 import importlib.util
 import io
+import json
 import pathlib
 import subprocess
 import sys
@@ -81,8 +84,10 @@ def main() -> None:
     parser.add_argument("--bodies", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--baseline", metavar="REF", help="git ref to time against, in the same process")
+    parser.add_argument("--file", type=pathlib.Path, help="time this .gltf instead of the generated scene")
     args = parser.parse_args()
-    gltf = make_scene(args.bodies)
+    gltf = json.loads(args.file.read_text(encoding="utf-8")) if args.file else make_scene(args.bodies)
+    what = str(args.file) if args.file else f"{args.bodies} bodies / {args.bodies // 2} joints"
     packages = {"this tree": "gltf_physics"}
     load_package()
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,7 +102,7 @@ def main() -> None:
         for _ in range(args.runs):
             for label, func in funcs.items():
                 times[label].append(timed(func, gltf))
-        print(f"parse_gltf, {args.bodies} bodies / {args.bodies // 2} joints, best of {args.runs} (CPU time):")
+        print(f"parse_gltf, {what}, best of {args.runs} (CPU time):")
         for label, package in packages.items():
             calls = pointer_calls(package, gltf)
             print(f"  {label:>10}: {min(times[label]) * 1000:7.1f} ms, {calls:,} JSON pointers built")

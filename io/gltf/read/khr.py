@@ -24,23 +24,11 @@ from ..model import (
     Trigger,
 )
 from .common import INVALID_TYPE, DropUnitError, ReadContext, pointer_join
-from .resources import IndexMap, read_filter, read_joint_description, read_list, read_material, read_node_joint
+from .khr_simple import REVISION_ORDER, KhrMaps, read_simple_khr_node
+from .resources import read_filter, read_joint_description, read_list, read_material, read_node_joint
 from .shapes import KHR_DEFAULTS, read_mesh_params, read_params, split_hull_extension
 
 SHAPE_SUBOBJECTS = set(IMPLICIT_TYPES) | {MESH}
-
-
-class KhrMaps:
-    """Index maps for one file: implicit shapes, collision shapes, materials, filters, joints."""
-
-    def __init__(self):
-        self.implicit = IndexMap("shape")
-        self.collision = IndexMap("shape")
-        self.materials = IndexMap("physics material")
-        self.filters = IndexMap("collision filter")
-        self.joints = IndexMap("physics joint")
-        self.has_implicit = False
-        self.has_collision = False
 
 
 def read_khr_shape(ctx: ReadContext, d: dict, ptr: str, source: str) -> Shape:
@@ -189,6 +177,8 @@ def read_trigger(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[s
 
 def read_khr_node(ctx: ReadContext, doc: PhysicsDocument, index: int, ext: object, maps: KhrMaps) -> None:
     """The node-level ``KHR_physics_rigid_bodies`` object of node ``index``."""
+    if isinstance(ext, dict) and read_simple_khr_node(ctx, doc, index, ext, maps):  # the usual node, the short way
+        return
     ptr = pointer_join("", "nodes", index, "extensions", RB)
     if not isinstance(ext, dict):
         ctx.report(Severity.ERROR, INVALID_TYPE, ptr, "expected a JSON object")
@@ -214,7 +204,7 @@ def read_khr_node(ctx: ReadContext, doc: PhysicsDocument, index: int, ext: objec
     ctx.passthrough(ext, ptr, {"motion", "collider", "trigger", "joint"}, node)
     if not revs:
         revs.add(REV_KHR_2024_07 if maps.has_collision and not maps.has_implicit else REV_KHR_2024_10)
-    node.source = max(revs, key=(REV_KHR_2024_07, REV_KHR_2024_10, REV_KHR_2026).index)
+    node.source = max(revs, key=REVISION_ORDER.index)
     doc.revisions.update(revs)
     doc.nodes[index] = node
 

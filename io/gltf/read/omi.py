@@ -276,6 +276,9 @@ def _node_shape_geometry(ctx, ext_name: str, ext: object, ptr: str, maps: OmiMap
     return _unit(ctx, ptr, read)
 
 
+_NODE_EXTENSIONS = frozenset({BODY, SHAPE, JOINT, COLLIDER})
+
+
 def read_omi(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
     """Read every OMI physics object of the file into ``doc`` (KHR data already read wins on the same node)."""
     maps = OmiMaps()
@@ -284,7 +287,7 @@ def read_omi(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
     shape_nodes: dict[int, tuple[Geometry, bool, str]] = {}
     for index, gnode in enumerate(ctx.nodes):
         node_exts = gnode.get("extensions") if isinstance(gnode, dict) else None
-        if not isinstance(node_exts, dict) or not ({BODY, SHAPE, JOINT, COLLIDER} & set(node_exts)):
+        if not isinstance(node_exts, dict) or node_exts.keys().isdisjoint(_NODE_EXTENSIONS):
             continue
         if index in doc.nodes:
             ctx.report(
@@ -333,6 +336,8 @@ def _attach_legacy_shapes(
     shape_nodes: dict[int, tuple[Geometry, bool, str]],
 ) -> None:
     """Legacy node-level shapes become colliders, or triggers under a legacy ``trigger`` body (or isTrigger)."""
+    if not shape_nodes:
+        return
     owners = nearest_marked(parent_map(ctx.nodes), legacy_kinds, shape_nodes)  # O(nodes), not O(nodes × depth)
     for index, (geometry, is_trigger, ext_name) in shape_nodes.items():
         owner = owners.get(index)

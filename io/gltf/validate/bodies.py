@@ -7,6 +7,7 @@ import math
 
 from ..extensions import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES
 from ..extensions import KHR_RIGID_BODIES as KHR_RB
+from .clean import UNIT_LENGTH_THRESHOLD, clean_khr_node
 from .codes import (
     COLLIDER_ZERO_SCALE,
     FILTER_INVALID_SET,
@@ -43,8 +44,6 @@ MATERIAL_MEMBERS = ("staticFriction", "dynamicFriction", "restitution", "frictio
 FILTER_MEMBERS = ("collisionSystems", "collideWithSystems", "notCollideWithSystems")
 VECTOR_MEMBERS = ("centerOfMass", "inertiaDiagonal", "inertiaOrientation", "linearVelocity", "angularVelocity")
 MOTION_MEMBERS = ("isKinematic", "mass", *VECTOR_MEMBERS, "gravityFactor")
-#: Tolerance on |1 - ‖q‖| for unit quaternions (the reference validator's value).
-UNIT_LENGTH_THRESHOLD = 0.00769
 
 
 # ------------------------------------------------------------------------------------------ document level
@@ -87,6 +86,12 @@ def validate_filters(ctx: Ctx, root: dict, ptr: str, min_items: int) -> None:
 
 def validate_khr_node(ctx: Ctx, index: int, ext: dict, ptr: str) -> None:
     """``/nodes/i/extensions/KHR_physics_rigid_bodies`` of any KHR revision."""
+    if clean_khr_node(ctx, index, ext):  # the usual node: nothing to report but what depends on the hierarchy
+        if "motion" in ext:
+            check_motion_placement(ctx, index, pointer_join(ptr, "motion"))
+        if "collider" in ext:
+            check_zero_scale(ctx, index, pointer_join(ptr, "collider"))
+        return
     check_members(ctx, ext, ("motion", "collider", "trigger", "joint"), ptr)
     motion = get_object(ctx, ext, "motion", ptr)
     if motion is not None:
@@ -110,10 +115,12 @@ def validate_khr_node(ctx: Ctx, index: int, ext: dict, ptr: str) -> None:
 
 
 def is_legacy_khr(ctx: Ctx) -> bool:
-    """True for a KHR 2024-07 document (collider.shape indexes KHR_collision_shapes)."""
-    used = ctx.doc.get("extensionsUsed")
-    declared = isinstance(used, list) and KHR_COLLISION_SHAPES in used
-    return KHR_COLLISION_SHAPES in ctx.root_ext or (declared and KHR_IMPLICIT_SHAPES not in ctx.root_ext)
+    """True for a KHR 2024-07 document (collider.shape indexes KHR_collision_shapes); once per document."""
+    if ctx.legacy_khr is None:
+        used = ctx.doc.get("extensionsUsed")
+        declared = isinstance(used, list) and KHR_COLLISION_SHAPES in used
+        ctx.legacy_khr = KHR_COLLISION_SHAPES in ctx.root_ext or (declared and KHR_IMPLICIT_SHAPES not in ctx.root_ext)
+    return ctx.legacy_khr
 
 
 def validate_motion(ctx: Ctx, motion: dict, ptr: str, omi: bool) -> None:
@@ -245,6 +252,8 @@ def _zero_scale(index: int, node: dict) -> bool:
 def check_motion_placement(ctx: Ctx, index: int, ptr: str) -> None:
     """A motion on a skin joint (or below one) fights the skeleton animation."""
     joints = ctx.skin_joints()
+    if not joints:  # no skin: no node is a joint
+        return
     hit = ctx.nearest("skin joint", lambda i, _node: i in joints, index)
     if hit is not None:
         ctx.warning(MOTION_IN_SKIN_JOINTS, ptr, f"Node {hit} is a skin joint: a simulated body inside a skeleton.")

@@ -7,7 +7,7 @@ range, unresolved index) and returns the usable value or ``None``. None of them 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...diagnostics import Severity, pointer_join
@@ -67,14 +67,14 @@ def require(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool:
     return False
 
 
-def _member(ctx: Ctx, obj: dict, key: str, ptr: str, accepts: Callable[[Any], bool], label: str, required: bool) -> Any:
-    """A member whose JSON type ``accepts``; reports a missing required member or a type mismatch."""
+def _member(ctx: Ctx, obj: dict, key: str, ptr: str, kind: type, label: str, required: bool) -> Any:
+    """A member that is an instance of ``kind``; reports a missing required member or a type mismatch."""
     if key not in obj:
         if required:
             require(ctx, obj, key, ptr)
         return None
     value = obj[key]
-    if not accepts(value):
+    if not isinstance(value, kind):
         mismatch(ctx, pointer_join(ptr, key), value, label)
         return None
     return value
@@ -82,22 +82,22 @@ def _member(ctx: Ctx, obj: dict, key: str, ptr: str, accepts: Callable[[Any], bo
 
 def get_object(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> dict | None:
     """A member that must be a JSON object."""
-    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, dict), "object", required)
+    return _member(ctx, obj, key, ptr, dict, "object", required)
 
 
 def get_bool(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool | None:
     """An optional boolean member."""
-    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, bool), "boolean", False)
+    return _member(ctx, obj, key, ptr, bool, "boolean", False)
 
 
 def get_string(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> str | None:
     """A string member."""
-    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, str), "string", required)
+    return _member(ctx, obj, key, ptr, str, "string", required)
 
 
 def _array(ctx: Ctx, obj: dict, key: str, ptr: str, required: bool = False) -> list | None:
     """A member that must be a JSON array."""
-    return _member(ctx, obj, key, ptr, lambda v: isinstance(v, list), "array", required)
+    return _member(ctx, obj, key, ptr, list, "array", required)
 
 
 def get_enum(
@@ -188,7 +188,20 @@ def get_number_array(
     if len(value) < min_items:
         ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
         return None
+    if _plain_numbers(value, minimum):  # nothing to report: no pointer per item
+        return [float(item) for item in value]
     return [check_number(ctx, item, pointer_join(here, i), minimum) for i, item in enumerate(value)]
+
+
+def _plain_numbers(items: list, minimum: float | None) -> bool:
+    """True when ``check_number`` would report nothing for any item: floats (and small ints) that are finite,
+    not below ``minimum`` and within the 32-bit float range."""
+    low = -FLOAT32_MAX if minimum is None else max(minimum, -FLOAT32_MAX)
+    for item in items:
+        kind = type(item)
+        if not ((kind is float or (kind is int and -(2**53) < item < 2**53)) and low <= item <= FLOAT32_MAX):
+            return False  # NaN fails the comparison too
+    return True
 
 
 def check_index(ctx: Ctx, value: object, ptr: str, count: int, none_value: int | None = None) -> int | None:

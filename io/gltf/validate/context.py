@@ -24,6 +24,7 @@ class Ctx:
         self._skin_joints: set[int] | None = None
         self._seen: set[str] = set()
         self._nearest: dict[str, dict[int, int | None]] = {}
+        self.legacy_khr: bool | None = None  # bodies.is_legacy_khr, computed once
 
     def error(self, code: str, ptr: str, message: str) -> Diagnostic:
         return self.out.error(code, ptr, message)
@@ -77,10 +78,13 @@ class Ctx:
         ``key`` names the marking: the answers of every node are computed together once per key (O(nodes), where a
         walk per call would cost O(depth) each: quadratic for many bodies in a deep hierarchy).
         """
-        if key not in self._nearest:
+        answers = self._nearest.get(key)
+        if answers is None:
             chosen = {i for i, node in enumerate(self.nodes) if isinstance(node, dict) and marked(i, node)}
-            self._nearest[key] = nearest_marked(self.parents(), chosen, range(len(self.nodes)))
-        return self._nearest[key].get(index)
+            # nothing marked (the usual case): every answer is None, no walk of the hierarchy
+            answers = nearest_marked(self.parents(), chosen, range(len(self.nodes))) if chosen else {}
+            self._nearest[key] = answers
+        return answers.get(index)
 
     def is_descendant(self, index: int, ancestor: int) -> bool:
         """True when ``ancestor`` is a proper ancestor of ``index``."""

@@ -77,11 +77,12 @@ def _check_declared(ctx: Ctx) -> None:
     for name in PHYSICS_EXTENSIONS:
         if name in ctx.root_ext:
             first_use.setdefault(name, pointer_join("/extensions", name))
-    for index, node in enumerate(ctx.nodes):
+    wanted = {name for name in NODE_EXTENSIONS if name not in declared and name not in first_use}
+    for index, node in enumerate(ctx.nodes if wanted else ()):  # only undeclared names can be reported
         extensions = node.get("extensions") if isinstance(node, dict) else None
         for name in extensions if isinstance(extensions, dict) else ():
-            if name in NODE_EXTENSIONS:
-                first_use.setdefault(name, pointer_join("/nodes", index, "extensions", name))
+            if name in wanted and name not in first_use:
+                first_use[name] = pointer_join("/nodes", index, "extensions", name)
     for name, ptr in first_use.items():
         if name not in declared:
             ctx.warning(NOT_DECLARED, ptr, f"{name} is used but not listed in extensionsUsed.")
