@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .diagnostics import printable
+from .gltf.addon_fixups import NODE_FIELDS
 from .gltf.model import PHYSICS_EXTENSIONS
 
 
@@ -293,6 +294,17 @@ def json_layout(export_settings, gltf_format=None) -> tuple[Any, tuple[str, str]
     if gltf_format is not None:
         return gltf_format.indent, tuple(gltf_format.separators)
     return (None if export_settings.get("gltf_format") == "GLB" else "\t"), (",", ":")
+
+
+def node_fields(node) -> dict:
+    """The fields ``Node.to_dict`` writes of a ``gltf2_io.Node`` (containers copied one level)."""
+    fields = {key: getattr(node, key, None) for key in NODE_FIELDS}
+    for key, value in fields.items():
+        if type(value) is dict:
+            fields[key] = dict(value)
+        elif type(value) is list:
+            fields[key] = list(value)
+    return fields
 
 
 _PLACEHOLDERS: dict[type, type] = {}  # gltf2_io.Node (new after a reload of the glTF add-on) → its subclass

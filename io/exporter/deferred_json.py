@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .. import gltf_addon
 from ..diagnostics import Severity
-from ..gltf.addon_fixups import UnspliceableError, extension_as_exported, node_as_exported
+from ..gltf.addon_fixups import UnspliceableError, as_exported, checked_extension, encode_as_exported, node_to_dict
 from ..gltf.safe_files import atomic_write_bytes
 from ..gltf.splice import Markers, SpliceError, build_glb, encode, glb_json, replace_structurally, splice_text
 
@@ -32,7 +32,7 @@ ENABLED = True  # False: always through io_scene_gltf2's plan (tests compare bot
 class Staged:
     """Markers for one ``WriteOutput``: plan objects to put in place of the values."""
 
-    new_nodes: list = field(default_factory=list)  # placeholder gltf2_io.Node objects
+    held_nodes: dict[int, object] = field(default_factory=dict)  # node index → placeholder gltf2_io.Node
     node_values: dict[tuple[int, str], dict] = field(default_factory=dict)  # (node, extension) → marker
     root_values: dict[str, dict] = field(default_factory=dict)  # extension → marker
 
@@ -44,53 +44,56 @@ class DeferredJson:
         self.report = report
         self.layout = gltf_addon.json_layout(export_settings)
         self.markers = Markers(secrets.token_hex(8))
-        self.values: list = []  # fixed values, by marker index
-        self.texts: list[str] = []  # the same encoded with ``layout`` at depth 0
+        self.values: list = []  # values as the plan would hold them, by marker index
+        self.texts: list[str] = []  # the same fixed up and encoded with ``layout`` at depth 0
         self.gltf_format = None  # io_scene_gltf2's encoding settings (gather_gltf_encoded_hook), read at the end
         self.active = False
 
     def _add(self, value) -> dict:
         index, marker = self.markers.new()
         self.values.append(value)
-        self.texts.append(encode(value, *self.layout))
+        self.texts.append(encode_as_exported(value, self.layout[0] is not None))
         return marker
 
-    def stage(self, plan, output, names: list[str]) -> Staged | None:
+    def stage(self, plan, output, names: list[str], own: dict[int, object] | None = None) -> Staged | None:
         """Markers for ``output``, or None (nothing recorded) when its values must go through the plan.
-        ``names`` is the document's final ``extensionsUsed``."""
+        ``names`` is the document's final ``extensionsUsed``; ``own`` the plan nodes the export added itself
+        (index → ``gltf2_io.Node``): written after the export too."""
         try:
-            return self._stage(plan, output, names)
+            return self._stage(plan, output, names, own or {})
         except (UnspliceableError, TypeError, ValueError, OverflowError) as exc:
             log.info("physics JSON written through io_scene_gltf2's plan: %s", exc)
             self.markers.count, self.values, self.texts = 0, [], []
             return None
 
-    def _stage(self, plan, output, names: list[str]) -> Staged | None:
+    def _stage(self, plan, output, names: list[str], own: dict[int, object]) -> Staged | None:
         base = output.node_base
         if base != len(plan.nodes) or any(isinstance((plan.extensions or {}).get(n), dict) for n in output.root):
             return None  # nodes appended by someone else first / a root extension merged with an existing one
-        new_nodes = [dict(node) for node in output.new_nodes]
+        if any(i >= base or plan.nodes[i] is not node for i, node in own.items()):
+            return None
+        held = {i: gltf_addon.node_fields(node) for i, node in own.items()}  # nodes written whole, by index
+        held.update((base + k, dict(node)) for k, node in enumerate(output.new_nodes))
         for parent, child in output.new_children:
-            if parent >= base:
-                node = new_nodes[parent - base]
-                node["children"] = [*(node.get("children") or []), child]
-        for index, exts in output.nodes.items():
-            if index >= base:
-                node = new_nodes[index - base]
-                node["extensions"] = {**(node.get("extensions") or {}), **exts}
+            if parent in held:
+                held[parent]["children"] = [*(held[parent].get("children") or []), child]
         staged = Staged()
-        own = set(output.root)
+        marked = set(output.root)  # extension names the plan still holds (as markers)
         for index, exts in output.nodes.items():
-            if index < base:
-                own.update(exts)
-                for name, value in exts.items():
-                    staged.node_values[(index, name)] = self._add(extension_as_exported(value))
+            if index in held:
+                held[index]["extensions"] = {**(held[index].get("extensions") or {}), **exts}
+                continue
+            marked.update(exts)
+            for name, value in exts.items():
+                staged.node_values[(index, name)] = self._add(checked_extension(value))
         for name, value in output.root.items():
-            staged.root_values[name] = self._add(extension_as_exported(value))
-        staged.new_nodes = gltf_addon.placeholder_nodes([self._add(node_as_exported(n)) for n in new_nodes])
+            staged.root_values[name] = self._add(checked_extension(value))
+        markers = {i: self._add(node_to_dict(node, from_dict=i >= base)) for i, node in sorted(held.items())}
+        placeholders = gltf_addon.placeholder_nodes(list(markers.values()))
+        staged.held_nodes = dict(zip(markers, placeholders, strict=True))
         # io_scene_gltf2 keeps a name of extensionsUsed only when it is a key somewhere in the JSON it sees
         text = "".join(self.texts)
-        if any(f'"{name}":' in text for name in names if name not in own):
+        if any(f'"{name}":' in text for name in names if name not in marked):
             raise UnspliceableError("an extension name only the physics values would declare")
         self.active = True
         self.report.count("json_after_export")
@@ -115,7 +118,7 @@ class DeferredJson:
 
     def _splice(self, text: str, export_settings, glb: bool) -> str | None:
         layout = gltf_addon.json_layout(export_settings, self.gltf_format)
-        texts = self.texts if layout == self.layout else (lambda i: encode(self.values[i], *layout))
+        texts = self.texts if layout == self.layout else (lambda i: encode(as_exported(self.values[i]), *layout))
         prefix = self.markers.prefix
         result = splice_text(text, prefix, texts)
         if not any(result.found) and not result.leftover:
@@ -129,7 +132,7 @@ class DeferredJson:
         if not result.leftover:
             return result.text
         self._warn("a physics marker was changed by another add-on: the file is encoded again")
-        again = replace_structurally(text, prefix, self.values, *layout)
+        again = replace_structurally(text, prefix, [as_exported(v) for v in self.values], *layout)
         return again if glb else again + "\n"  # save_gltf ends a .gltf with a newline
 
     def _warn(self, message: str) -> None:

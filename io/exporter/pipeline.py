@@ -17,9 +17,10 @@ from .context import Builder, ExportSession
 from .deferred_json import DeferredJson
 
 
-def apply_output(plan, output, deferred: DeferredJson | None = None) -> list[str]:
+def apply_output(plan, output, deferred: DeferredJson | None = None, own: dict | None = None) -> list[str]:
     """Merge a writer's ``WriteOutput`` into the gltf2_io plan (plain dicts); returns the extension names used.
-    With ``deferred`` the values may instead be held back and marked in the plan (``deferred_json``)."""
+    With ``deferred`` the values (and the nodes in ``own``, index → node the export added) may instead be held
+    back and marked in the plan (``deferred_json``)."""
     used = [name for _, exts in sorted(output.nodes.items()) for name in exts]
     used.extend(output.root)
     # extensions nested in kept extras / extensions / unknown keys
@@ -30,20 +31,21 @@ def apply_output(plan, output, deferred: DeferredJson | None = None) -> list[str
     for name in used:
         if name not in names:
             names.append(name)
-    staged = deferred.stage(plan, output, names) if deferred is not None else None
+    staged = deferred.stage(plan, output, names, own) if deferred is not None else None
+    held = staged.held_nodes if staged is not None else {}
     if staged is not None:
-        plan.nodes.extend(staged.new_nodes)
+        plan.nodes.extend(held[output.node_base + k] for k in range(len(output.new_nodes)))
+        for index, node in held.items():
+            plan.nodes[index] = node
     else:
         for node in output.new_nodes:
             plan.nodes.append(gltf_addon.node_from_dict(node))
-    base = output.node_base
     for parent, child in output.new_children:
-        if staged is not None and parent >= base:
-            continue  # in the held-back node
-        parent_node = plan.nodes[parent]
-        parent_node.children = [*(parent_node.children or []), child]
+        if parent not in held:
+            parent_node = plan.nodes[parent]
+            parent_node.children = [*(parent_node.children or []), child]
     for index, exts in sorted(output.nodes.items()):
-        if staged is not None and index >= base:
+        if index in held:
             continue
         node = plan.nodes[index]
         if node.extensions is None:
@@ -88,4 +90,8 @@ def build(session: ExportSession, plan, deferred: DeferredJson | None = None) ->
     for diag in output.diagnostics:
         session.report.add(diag.severity, diag.code, diag.pointer, diag.message)
     counts["added_nodes"] += len(output.new_nodes)
-    apply_output(plan, output, deferred)
+    own = None
+    if deferred is not None and builder.new_nodes:  # the attachment nodes: written after the export too
+        added = {id(node) for node, _ in builder.new_nodes}
+        own = {i: node for i, node in enumerate(plan.nodes) if id(node) in added}
+    apply_output(plan, output, deferred, own)

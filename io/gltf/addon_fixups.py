@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .splice import encode_at
+
 
 class UnspliceableError(ValueError):
     """A value io_scene_gltf2 would treat in a way ``as_exported`` does not copy: write it through the plan."""
@@ -33,7 +35,21 @@ _EMPTY_KEPT = frozenset(
         "KHR_materials_anisotropy",
     }
 )
-_NODE_KEYS = ("camera", "children", "extensions", "extras", "matrix", "mesh", "name", "rotation", "scale", "skin")
+#: ``gltf2_io.Node`` fields in ``Node.to_dict`` order
+NODE_FIELDS = (
+    "camera",
+    "children",
+    "extensions",
+    "extras",
+    "matrix",
+    "mesh",
+    "name",
+    "rotation",
+    "scale",
+    "skin",
+    "translation",
+    "weights",
+)
 _NODE_FLOATS = ("matrix", "rotation", "scale", "translation", "weights")
 
 
@@ -74,16 +90,73 @@ def _emptied(value: dict) -> bool:
     return True
 
 
-def extension_as_exported(value: Any) -> dict:
-    """A node / root extension object as written; ``UnspliceableError`` unless it stays a non-empty object."""
+def encode_as_exported(value: Any, indented: bool) -> str:
+    """``as_exported(value)`` encoded as ``save_gltf`` does (tab-indented at depth 0, or compact), in one pass."""
+    return _fused(value, "\n" if indented else None)
+
+
+def _fused(value: Any, newline: str | None) -> str:
+    if isinstance(value, dict):
+        inner = None if newline is None else newline + "\t"
+        parts = []
+        for key, item in value.items():
+            if key == "extras" and item is not None:
+                text = encode_at(item, inner)
+            elif item is None:
+                continue
+            elif isinstance(item, dict | list) and (not item or (isinstance(item, dict) and _emptied(item))):
+                if key in _EMPTY_KEPT:
+                    raise UnspliceableError(f"empty {key!r}")
+                continue
+            else:
+                text = _fused(item, inner)
+            if not isinstance(key, str):
+                raise TypeError(f"key {key!r} is not a string")
+            parts.append(encode_at(key, None) + ":" + text)
+        return _join("{", parts, "}", newline, inner)
+    if isinstance(value, list):
+        inner = None if newline is None else newline + "\t"
+        parts = []
+        for item in value:
+            kind = type(item)
+            if kind is float:
+                integral = int(item)
+                parts.append(int.__repr__(integral) if integral == item else float.__repr__(item))
+            elif kind is int:
+                parts.append(int.__repr__(item))
+            else:
+                parts.append(_fused(item, inner))
+        return _join("[", parts, "]", newline, inner)
+    if isinstance(value, float):
+        integral = int(value)
+        return int.__repr__(integral) if integral == value else float.__repr__(value)
+    return encode_at(value, newline)
+
+
+def _join(opening: str, parts: list[str], closing: str, newline: str | None, inner: str | None) -> str:
+    if not parts:
+        return opening + closing
+    if newline is None:
+        return opening + ",".join(parts) + closing
+    return opening + inner + ("," + inner).join(parts) + newline + closing
+
+
+def checked_extension(value: Any) -> dict:
+    """A node / root extension object; ``UnspliceableError`` unless it stays a non-empty object when written."""
     if not isinstance(value, dict) or not value or _emptied(value):
         raise UnspliceableError("not a non-empty object")
-    return as_exported(value)
+    return value
 
 
-def node_as_exported(node: dict) -> dict:
-    """A new plain node dict as ``Node.from_dict(node).to_dict()`` and both ``__fix_json`` passes write it."""
-    out = {key: node.get(key) for key in (*_NODE_KEYS, "translation", "weights")}
+def node_as_exported(node: dict, from_dict: bool = True) -> dict:
+    """``node_to_dict`` after both ``__fix_json`` passes."""
+    return as_exported(node_to_dict(node, from_dict))
+
+
+def node_to_dict(node: dict, from_dict: bool = True) -> dict:
+    """A plain node dict as ``Node.from_dict(node).to_dict()`` gives it (before the fix-ups); with
+    ``from_dict=False`` the fields of an existing ``gltf2_io.Node`` (``to_dict`` only: numbers kept as they are)."""
+    out = {key: node.get(key) for key in NODE_FIELDS}
     for key in ("camera", "mesh", "skin"):
         if out[key] is not None and (type(out[key]) is not int):
             raise UnspliceableError(key)
@@ -101,5 +174,6 @@ def node_as_exported(node: dict) -> dict:
         if numbers is not None:
             if type(numbers) is not list or any(isinstance(x, bool) or not isinstance(x, int | float) for x in numbers):
                 raise UnspliceableError(key)
-            out[key] = [float(x) for x in numbers]
-    return as_exported(out)
+            if from_dict:
+                out[key] = [float(x) for x in numbers]
+    return out

@@ -37,6 +37,11 @@ def encode_tab_indented(value) -> str:
     return _indented(value, "\n")
 
 
+def encode_at(value, newline: str | None) -> str:
+    """``value`` tab-indented as if its line starts after ``newline`` (``"\\n"`` + tabs), or compact (None)."""
+    return _COMPACT.encode(value) if newline is None else _indented(value, newline)
+
+
 def _indented(value, newline: str) -> str:
     if isinstance(value, str):
         return _STRING(value)

@@ -184,7 +184,9 @@ def test_fixups_equal_io_scene_gltf2(clean):
     rng = random.Random(7)
     for _ in range(3000):
         value = {"v": _random_value(rng, 0)}
-        assert fixups.as_exported(value) == _fix_json_twice(value), value
+        expected = _fix_json_twice(value)
+        assert fixups.as_exported(value) == expected, value
+        assert fixups.encode_as_exported(value, True) == json.dumps(expected, indent="\t", separators=(",", ":"))
     node = {"name": "n", "translation": [1, 2.5, 0], "rotation": [0, 0, 0, 1], "scale": None, "extras": {"x": 1.0}}
     from io_scene_gltf2.io.com import gltf2_io
 

@@ -125,6 +125,25 @@ def test_not_a_glb():
         splice.glb_json(good[:-1])  # total length no longer matches
 
 
+def test_fused_fixup_encoder_equals_fixup_then_dumps():
+    rng = random.Random(5)
+
+    def value(depth):
+        pick = rng.random()
+        if depth > 4 or pick < 0.4:
+            return rng.choice([None, True, 0, -1, 2.5, 1.0, -0.0, 1e20, "x", [], {}, (1.0, 2), [1.0, None, 2.5]])
+        if pick < 0.7:
+            return [value(depth + 1) for _ in range(rng.randrange(5))]
+        keys = ["a", "b", "extras", "extensions", "c"]
+        return {rng.choice(keys): value(depth + 1) for _ in range(rng.randrange(5))}
+
+    for _ in range(3000):
+        v = {"v": value(0)}
+        fixed = fixups.as_exported(v)
+        assert fixups.encode_as_exported(v, True) == json.dumps(fixed, **TAB)
+        assert fixups.encode_as_exported(v, False) == json.dumps(fixed, **COMPACT)
+
+
 def test_fixups_follow_io_scene_gltf2_rules():
     value = {"a": 1.0, "b": 2.5, "n": None, "e": {}, "l": [], "x": {"extras": None}, "extras": {"k": 1.0, "z": None}}
     assert fixups.as_exported(value) == {"a": 1, "b": 2.5, "extras": {"k": 1.0, "z": None}}
@@ -133,7 +152,7 @@ def test_fixups_follow_io_scene_gltf2_rules():
     with pytest.raises(fixups.UnspliceableError):
         fixups.as_exported({"KHR_materials_unlit": {}})  # io_scene_gltf2 keeps this one empty
     with pytest.raises(fixups.UnspliceableError):
-        fixups.extension_as_exported({"only": None})
+        fixups.checked_extension({"only": None})
     node = {"translation": [1, 2.5, 0], "name": "n", "unknown": 1, "rotation": [0, 0, 0, 1], "children": [3]}
     assert list(fixups.node_as_exported(node).items()) == [
         ("children", [3]),
