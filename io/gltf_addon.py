@@ -297,21 +297,17 @@ def json_layout(export_settings, gltf_format=None) -> tuple[Any, tuple[str, str]
 
 
 def node_fields(node) -> dict:
-    """The fields ``Node.to_dict`` writes of a ``gltf2_io.Node`` (containers copied one level)."""
-    fields = {key: getattr(node, key, None) for key in NODE_FIELDS}
-    for key, value in fields.items():
-        if type(value) is dict:
-            fields[key] = dict(value)
-        elif type(value) is list:
-            fields[key] = list(value)
-    return fields
+    """The fields ``Node.to_dict`` writes of a ``gltf2_io.Node`` (a copy: the caller may set fields)."""
+    fields = dict(vars(node))
+    return fields if all(key in fields for key in NODE_FIELDS) else {k: getattr(node, k, None) for k in NODE_FIELDS}
 
 
 _PLACEHOLDERS: dict[type, type] = {}  # gltf2_io.Node (new after a reload of the glTF add-on) → its subclass
 
 
-def placeholder_nodes(markers: list[dict]) -> list:
-    """``gltf2_io.Node`` objects written as the ``markers`` (new nodes whose JSON is added after the export)."""
+def placeholder_nodes(markers: list[str]) -> list:
+    """``gltf2_io.Node`` objects written as the marker strings (nodes whose JSON is added after the export):
+    ``Gltf.to_dict`` takes whatever ``Node.to_dict`` returns; ``__fix_json`` and the encoder keep a string."""
     from io_scene_gltf2.io.com import gltf2_io
 
     cls = _PLACEHOLDERS.get(gltf2_io.Node)
@@ -319,7 +315,7 @@ def placeholder_nodes(markers: list[dict]) -> list:
 
         class PlaceholderNode(gltf2_io.Node):
             def to_dict(self):
-                return dict(self.extras)
+                return self.extras
 
         cls = _PLACEHOLDERS[gltf2_io.Node] = PlaceholderNode
     nodes = []

@@ -49,8 +49,8 @@ class DeferredJson:
         self.gltf_format = None  # io_scene_gltf2's encoding settings (gather_gltf_encoded_hook), read at the end
         self.active = False
 
-    def _add(self, value) -> dict:
-        index, marker = self.markers.new()
+    def _add(self, value, string: bool = False) -> dict | str:
+        index, marker = self.markers.new_string() if string else self.markers.new()
         self.values.append(value)
         self.texts.append(encode_as_exported(value, self.layout[0] is not None))
         return marker
@@ -88,7 +88,7 @@ class DeferredJson:
                 staged.node_values[(index, name)] = self._add(checked_extension(value))
         for name, value in output.root.items():
             staged.root_values[name] = self._add(checked_extension(value))
-        markers = {i: self._add(node_to_dict(node, from_dict=i >= base)) for i, node in sorted(held.items())}
+        markers = {i: self._add(node_to_dict(node, from_dict=i >= base), True) for i, node in sorted(held.items())}
         placeholders = gltf_addon.placeholder_nodes(list(markers.values()))
         staged.held_nodes = dict(zip(markers, placeholders, strict=True))
         # io_scene_gltf2 keeps a name of extensionsUsed only when it is a key somewhere in the JSON it sees

@@ -10,9 +10,13 @@ cover raises ``UnspliceableError``: the caller then writes the value through the
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .splice import encode_at
+
+_STRING = json.encoder.encode_basestring_ascii
+_KEYS: dict[str, str] = {}  # key → its encoded text + ":" (keys repeat across values)
 
 
 class UnspliceableError(ValueError):
@@ -50,6 +54,7 @@ NODE_FIELDS = (
     "translation",
     "weights",
 )
+_NUMBERS = {int, float}
 _NODE_FLOATS = ("matrix", "rotation", "scale", "translation", "weights")
 
 
@@ -100,8 +105,18 @@ def _fused(value: Any, newline: str | None) -> str:
         inner = None if newline is None else newline + "\t"
         parts = []
         for key, item in value.items():
-            if key == "extras" and item is not None:
-                text = encode_at(item, inner)
+            kind = type(item)
+            if key == "extras":
+                if item is None:
+                    continue
+                text = encode_at(item, inner)  # kept as it is
+            elif kind is float:
+                integral = int(item)
+                text = int.__repr__(integral) if integral == item else float.__repr__(item)
+            elif kind is int:
+                text = int.__repr__(item)
+            elif kind is str:
+                text = _STRING(item)
             elif item is None:
                 continue
             elif isinstance(item, dict | list) and (not item or (isinstance(item, dict) and _emptied(item))):
@@ -110,9 +125,14 @@ def _fused(value: Any, newline: str | None) -> str:
                 continue
             else:
                 text = _fused(item, inner)
-            if not isinstance(key, str):
-                raise TypeError(f"key {key!r} is not a string")
-            parts.append(encode_at(key, None) + ":" + text)
+            name = _KEYS.get(key)
+            if name is None:
+                if not isinstance(key, str):
+                    raise TypeError(f"key {key!r} is not a string")
+                name = _STRING(key) + ":"
+                if len(_KEYS) < 4096:
+                    _KEYS[key] = name
+            parts.append(name + text)
         return _join("{", parts, "}", newline, inner)
     if isinstance(value, list):
         inner = None if newline is None else newline + "\t"
@@ -172,7 +192,10 @@ def node_to_dict(node: dict, from_dict: bool = True) -> dict:
     for key in _NODE_FLOATS:
         numbers = out[key]
         if numbers is not None:
-            if type(numbers) is not list or any(isinstance(x, bool) or not isinstance(x, int | float) for x in numbers):
+            if type(numbers) is not list or not (
+                set(map(type, numbers)) <= _NUMBERS
+                or not any(isinstance(x, bool) or not isinstance(x, int | float) for x in numbers)
+            ):
                 raise UnspliceableError(key)
             if from_dict:
                 out[key] = [float(x) for x in numbers]

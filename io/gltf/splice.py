@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 _STRING = json.encoder.encode_basestring_ascii
 _COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
 _INF = float("inf")
+_SPACE = " \t\n\r"
+_OBJECT_TAIL = re.compile(r'(\d+)"\s*:\s*0(\s*)\}')  # after '{' + whitespace + '"' + prefix
+_ITEM_TAIL = re.compile(r'(\d+)"(?!\s*:)')  # a marker string that is not a key
 _GLB_MAGIC = b"glTF"
 _JSON_CHUNK = b"JSON"
 
@@ -108,6 +111,12 @@ class Markers:
         self.count += 1
         return index, {f"{self.prefix}{index}": 0}
 
+    def new_string(self) -> tuple[int, str]:
+        """(index, marker string) for the next value (an array item: cheaper for the exporter than an object)."""
+        index = self.count
+        self.count += 1
+        return index, f"{self.prefix}{index}"
+
 
 @dataclass
 class SpliceResult:
@@ -125,31 +134,53 @@ class SpliceResult:
 
 
 def splice_text(text: str, prefix: str, texts: Callable[[int], str] | Sequence[str]) -> SpliceResult:
-    """Replace each marker object ``{"<prefix><i>":0}`` of ``text`` by ``texts[i]`` (encoded at depth 0; every
-    newline of it is followed by the marker's indentation)."""
+    """Replace each marker object ``{"<prefix><i>":0}`` and each marker string ``"<prefix><i>"`` (an array item)
+    of ``text`` by ``texts[i]`` (encoded at depth 0; every newline of it is followed by the marker's
+    indentation)."""
     lookup = texts if callable(texts) else texts.__getitem__
     count = 0 if callable(texts) else len(texts)
     found = [0] * count
-    pattern = re.compile(r'\{\s*"' + re.escape(prefix) + r'(\d+)"\s*:\s*0(\s*)\}')
-
-    def replace(match: re.Match) -> str:
-        index = int(match.group(1))
-        if index >= len(found):
-            found.extend([0] * (index + 1 - len(found)))
-        found[index] += 1
-        value = lookup(index)
-        closing = match.group(2)  # "\n" + the marker's indentation, or "" (compact)
-        return value.replace("\n", closing) if "\n" in closing else value
-
-    out = pattern.sub(replace, text)
+    needle = '"' + prefix
+    pieces: list[str] = []
+    done = 0  # text[:done] is in pieces
+    start = text.find(needle)
+    while start != -1:
+        end = start + len(needle)
+        left = start  # the whitespace before the marker string starts here
+        while left > 0 and text[left - 1] in _SPACE:
+            left -= 1
+        obj = _OBJECT_TAIL.match(text, end) if left > 0 and text[left - 1] == "{" else None
+        item = None if obj is not None else _ITEM_TAIL.match(text, end)
+        if obj is not None or item is not None:
+            match = obj if obj is not None else item
+            index = int(match.group(1))
+            if index >= len(found):
+                found.extend([0] * (index + 1 - len(found)))
+            found[index] += 1
+            value = lookup(index)
+            if obj is not None:  # the marker object {"…":0}: replaced from its "{" to its "}"
+                closing = obj.group(2)  # "\n" + the marker's indentation, or "" (compact)
+                pieces += [text[done : left - 1], value.replace("\n", closing) if "\n" in closing else value]
+            else:  # a marker string: "\n" + its indentation before it, or nothing (compact)
+                before = text[left:start]
+                newline = before.rfind("\n")
+                indent = before[newline:] if newline != -1 else ""
+                pieces += [text[done:start], value.replace("\n", indent) if indent else value]
+            done = match.end()
+        start = text.find(needle, max(done, end))
+    pieces.append(text[done:])
+    out = "".join(pieces)
     return SpliceResult(out, found, prefix in out)
 
 
 def replace_structurally(text: str, prefix: str, values: Sequence, indent, separators: Sequence[str]) -> str:
-    """The slow, general path: parse ``text``, replace every object holding a ``prefix`` key by its value, encode
+    """The slow, general path: parse ``text``, replace every marker string and every object holding a marker key by
+    its value (a changed marker object included), encode
     the document again as the exporter does (``json.dumps``; same key order, numbers and escapes)."""
 
     def walk(item):
+        if isinstance(item, str) and item.startswith(prefix):
+            return values[int(item[len(prefix) :])]
         if isinstance(item, dict):
             for key in item:
                 if isinstance(key, str) and key.startswith(prefix):

@@ -179,6 +179,7 @@ def _random_value(rng: random.Random, depth: int):
     return {rng.choice(keys): _random_value(rng, depth + 1) for _ in range(rng.randrange(5))}
 
 
+@pytest.mark.skipif(not SPLICES, reason="the copies follow io_scene_gltf2 4.5 / 5.0 (4.2 writes through the plan)")
 def test_fixups_equal_io_scene_gltf2(clean):
     fixups = submodule(clean, "io.gltf.addon_fixups")
     rng = random.Random(7)

@@ -28,10 +28,10 @@ AWKWARD = [
 
 
 def _with_markers(values):
-    """A document with each value somewhere else (node extension, list item, root extension, deep) and the same
-    document holding marker objects instead; the markers."""
+    """A document with each value somewhere else (node extension, array item, root extension, deep) and the same
+    document holding marker objects (a marker string for the array item) instead; the markers."""
     markers = splice.Markers("0123abcd")
-    objs = [markers.new()[1] for _ in values]
+    objs = [(markers.new_string() if i == 1 else markers.new())[1] for i in range(len(values))]  # 1: array item
 
     def doc(v):
         return {
@@ -86,11 +86,11 @@ def test_encoders_refuse_what_json_refuses():
 def test_missing_duplicated_and_changed_markers_are_reported():
     markers = splice.Markers("ff")
     m0, m1, m2 = (markers.new()[1] for _ in range(3))
-    text = json.dumps({"a": m0, "b": [m0], "c": {**m2, "extra": 1}}, **TAB)
+    text = json.dumps({"a": m0, "b": [m0], "c": {**m2, "extra": 1}, "d": [markers.prefix + "0"]}, **TAB)
     result = splice.splice_text(text, markers.prefix, ["{}", "{}", "{}"])
     assert result.missing == [1, 2] and result.duplicated == [0] and result.leftover  # 2 was changed
     fixed = splice.replace_structurally(text, markers.prefix, [{"v": 0}, {"v": 1}, {"v": 2}], "\t", (",", ":"))
-    assert fixed == json.dumps({"a": {"v": 0}, "b": [{"v": 0}], "c": {"v": 2}}, **TAB)
+    assert fixed == json.dumps({"a": {"v": 0}, "b": [{"v": 0}], "c": {"v": 2}, "d": [{"v": 0}]}, **TAB)
     assert markers.prefix not in fixed
 
 
