@@ -113,6 +113,29 @@ def test_two_scenes_same_bytes(clean, tmp_path):
     assert spliced == plain
 
 
+def test_version_and_gltfpack_gate(clean):
+    gate = submodule(clean, "io.gltf_addon").can_write_after_export
+    settings = {"gltf_format": "GLB", "gltf_filepath": "/x/a.glb", "gltf_use_gltfpack": False}
+    assert gate(settings) is SPLICES
+    assert gate({**settings, "gltf_use_gltfpack": True}) is False  # gltfpack rewrites the file before the hook
+    assert gate({**settings, "gltf_format": "USDZ"}) is False
+
+
+@pytest.mark.skipif(not SPLICES, reason="bpy 4.2 writes through the plan")
+def test_symlinked_output_keeps_link_and_permissions(clean, tmp_path):
+    _native_scene()
+    target = tmp_path / "real" / "scene.glb"
+    target.parent.mkdir()
+    link = tmp_path / "link.glb"
+    link.symlink_to(target)
+    plain, spliced, _ = _export_both(clean, link, "GLB", "2026")
+    assert link.is_symlink() and spliced == plain == target.read_bytes()
+    target.chmod(0o640)
+    assert bpy.ops.export_scene.gltf(filepath=str(link), export_format="GLB") == {"FINISHED"}
+    assert link.is_symlink() and (target.stat().st_mode & 0o777) == 0o640
+    assert last_export(clean).counts.get("json_after_export") == 1
+
+
 def _wrap_hook(monkeypatch, addon, name, after):
     """Run ``after(args)`` after our hook ``name``, as another add-on's hook would."""
     cls = submodule(addon, "io.hooks").GltfPhysicsExport
