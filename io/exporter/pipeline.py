@@ -90,8 +90,14 @@ def build(session: ExportSession, plan, deferred: DeferredJson | None = None) ->
     for diag in output.diagnostics:
         session.report.add(diag.severity, diag.code, diag.pointer, diag.message)
     counts["added_nodes"] += len(output.new_nodes)
-    own = None
-    if deferred is not None and builder.new_nodes:  # the attachment nodes: written after the export too
-        added = {id(node) for node, _ in builder.new_nodes}
-        own = {i: node for i, node in enumerate(plan.nodes) if id(node) in added}
-    apply_output(plan, output, deferred, own)
+    apply_output(plan, output, deferred, _added_nodes(builder, plan) if deferred is not None else None)
+
+
+def _added_nodes(builder: Builder, plan) -> dict:
+    """Plan index → node for the nodes the builder appended (attachment nodes): written after the export too.
+    Empty when they cannot be told apart (they then go through the plan, with markers for their values)."""
+    try:
+        added = {id(entry[0]) for entry in builder.new_nodes}
+    except (TypeError, IndexError, KeyError):
+        return {}
+    return {i: node for i, node in enumerate(plan.nodes) if id(node) in added} if added else {}
