@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .diagnostics import all_printable, printable
+from .gltf.addon_fixups import NODE_FIELDS
 from .gltf.model import PHYSICS_EXTENSIONS
 
 
@@ -271,6 +272,63 @@ def node_from_dict(data: dict) -> Any:
     from io_scene_gltf2.io.com import gltf2_io
 
     return gltf2_io.Node.from_dict(dict(data))
+
+
+# --- export: physics JSON written after io_scene_gltf2 (``post_export_hook``) --------------------------------------
+# ``blender/exp/export.py``: ``__export`` turns the plan into JSON (``Gltf.to_dict``) and runs ``__fix_json`` twice;
+# ``io/exp/export.py::save_gltf`` encodes it (``gather_gltf_encoded_hook`` may change indent / separators) and
+# writes the file; ``post_export_hook`` (4.5+, ``__init__.py``) is called after that. The JSON fix-ups themselves
+# are copied in ``gltf/addon_fixups.py`` (bpy-free, unit-tested).
+
+
+def can_write_after_export(export_settings) -> bool:
+    """``post_export_hook`` exists (4.5+) and nothing rewrites the file after it is written (gltfpack)."""
+    if blender_version() < (4, 5, 0) or not isinstance(export_settings, dict):
+        return False
+    known = export_settings.get("gltf_format") in ("GLB", "GLTF_SEPARATE", "GLTF_EMBEDDED")
+    return known and bool(export_settings.get("gltf_filepath")) and not export_settings.get("gltf_use_gltfpack")
+
+
+def written_file(export_settings) -> tuple[str, bool]:
+    """(path of the written .gltf / .glb, is it a GLB)."""
+    return export_settings["gltf_filepath"], export_settings["gltf_format"] == "GLB"
+
+
+def json_layout(export_settings, gltf_format=None) -> tuple[Any, tuple[str, str]]:
+    """(indent, separators) ``save_gltf`` encodes with: the ``gather_gltf_encoded_hook`` object once seen."""
+    if gltf_format is not None:
+        return gltf_format.indent, tuple(gltf_format.separators)
+    return (None if export_settings.get("gltf_format") == "GLB" else "\t"), (",", ":")
+
+
+def node_fields(node) -> dict:
+    """The fields ``Node.to_dict`` writes of a ``gltf2_io.Node`` (a copy: the caller may set fields)."""
+    fields = dict(vars(node))
+    return fields if all(key in fields for key in NODE_FIELDS) else {k: getattr(node, k, None) for k in NODE_FIELDS}
+
+
+_PLACEHOLDERS: dict[type, type] = {}  # gltf2_io.Node (new after a reload of the glTF add-on) → its subclass
+
+
+def placeholder_nodes(markers: list[str]) -> list:
+    """``gltf2_io.Node`` objects written as the marker strings (nodes whose JSON is added after the export):
+    ``Gltf.to_dict`` takes whatever ``Node.to_dict`` returns; ``__fix_json`` and the encoder keep a string."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    cls = _PLACEHOLDERS.get(gltf2_io.Node)
+    if cls is None:
+
+        class PlaceholderNode(gltf2_io.Node):
+            def to_dict(self):
+                return self.extras
+
+        cls = _PLACEHOLDERS[gltf2_io.Node] = PlaceholderNode
+    nodes = []
+    for marker in markers:
+        node = cls(*([None] * 12))
+        node.extras = marker
+        nodes.append(node)
+    return nodes
 
 
 # --- dialogs -----------------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import logging
 
 from . import gltf_addon
 from .diagnostics import Severity, printable
+from .exporter import deferred_json
 from .exporter import pipeline as export_pipeline
 from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSession
 from .exporter.selection import session_decision
@@ -183,6 +184,7 @@ class GltfPhysicsExport:
         self.Extension, self.ChildOfRootExtension = gltf_addon.extension_classes()
         self.report = RunReport("export")
         self.session = None
+        self.deferred = None  # deferred_json.DeferredJson: physics JSON added to the file after it is written
         LAST_REPORTS["export"] = self.report
 
     def _session(self, export_settings):
@@ -249,11 +251,26 @@ class GltfPhysicsExport:
                 "",
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )
+        if deferred_json.ENABLED and gltf_addon.can_write_after_export(export_settings):
+            self.deferred = deferred_json.DeferredJson(export_settings, self.report)
         try:
             with gc_paused():  # many short-lived objects: no full collector passes in between
-                export_pipeline.build(session, gltf2_plan)
+                export_pipeline.build(session, gltf2_plan, self.deferred)
         finally:
             _report_export(self.report, session.revision, export_settings)
+
+    @_guarded("export")
+    def gather_gltf_encoded_hook(self, gltf_format, sort_order, export_settings):
+        """The encoder's settings (other add-ons may still change them): read when the file is written."""
+        if self.deferred is not None:
+            self.deferred.gltf_format = gltf_format
+
+    @_guarded("export")
+    def post_export_hook(self, export_settings):
+        """The file is written (4.5+): add the physics JSON held back from io_scene_gltf2's passes."""
+        if self.deferred is not None:
+            with gc_paused():
+                self.deferred.finish(export_settings)
 
 
 _OBJECT_TYPE: list[type] = []

@@ -1,7 +1,7 @@
 """Benchmark (not a test): physics export cost on the 2,000-body / 1,000-joint scene of bench_import.py.
 
 Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 3]
-[--scene imported|nudged|native|native-empties] [--profile [--sort tottime]] [--profile-diff]``
+[--scene imported|nudged|native|native-empties] [--profile [--sort tottime]] [--profile-diff] [--through-plan]``
 
 ``--scene native`` (issue 14) exports the natively authored scene of ``native_scene.py`` (five shapes, six
 constraint types, generated here with the data API); ``native-empties`` imports that scene's file with its bodies on
@@ -129,6 +129,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
     parser.add_argument("--sort", default="cumulative", help="pstats sort key of --profile (e.g. tottime)")
     parser.add_argument("--profile-diff", action="store_true", help="self time per function: physics minus plain")
+    parser.add_argument("--through-plan", action="store_true", help="physics JSON through io_scene_gltf2's passes")
     args = parser.parse_args()
     if args.native:
         args.scene = "nudged"
@@ -136,6 +137,8 @@ def main() -> None:
     import bpy
 
     out = user / "out.gltf"
+    if args.through_plan:  # the path before the JSON was added after the export (bpy 4.5+; 4.2 always takes it)
+        __import__(f"{addon.__name__}.io.exporter.deferred_json", fromlist=["ENABLED"]).ENABLED = False
     totals = time_steps(addon.__name__)
     rows = []
     for bodies in args.sizes or [args.bodies]:
