@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from ..diagnostics import printable
 from ..gltf.model import (
@@ -35,10 +37,8 @@ SPEC_RESTITUTION = 0.0
 HELPER_ROLES = ("ANCHOR", "MOTOR", "REPRODUCTION")
 
 
-def assign(pg, **values) -> None:
-    """Set property-group values, skipping those equal to what the group already reads (its defaults on a fresh
-    object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation; an
-    unset one reads as its default, so readers see the same values."""
+def assign_each(pg, values: dict) -> None:
+    """``assign`` outside an import: one ``setattr`` per value that differs from what the group reads."""
     for name, value in values.items():
         current = getattr(pg, name)
         if isinstance(value, tuple | list):
@@ -49,6 +49,28 @@ def assign(pg, **values) -> None:
         setattr(pg, name, value)
 
 
+_writer: list[Callable] = [assign_each]  # how ``assign`` writes (``writes_with``)
+
+
+@contextmanager
+def writes_with(write: Callable) -> Iterator[None]:
+    """``assign`` calls ``write(pg, values)`` inside this block (the import writes each group's new values at once,
+    ``io/importer/direct_writes.py``); elsewhere one ``setattr`` per changed value."""
+    previous = _writer[0]
+    _writer[0] = write
+    try:
+        yield
+    finally:
+        _writer[0] = previous
+
+
+def assign(pg, **values) -> None:
+    """Set property-group values, skipping those equal to what the group already reads (its defaults on a fresh
+    object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation; an
+    unset one reads as its default, so readers see the same values."""
+    _writer[0](pg, values)
+
+
 def store_motion(pg, motion: Motion, animated: bool) -> None:
     if motion.mass is None:
         mass_mode, mass = "ABSENT", pg.mass
@@ -56,6 +78,15 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
         mass_mode, mass = "INFINITE", 0.0
     else:
         mass_mode, mass = "EXPLICIT", motion.mass
+    extra = {
+        name: convert(value)
+        for name, value, convert in (
+            ("center_of_mass", motion.center_of_mass, vec_to_blender),
+            ("inertia_diagonal", motion.inertia_diagonal, scale_to_blender),
+            ("inertia_orientation", motion.inertia_orientation, quat_to_blender),
+        )
+        if value is not None
+    }
     assign(
         pg,
         has_motion=True,
@@ -70,13 +101,8 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
         gravity_factor=motion.gravity_factor,
         animated=animated,
         passthrough=passthrough.dumps(motion),
+        **extra,
     )
-    if motion.center_of_mass is not None:
-        pg.center_of_mass = vec_to_blender(motion.center_of_mass)
-    if motion.inertia_diagonal is not None:
-        pg.inertia_diagonal = scale_to_blender(motion.inertia_diagonal)
-    if motion.inertia_orientation is not None:
-        pg.inertia_orientation = quat_to_blender(motion.inertia_orientation)
 
 
 def stored_only_motion_fields(motion: Motion, reproduced: frozenset[str] = frozenset()) -> list[str]:
@@ -102,11 +128,13 @@ def is_kinematic(motion: Motion) -> bool:
 
 
 def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> None:
-    assign(pg, has_material=material is not None, index=-1 if index is None else index)
     if material is None:
+        assign(pg, has_material=False, index=-1 if index is None else index)
         return
     assign(
         pg,
+        has_material=True,
+        index=-1 if index is None else index,
         name=printable(material.name or ""),  # a Blender string cannot hold a lone surrogate
         static_friction=material.static_friction,
         dynamic_friction=material.dynamic_friction,
@@ -162,17 +190,22 @@ def _json_list(values) -> str:
 
 
 def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
-    assign(pg, has_filter=flt is not None, index=-1 if index is None else index)
     if flt is None:
+        assign(pg, has_filter=False, index=-1 if index is None else index)
         return
     assign(
         pg,
+        has_filter=True,
+        index=-1 if index is None else index,
         name=printable(flt.name or ""),
-        collision_systems=_json_list(flt.collision_systems),
-        collide_with_systems=_json_list(flt.collide_with_systems),
-        not_collide_with_systems=_json_list(flt.not_collide_with_systems),
         passthrough=passthrough.dumps(flt),
     )
+    texts = {
+        "collision_systems": _json_list(flt.collision_systems),
+        "collide_with_systems": _json_list(flt.collide_with_systems),
+        "not_collide_with_systems": _json_list(flt.not_collide_with_systems),
+    }
+    assign_each(pg, texts)  # through RNA always: their update callback builds the UI list rows (ui/filter_mirror)
 
 
 def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, memo: dict | None = None) -> None:
@@ -180,17 +213,18 @@ def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, mem
     if geometry is None:
         assign(pg, kind="NONE")
         return
-    assign(pg, convex_hull=geometry.convex_hull, passthrough=passthrough.dumps(geometry))
+    values = {"convex_hull": geometry.convex_hull, "passthrough": passthrough.dumps(geometry)}
     if geometry.shape is not None:
-        assign(pg, kind="SHAPE", shape_index=geometry.shape)
+        values.update(kind="SHAPE", shape_index=geometry.shape)
         if 0 <= geometry.shape < len(document.shapes):
             memo = {} if memo is None else memo
-            pg.shape_json = _shape_json(document, geometry.shape, memo)
-            assign(pg, shape_passthrough=_shape_passthrough(document, geometry.shape, memo))
+            values["shape_json"] = _shape_json(document, geometry.shape, memo)
+            values["shape_passthrough"] = _shape_passthrough(document, geometry.shape, memo)
     elif geometry.mesh is not None:
-        assign(pg, kind="MESH", mesh=geometry.mesh)
+        values.update(kind="MESH", mesh=geometry.mesh)
     elif geometry.node is not None:
-        assign(pg, kind="NODE", node=geometry.node)
+        values.update(kind="NODE", node=geometry.node)
+    assign(pg, **values)
 
 
 def _shape_json(document: PhysicsDocument, index: int, memo: dict) -> str:
