@@ -18,6 +18,7 @@ import math
 
 from ..mapping.stored import assign_each
 
+_NUMBERS = (float, int)
 _SPECS: dict[type, dict[str, _Spec | None]] = {}  # group class → property name → how to write it directly
 
 
@@ -34,7 +35,7 @@ class _Spec:
         self.checked = False  # the first direct write read back equal
 
     def raw(self, value):
-        """The ID-property value for ``value``, or None when RNA must write it."""
+        """The ID-property value for ``value``, or None when RNA must write it (NaN and ±inf fail the range)."""
         kind, kind_of = self.kind, type(value)
         if kind == "STRING":
             return value if kind_of is str else None
@@ -42,18 +43,22 @@ class _Spec:
             return value if kind_of is bool else None
         if kind == "ENUM":
             return self.items.get(value) if kind_of is str else None
+        if kind == "FLOAT":
+            return float(value) if kind_of in _NUMBERS and self.low <= value <= self.high else None
         if kind == "INT":
             return value if kind_of is int and self.low <= value <= self.high else None
-        if kind == "FLOAT":
-            return float(value) if self._number(value) else None
         if kind_of not in (tuple, list) or len(value) != self.size:
             return None
         if kind == "BOOLEAN_ARRAY":
-            return list(value) if all(type(v) is bool for v in value) else None
-        return [float(v) for v in value] if all(self._number(v) for v in value) else None
-
-    def _number(self, value) -> bool:
-        return type(value) in (float, int) and math.isfinite(value) and self.low <= value <= self.high
+            for v in value:
+                if type(v) is not bool:
+                    return None
+            return list(value)
+        low, high = self.low, self.high
+        for v in value:
+            if type(v) not in _NUMBERS or not low <= v <= high:
+                return None
+        return [float(v) for v in value]
 
 
 def _spec(pg, name: str) -> _Spec | None:
@@ -68,6 +73,8 @@ def _spec(pg, name: str) -> _Spec | None:
         declared = tuple(rna.default_array) if rna.is_array else rna.default
     else:
         return None  # pointers, collections, int arrays, limited strings: RNA writes them
+    if kind.startswith(("FLOAT", "INT")) and not (math.isfinite(rna.hard_min) and math.isfinite(rna.hard_max)):
+        return None  # the range test is what keeps NaN and ±inf out
     unset = getattr(pg, name)  # the group holds no value: RNA reads the default
     unset = tuple(unset) if kind.endswith("_ARRAY") else unset
     return _Spec(kind, rna, unset) if unset == declared else None
@@ -82,7 +89,9 @@ def assign(pg, values: dict) -> None:
     specs = _SPECS.setdefault(type(pg), {})
     new, rest = {}, {}
     for name, value in values.items():
-        spec = specs[name] if name in specs else specs.setdefault(name, _spec(pg, name))
+        spec = specs.get(name, specs)  # the dict itself: not looked at yet
+        if spec is specs:
+            spec = specs[name] = _spec(pg, name)
         if spec is None:
             rest[name] = value
             continue
