@@ -127,22 +127,31 @@ def is_kinematic(motion: Motion) -> bool:
     return motion.kind == KINEMATIC
 
 
-def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> None:
+def store_material(pg, material: PhysicsMaterial | None, index: int | None, memo: dict | None = None) -> None:
+    """``memo``: a per-import dict; colliders sharing a material then share its values."""
+    key = ("material", index, id(material))
+    values = memo.get(key) if memo is not None else None
+    if values is None:
+        values = _material_values(material, index)
+        if memo is not None:
+            memo[key] = values
+    assign(pg, **values)
+
+
+def _material_values(material: PhysicsMaterial | None, index: int | None) -> dict:
     if material is None:
-        assign(pg, has_material=False, index=-1 if index is None else index)
-        return
-    assign(
-        pg,
-        has_material=True,
-        index=-1 if index is None else index,
-        name=printable(material.name or ""),  # a Blender string cannot hold a lone surrogate
-        static_friction=material.static_friction,
-        dynamic_friction=material.dynamic_friction,
-        restitution=material.restitution,
-        friction_combine=_known_combine(material.friction_combine),
-        restitution_combine=_known_combine(material.restitution_combine),
-        passthrough=_material_passthrough(material),
-    )
+        return {"has_material": False, "index": -1 if index is None else index}
+    return {
+        "has_material": True,
+        "index": -1 if index is None else index,
+        "name": printable(material.name or ""),  # a Blender string cannot hold a lone surrogate
+        "static_friction": material.static_friction,
+        "dynamic_friction": material.dynamic_friction,
+        "restitution": material.restitution,
+        "friction_combine": _known_combine(material.friction_combine),
+        "restitution_combine": _known_combine(material.restitution_combine),
+        "passthrough": _material_passthrough(material),
+    }
 
 
 def _known_combine(value: str | None) -> str:
@@ -263,43 +272,63 @@ def passthrough_json(item) -> str:
     return json.dumps(data, sort_keys=True) if data else ""
 
 
-def store_description(pj, description: JointDescription) -> None:
+def store_description(pj, description: JointDescription, memo: dict | None = None) -> None:
     """Append the limits and drives of ``description`` to the stored joint ``pj`` (read back by
-    ``stored_description``); used by the importer and the *Add glTF Joint* operator."""
+    ``stored_description``); used by the importer and the *Add glTF Joint* operator. ``memo``: a per-import dict;
+    joints sharing a description then share its values."""
+    key = ("description", id(description))
+    items = memo.get(key) if memo is not None else None
+    if items is None:
+        items = _description_values(description)
+        if memo is not None:
+            memo[key] = items
+    limits, drives = items
+    for values in limits:
+        assign(pj.limits.add(), **values)
+    for values, extra in drives:
+        item = pj.drives.add()
+        assign(item, **values)
+        for name, value in extra:
+            assign(item, **{name: value})
+
+
+def _description_values(description: JointDescription) -> tuple[list[dict], list[tuple[dict, list]]]:
+    """The stored values of each limit, and of each drive (+ its known type and mode, written after them)."""
+    limits = []
     for limit in description.limits:
         axes = limit.linear_axes if limit.linear_axes else limit.angular_axes or ()
-        assign(
-            pj.limits.add(),
-            kind="LINEAR" if limit.linear_axes else "ANGULAR",
-            axes=[a in axes for a in range(3)],
-            has_min=limit.min is not None,
-            min=limit.min or 0.0,
-            has_max=limit.max is not None,
-            max=limit.max or 0.0,
-            has_stiffness=limit.stiffness is not None,
-            stiffness=limit.stiffness or 0.0,
-            damping=limit.damping,
-            extras_json=passthrough_json(limit),
+        limits.append(
+            {
+                "kind": "LINEAR" if limit.linear_axes else "ANGULAR",
+                "axes": [a in axes for a in range(3)],
+                "has_min": limit.min is not None,
+                "min": limit.min or 0.0,
+                "has_max": limit.max is not None,
+                "max": limit.max or 0.0,
+                "has_stiffness": limit.stiffness is not None,
+                "stiffness": limit.stiffness or 0.0,
+                "damping": limit.damping,
+                "extras_json": passthrough_json(limit),
+            }
         )
+    drives = []
     for drive in description.drives:
-        item = pj.drives.add()
-        assign(
-            item,
-            axis=drive.axis if drive.axis in (0, 1, 2) else 0,
-            has_max_force=drive.max_force is not None,
-            max_force=drive.max_force or 0.0,
-            has_position_target=drive.position_target is not None,
-            position_target=drive.position_target or 0.0,
-            has_velocity_target=drive.velocity_target is not None,
-            velocity_target=drive.velocity_target or 0.0,
-            stiffness=drive.stiffness,
-            damping=drive.damping,
-            extras_json=passthrough_json(drive),
-        )
-        if drive.type in ("linear", "angular"):
-            assign(item, type=drive.type)
-        if drive.mode in ("force", "acceleration"):
-            assign(item, mode=drive.mode)
+        values = {
+            "axis": drive.axis if drive.axis in (0, 1, 2) else 0,
+            "has_max_force": drive.max_force is not None,
+            "max_force": drive.max_force or 0.0,
+            "has_position_target": drive.position_target is not None,
+            "position_target": drive.position_target or 0.0,
+            "has_velocity_target": drive.velocity_target is not None,
+            "velocity_target": drive.velocity_target or 0.0,
+            "stiffness": drive.stiffness,
+            "damping": drive.damping,
+            "extras_json": passthrough_json(drive),
+        }
+        extra = [("type", drive.type)] if drive.type in ("linear", "angular") else []
+        extra += [("mode", drive.mode)] if drive.mode in ("force", "acceleration") else []
+        drives.append((values, extra))
+    return limits, drives
 
 
 # --- joints (read back from the constraint Empty) ----------------------------------------------------------------
