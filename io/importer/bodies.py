@@ -113,7 +113,8 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
         passthrough=passthrough.dumps(collider),
     )
     props.store_geometry(pg.collider.geometry, doc, collider.geometry, ctx.cache)
-    props.store_material(pg.collider.material, props.lookup(doc.materials, collider.material), collider.material)
+    material = props.lookup(doc.materials, collider.material)
+    props.store_material(pg.collider.material, material, collider.material, ctx.cache)
     props.store_filter(pg.collider.filter, props.lookup(doc.filters, collider.filter), collider.filter)
 
 

@@ -236,4 +236,4 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
     )
     if role != "JOINT":
         return
-    store_description(pj, description)
+    store_description(pj, description, ctx.cache)

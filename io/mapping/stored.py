@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from ..diagnostics import printable
 from ..gltf.model import (
@@ -35,10 +37,8 @@ SPEC_RESTITUTION = 0.0
 HELPER_ROLES = ("ANCHOR", "MOTOR", "REPRODUCTION")
 
 
-def assign(pg, **values) -> None:
-    """Set property-group values, skipping those equal to what the group already reads (its defaults on a fresh
-    object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation; an
-    unset one reads as its default, so readers see the same values."""
+def assign_each(pg, values: dict) -> None:
+    """``assign`` outside an import: one ``setattr`` per value that differs from what the group reads."""
     for name, value in values.items():
         current = getattr(pg, name)
         if isinstance(value, tuple | list):
@@ -49,6 +49,28 @@ def assign(pg, **values) -> None:
         setattr(pg, name, value)
 
 
+_writer: list[Callable] = [assign_each]  # how ``assign`` writes (``writes_with``)
+
+
+@contextmanager
+def writes_with(write: Callable) -> Iterator[None]:
+    """``assign`` calls ``write(pg, values)`` inside this block (the import writes each group's new values at once,
+    ``io/importer/direct_writes.py``); elsewhere one ``setattr`` per changed value."""
+    previous = _writer[0]
+    _writer[0] = write
+    try:
+        yield
+    finally:
+        _writer[0] = previous
+
+
+def assign(pg, **values) -> None:
+    """Set property-group values, skipping those equal to what the group already reads (its defaults on a fresh
+    object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation; an
+    unset one reads as its default, so readers see the same values."""
+    _writer[0](pg, values)
+
+
 def store_motion(pg, motion: Motion, animated: bool) -> None:
     if motion.mass is None:
         mass_mode, mass = "ABSENT", pg.mass
@@ -56,6 +78,15 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
         mass_mode, mass = "INFINITE", 0.0
     else:
         mass_mode, mass = "EXPLICIT", motion.mass
+    extra = {
+        name: convert(value)
+        for name, value, convert in (
+            ("center_of_mass", motion.center_of_mass, vec_to_blender),
+            ("inertia_diagonal", motion.inertia_diagonal, scale_to_blender),
+            ("inertia_orientation", motion.inertia_orientation, quat_to_blender),
+        )
+        if value is not None
+    }
     assign(
         pg,
         has_motion=True,
@@ -70,13 +101,8 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
         gravity_factor=motion.gravity_factor,
         animated=animated,
         passthrough=passthrough.dumps(motion),
+        **extra,
     )
-    if motion.center_of_mass is not None:
-        pg.center_of_mass = vec_to_blender(motion.center_of_mass)
-    if motion.inertia_diagonal is not None:
-        pg.inertia_diagonal = scale_to_blender(motion.inertia_diagonal)
-    if motion.inertia_orientation is not None:
-        pg.inertia_orientation = quat_to_blender(motion.inertia_orientation)
 
 
 def stored_only_motion_fields(motion: Motion, reproduced: frozenset[str] = frozenset()) -> list[str]:
@@ -101,20 +127,31 @@ def is_kinematic(motion: Motion) -> bool:
     return motion.kind == KINEMATIC
 
 
-def store_material(pg, material: PhysicsMaterial | None, index: int | None) -> None:
-    assign(pg, has_material=material is not None, index=-1 if index is None else index)
+def store_material(pg, material: PhysicsMaterial | None, index: int | None, memo: dict | None = None) -> None:
+    """``memo``: a per-import dict; colliders sharing a material then share its values."""
+    key = ("material", index, id(material))
+    values = memo.get(key) if memo is not None else None
+    if values is None:
+        values = _material_values(material, index)
+        if memo is not None:
+            memo[key] = values
+    assign(pg, **values)
+
+
+def _material_values(material: PhysicsMaterial | None, index: int | None) -> dict:
     if material is None:
-        return
-    assign(
-        pg,
-        name=printable(material.name or ""),  # a Blender string cannot hold a lone surrogate
-        static_friction=material.static_friction,
-        dynamic_friction=material.dynamic_friction,
-        restitution=material.restitution,
-        friction_combine=_known_combine(material.friction_combine),
-        restitution_combine=_known_combine(material.restitution_combine),
-        passthrough=_material_passthrough(material),
-    )
+        return {"has_material": False, "index": -1 if index is None else index}
+    return {
+        "has_material": True,
+        "index": -1 if index is None else index,
+        "name": printable(material.name or ""),  # a Blender string cannot hold a lone surrogate
+        "static_friction": material.static_friction,
+        "dynamic_friction": material.dynamic_friction,
+        "restitution": material.restitution,
+        "friction_combine": _known_combine(material.friction_combine),
+        "restitution_combine": _known_combine(material.restitution_combine),
+        "passthrough": _material_passthrough(material),
+    }
 
 
 def _known_combine(value: str | None) -> str:
@@ -162,17 +199,22 @@ def _json_list(values) -> str:
 
 
 def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
-    assign(pg, has_filter=flt is not None, index=-1 if index is None else index)
     if flt is None:
+        assign(pg, has_filter=False, index=-1 if index is None else index)
         return
     assign(
         pg,
+        has_filter=True,
+        index=-1 if index is None else index,
         name=printable(flt.name or ""),
-        collision_systems=_json_list(flt.collision_systems),
-        collide_with_systems=_json_list(flt.collide_with_systems),
-        not_collide_with_systems=_json_list(flt.not_collide_with_systems),
         passthrough=passthrough.dumps(flt),
     )
+    texts = {
+        "collision_systems": _json_list(flt.collision_systems),
+        "collide_with_systems": _json_list(flt.collide_with_systems),
+        "not_collide_with_systems": _json_list(flt.not_collide_with_systems),
+    }
+    assign_each(pg, texts)  # through RNA always: their update callback builds the UI list rows (ui/filter_mirror)
 
 
 def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, memo: dict | None = None) -> None:
@@ -180,17 +222,18 @@ def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, mem
     if geometry is None:
         assign(pg, kind="NONE")
         return
-    assign(pg, convex_hull=geometry.convex_hull, passthrough=passthrough.dumps(geometry))
+    values = {"convex_hull": geometry.convex_hull, "passthrough": passthrough.dumps(geometry)}
     if geometry.shape is not None:
-        assign(pg, kind="SHAPE", shape_index=geometry.shape)
+        values.update(kind="SHAPE", shape_index=geometry.shape)
         if 0 <= geometry.shape < len(document.shapes):
             memo = {} if memo is None else memo
-            pg.shape_json = _shape_json(document, geometry.shape, memo)
-            assign(pg, shape_passthrough=_shape_passthrough(document, geometry.shape, memo))
+            values["shape_json"] = _shape_json(document, geometry.shape, memo)
+            values["shape_passthrough"] = _shape_passthrough(document, geometry.shape, memo)
     elif geometry.mesh is not None:
-        assign(pg, kind="MESH", mesh=geometry.mesh)
+        values.update(kind="MESH", mesh=geometry.mesh)
     elif geometry.node is not None:
-        assign(pg, kind="NODE", node=geometry.node)
+        values.update(kind="NODE", node=geometry.node)
+    assign(pg, **values)
 
 
 def _shape_json(document: PhysicsDocument, index: int, memo: dict) -> str:
@@ -229,43 +272,63 @@ def passthrough_json(item) -> str:
     return json.dumps(data, sort_keys=True) if data else ""
 
 
-def store_description(pj, description: JointDescription) -> None:
+def store_description(pj, description: JointDescription, memo: dict | None = None) -> None:
     """Append the limits and drives of ``description`` to the stored joint ``pj`` (read back by
-    ``stored_description``); used by the importer and the *Add glTF Joint* operator."""
+    ``stored_description``); used by the importer and the *Add glTF Joint* operator. ``memo``: a per-import dict;
+    joints sharing a description then share its values."""
+    key = ("description", id(description))
+    items = memo.get(key) if memo is not None else None
+    if items is None:
+        items = _description_values(description)
+        if memo is not None:
+            memo[key] = items
+    limits, drives = items
+    for values in limits:
+        assign(pj.limits.add(), **values)
+    for values, extra in drives:
+        item = pj.drives.add()
+        assign(item, **values)
+        for name, value in extra:
+            assign(item, **{name: value})
+
+
+def _description_values(description: JointDescription) -> tuple[list[dict], list[tuple[dict, list]]]:
+    """The stored values of each limit, and of each drive (+ its known type and mode, written after them)."""
+    limits = []
     for limit in description.limits:
         axes = limit.linear_axes if limit.linear_axes else limit.angular_axes or ()
-        assign(
-            pj.limits.add(),
-            kind="LINEAR" if limit.linear_axes else "ANGULAR",
-            axes=[a in axes for a in range(3)],
-            has_min=limit.min is not None,
-            min=limit.min or 0.0,
-            has_max=limit.max is not None,
-            max=limit.max or 0.0,
-            has_stiffness=limit.stiffness is not None,
-            stiffness=limit.stiffness or 0.0,
-            damping=limit.damping,
-            extras_json=passthrough_json(limit),
+        limits.append(
+            {
+                "kind": "LINEAR" if limit.linear_axes else "ANGULAR",
+                "axes": [a in axes for a in range(3)],
+                "has_min": limit.min is not None,
+                "min": limit.min or 0.0,
+                "has_max": limit.max is not None,
+                "max": limit.max or 0.0,
+                "has_stiffness": limit.stiffness is not None,
+                "stiffness": limit.stiffness or 0.0,
+                "damping": limit.damping,
+                "extras_json": passthrough_json(limit),
+            }
         )
+    drives = []
     for drive in description.drives:
-        item = pj.drives.add()
-        assign(
-            item,
-            axis=drive.axis if drive.axis in (0, 1, 2) else 0,
-            has_max_force=drive.max_force is not None,
-            max_force=drive.max_force or 0.0,
-            has_position_target=drive.position_target is not None,
-            position_target=drive.position_target or 0.0,
-            has_velocity_target=drive.velocity_target is not None,
-            velocity_target=drive.velocity_target or 0.0,
-            stiffness=drive.stiffness,
-            damping=drive.damping,
-            extras_json=passthrough_json(drive),
-        )
-        if drive.type in ("linear", "angular"):
-            assign(item, type=drive.type)
-        if drive.mode in ("force", "acceleration"):
-            assign(item, mode=drive.mode)
+        values = {
+            "axis": drive.axis if drive.axis in (0, 1, 2) else 0,
+            "has_max_force": drive.max_force is not None,
+            "max_force": drive.max_force or 0.0,
+            "has_position_target": drive.position_target is not None,
+            "position_target": drive.position_target or 0.0,
+            "has_velocity_target": drive.velocity_target is not None,
+            "velocity_target": drive.velocity_target or 0.0,
+            "stiffness": drive.stiffness,
+            "damping": drive.damping,
+            "extras_json": passthrough_json(drive),
+        }
+        extra = [("type", drive.type)] if drive.type in ("linear", "angular") else []
+        extra += [("mode", drive.mode)] if drive.mode in ("force", "acceleration") else []
+        drives.append((values, extra))
+    return limits, drives
 
 
 # --- joints (read back from the constraint Empty) ----------------------------------------------------------------
