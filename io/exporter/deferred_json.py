@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 
 EXPORT_SPLICE = "GLTF_PHYSICS_EXPORT_SPLICE"  # the physics JSON could not be added to the written file (WARNING)
 ENABLED = True  # False: always through io_scene_gltf2's plan (tests compare both paths)
+# Fewer physics nodes than this go through the plan: re-reading, re-writing and syncing the file (≈ 0.5 ms) costs
+# more than the passes it saves on a small export (`tests/bench/bench_convert.py --overhead`).
+MIN_NODES = 32
 
 
 @dataclass
@@ -67,6 +70,8 @@ class DeferredJson:
             return None
 
     def _stage(self, plan, output, names: list[str], own: dict[int, object]) -> Staged | None:
+        if len(output.nodes) + len(output.new_nodes) + len(own) < MIN_NODES:
+            return None
         base = output.node_base
         if base != len(plan.nodes) or any(isinstance((plan.extensions or {}).get(n), dict) for n in output.root):
             return None  # nodes appended by someone else first / a root extension merged with an existing one

@@ -11,6 +11,7 @@ inverted cone, round shapes under non-uniform scale) become CONVEX_HULL meshes; 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -81,34 +82,40 @@ def shape_to_json(shape: Shape) -> dict:
 # --- mesh builders -----------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=8)
+def _ring_directions(segments: int) -> tuple[tuple[float, float], ...]:
+    """(cos a, sin a) of the ``segments`` angles of a ring, a = 2πk / segments (the same floats for every ring)."""
+    return tuple((math.cos(a), math.sin(a)) for a in (2.0 * math.pi * k / segments for k in range(segments)))
+
+
 def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
     """Surface of revolution about +Z of a (radius, z) profile from bottom to top; radius 0 = pole vertex."""
+    directions = _ring_directions(segments)
     verts: list[tuple[float, float, float]] = []
     rings: list[list[int] | int] = []
     for rho, z in profile:
+        z = float(z)
         if rho <= 1e-12:
             if rings and isinstance(rings[-1], int) and abs(verts[rings[-1]][2] - z) < 1e-12:
                 continue
-            verts.append((0.0, 0.0, float(z)))
+            verts.append((0.0, 0.0, z))
             rings.append(len(verts) - 1)
             continue
         start = len(verts)
-        for k in range(segments):
-            a = 2.0 * math.pi * k / segments
-            verts.append((rho * math.cos(a), rho * math.sin(a), float(z)))
+        verts.extend([(rho * c, rho * s, z) for c, s in directions])
         rings.append(list(range(start, start + segments)))
     faces: list[tuple[int, ...]] = []
+    nxt = [*range(1, segments), 0]
     for lower, upper in itertools.pairwise(rings):
-        if isinstance(lower, int) and isinstance(upper, int):
+        low_pole, up_pole = isinstance(lower, int), isinstance(upper, int)
+        if low_pole and up_pole:
             continue
-        for k in range(segments):
-            k1 = (k + 1) % segments
-            if isinstance(lower, int):
-                faces.append((lower, upper[k1], upper[k]))
-            elif isinstance(upper, int):
-                faces.append((lower[k], lower[k1], upper))
-            else:
-                faces.append((lower[k], lower[k1], upper[k1], upper[k]))
+        if low_pole:
+            faces.extend([(lower, upper[k1], upper[k]) for k, k1 in enumerate(nxt)])
+        elif up_pole:
+            faces.extend([(lower[k], lower[k1], upper) for k, k1 in enumerate(nxt)])
+        else:
+            faces.extend([(lower[k], lower[k1], upper[k1], upper[k]) for k, k1 in enumerate(nxt)])
     return verts, faces
 
 

@@ -34,6 +34,29 @@ FIXTURE_FILES = [
 
 
 @pytest.fixture(autouse=True)
+def splice_small_exports(clean):
+    """These tests compare both paths on small scenes: splice whatever the export's size."""
+    deferred = submodule(clean, "io.exporter.deferred_json")
+    before = deferred.MIN_NODES
+    deferred.MIN_NODES = 0
+    yield
+    deferred.MIN_NODES = before
+
+
+@pytest.mark.skipif(not SPLICES, reason="bpy 4.2 writes through the plan")
+def test_small_export_goes_through_the_plan(clean, tmp_path):
+    """Below ``MIN_NODES`` physics nodes re-reading and re-writing the file costs more than the passes it saves."""
+    deferred = submodule(clean, "io.exporter.deferred_json")
+    _native_scene()
+    deferred.MIN_NODES = 10_000
+    assert bpy.ops.export_scene.gltf(filepath=str(tmp_path / "small.glb"), export_format="GLB") == {"FINISHED"}
+    assert last_export(clean).counts.get("json_after_export") is None
+    deferred.MIN_NODES = 0
+    assert bpy.ops.export_scene.gltf(filepath=str(tmp_path / "small.glb"), export_format="GLB") == {"FINISHED"}
+    assert last_export(clean).counts.get("json_after_export") == 1
+
+
+@pytest.fixture(autouse=True)
 def embedded_allowed():
     """io_scene_gltf2 offers GLTF_EMBEDDED only with its preference on."""
     prefs = bpy.context.preferences.addons["io_scene_gltf2"].preferences
