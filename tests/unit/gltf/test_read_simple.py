@@ -43,7 +43,8 @@ def _same(doc: object) -> None:
 
 
 def test_fixtures_and_corpus_read_the_same():
-    paths = sorted(FIXTURES.rglob("*.gltf")) + corpus_files("**/*.gltf")
+    corpus = corpus_files("**/*.gltf")
+    paths = sorted(FIXTURES.rglob("*.gltf")) + corpus
     read = 0
     for path in paths:
         try:
@@ -52,7 +53,7 @@ def test_fixtures_and_corpus_read_the_same():
             continue
         _same(doc)
         read += 1
-    assert read >= 40
+    assert read >= (40 if corpus else 30)  # our own fixtures alone when ../shared is absent
 
 
 def test_fuzz_cases_read_the_same():

