@@ -124,7 +124,15 @@ class GLTF_PHYSICS_OT_filter_remove_system(_FilterListOperator, bpy.types.Operat
         return {"FINISHED"}
 
 
-class GLTF_PHYSICS_OT_filters_from_collections(bpy.types.Operator):
+class _NeedsRigidBodyWorld:
+    """Poll of the scene-wide filter ⇄ collection operators: the scene has a rigid-body world."""
+
+    @classmethod
+    def poll(cls, context) -> bool:
+        return context.scene is not None and context.scene.rigidbody_world is not None
+
+
+class GLTF_PHYSICS_OT_filters_from_collections(_NeedsRigidBodyWorld, bpy.types.Operator):
     """Store on every rigid body of the scene the glTF collision filter that encodes its collision collections
     exactly (two bodies collide iff they share a collection)"""
 
@@ -132,27 +140,19 @@ class GLTF_PHYSICS_OT_filters_from_collections(bpy.types.Operator):
     bl_label = "Filters from Collision Collections"
     bl_options = UNDO
 
-    @classmethod
-    def poll(cls, context) -> bool:
-        return context.scene is not None and context.scene.rigidbody_world is not None
-
     def execute(self, context):
         given = sync_filters.filters_from_collections(context.scene)
         self.report({"INFO"}, f"Collision filters from collision collections: {given} bodies filtered")
         return {"FINISHED"}
 
 
-class GLTF_PHYSICS_OT_collections_from_filters(bpy.types.Operator):
+class GLTF_PHYSICS_OT_collections_from_filters(_NeedsRigidBodyWorld, bpy.types.Operator):
     """Set every rigid body's collision collections from the scene's glTF collision filters (the importer's solver;
     a relation that needs more than 20 collections is approximated and reported)"""
 
     bl_idname = "gltf_physics.collections_from_filters"
     bl_label = "Collision Collections from Filters"
     bl_options = UNDO
-
-    @classmethod
-    def poll(cls, context) -> bool:
-        return context.scene is not None and context.scene.rigidbody_world is not None
 
     def execute(self, context):
         try:
