@@ -1,7 +1,7 @@
 """Benchmark (not a test): physics import cost on a 2,000-body / 1,000-joint glTF.
 
 Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
-[--scene generated|generated-empties|native|native-empties] [--profile]``
+[--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]]``
 
 ``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
 ``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
@@ -242,6 +242,7 @@ def main() -> None:
     )
     parser.add_argument("--empties", action="store_true", help="= --scene generated-empties (replacement path)")
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics import")
+    parser.add_argument("--sort", default="cumulative", help="profile order: cumulative, tottime, ...")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
     args = parser.parse_args()
     if args.empties:
@@ -276,7 +277,7 @@ def main() -> None:
     if args.profile:
         profile = cProfile.Profile()
         import_once(bpy, path, True, profile, args.world_first)
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(60)
 
 
 if __name__ == "__main__":
