@@ -10,7 +10,7 @@ from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
 from ..mapping.values_to_gltf import export_filters_from_collections
 from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, HELPER_JOINT_ROLES, PROXY_ROLES, Builder, has_stored, pg_of
-from .native import native_collider, native_motion
+from .native import NativeBody, native_collider, native_motion
 from .stored import stored_collider, stored_motion, stored_trigger
 
 _RB_EXTENSION = pointer("extensions", KHR_RIGID_BODIES)
@@ -18,11 +18,13 @@ _RB_EXTENSION = pointer("extensions", KHR_RIGID_BODIES)
 
 def add_object(b: Builder, ob) -> None:
     """Motion, collider and trigger of one exported object (written on each of its nodes)."""
-    if ob.type not in ("MESH", "EMPTY"):
+    kind = ob.type
+    if kind not in ("MESH", "EMPTY"):
         return
     pg = pg_of(ob)
     stored = has_stored(pg)
-    if not stored and ob.rigid_body is None:  # no physics: nothing to read or write (native needs a rigid body)
+    rb = None if stored else ob.rigid_body
+    if not stored and rb is None:  # no physics: nothing to read or write (native needs a rigid body)
         return
     if pg is not None and (pg.joint.role in HELPER_JOINT_ROLES or (pg.role in PROXY_ROLES and not stored)):
         return
@@ -30,9 +32,18 @@ def add_object(b: Builder, ob) -> None:
     if not indices:
         return
     ptr = f"/nodes/{indices[0]}{_RB_EXTENSION}"  # = pointer("nodes", indices[0], "extensions", KHR_RIGID_BODIES)
-    motion = b.guarded(ptr + "/motion", "motion", stored_motion if stored else native_motion, b, ob, ptr)
-    collider = b.guarded(ptr + "/collider", "collider", stored_collider if stored else native_collider, b, ob, ptr)
-    trigger = b.guarded(ptr + "/trigger", "trigger", stored_trigger, b, ob, ptr) if stored else None
+    if stored:
+        motion = b.guarded(ptr + "/motion", "motion", stored_motion, b, ob, ptr)
+        collider = b.guarded(ptr + "/collider", "collider", stored_collider, b, ob, ptr)
+        trigger = b.guarded(ptr + "/trigger", "trigger", stored_trigger, b, ob, ptr)
+    else:
+        try:  # what motion and collider both read, read once
+            body = NativeBody.read(ob, rb, kind)
+        except Exception:  # each part then reads (and fails) on its own, reported at its pointer
+            body = None
+        motion = b.guarded(ptr + "/motion", "motion", native_motion, b, ob, ptr, body)
+        collider = b.guarded(ptr + "/collider", "collider", native_collider, b, ob, ptr, body)
+        trigger = None
     if motion is None and collider is None and trigger is None:
         return
     for index in indices:

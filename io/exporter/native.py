@@ -7,6 +7,8 @@ exported mesh (convex hull / mesh); friction/restitution as a ``multiply`` mater
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
@@ -24,6 +26,27 @@ def compound_child(ob) -> bool:
         and parent.rigid_body is not None
         and parent.rigid_body.collision_shape == "COMPOUND"
     )
+
+
+class NativeBody(NamedTuple):
+    """What both ``native_motion`` and ``native_collider`` read of an object, read once (RNA reads dominate)."""
+
+    rb: Any  # the object's rigid body (None: none)
+    mesh: bool  # ob.type == "MESH"
+    shape: str | None  # rb.collision_shape
+    compound_child: bool
+    name: str
+
+    @classmethod
+    def read(cls, ob, rb=None, kind: str | None = None) -> NativeBody:
+        """``rb`` / ``kind``: ``ob.rigid_body`` / ``ob.type`` when the caller has read them."""
+        rb = ob.rigid_body if rb is None else rb
+        if rb is None:
+            return cls(None, (ob.type if kind is None else kind) == "MESH", None, False, ob.name)
+        parent = ob.parent
+        prb = None if parent is None else parent.rigid_body
+        child = prb is not None and prb.collision_shape == "COMPOUND"
+        return cls(rb, (ob.type if kind is None else kind) == "MESH", rb.collision_shape, child, ob.name)
 
 
 def local_bounds(ob) -> tuple[tuple, tuple] | None:
@@ -59,42 +82,46 @@ def _every_object_bounds() -> tuple[dict, list] | None:
     return {name: row for row, name in enumerate(names)}, list(zip(map(tuple, lows), map(tuple, highs), strict=True))
 
 
-def bounds_of(b: Builder, ob) -> tuple[tuple, tuple] | None:
+def bounds_of(b: Builder, ob, name: str | None = None) -> tuple[tuple, tuple] | None:
     """``local_bounds(ob)``; once an export has asked for ``BULK_AFTER`` objects' bounds, from one bulk read of every
-    object's bounds (same float32 values; small exports never pay for the bulk read)."""
+    object's bounds (same float32 values; small exports never pay for the bulk read). ``name``: ``ob.name``."""
     table = b.memo.get(_BOUNDS, 0)
     if type(table) is int:
         if table < BULK_AFTER:
             b.memo[_BOUNDS] = table + 1
             return local_bounds(ob)
         table = b.memo[_BOUNDS] = _every_object_bounds()
-    row = None if table is None else table[0].get(ob.name)
+    row = None if table is None else table[0].get(ob.name if name is None else name)
     return local_bounds(ob) if row is None else table[1][row]
 
 
-def native_motion(b: Builder, ob, ptr: str) -> Motion | None:
-    rb = ob.rigid_body
-    if rb is None or compound_child(ob) or ob.type != "MESH":
+def native_motion(b: Builder, ob, ptr: str, body: NativeBody | None = None) -> Motion | None:
+    body = NativeBody.read(ob) if body is None else body
+    rb = body.rb
+    if rb is None or body.compound_child or not body.mesh:
         return None
+    kinematic = rb.kinematic
     if rb.type == "ACTIVE":
-        motion = Motion(kind=KINEMATIC if rb.kinematic else DYNAMIC, mass=r7(rb.mass))
-        if not rb.kinematic and b.session.mass_properties == "BLENDER":
-            motion.center_of_mass, motion.inertia_diagonal = bullet_mass(b, ob)
+        mass = rb.mass
+        motion = Motion(kind=KINEMATIC if kinematic else DYNAMIC, mass=r7(mass))
+        if not kinematic and b.session.mass_properties == "BLENDER":
+            motion.center_of_mass, motion.inertia_diagonal = bullet_mass(b, ob, body, mass)
         return motion
-    if rb.kinematic:  # PASSIVE + Animated: Blender's animated collider
+    if kinematic:  # PASSIVE + Animated: Blender's animated collider
         return Motion(kind=KINEMATIC, mass=r7(rb.mass))
     return None
 
 
-def native_collider(b: Builder, ob, ptr: str) -> Collider | None:
-    rb = ob.rigid_body
-    if rb is None or ob.type != "MESH" or rb.collision_shape == "COMPOUND":
+def native_collider(b: Builder, ob, ptr: str, body: NativeBody | None = None) -> Collider | None:
+    body = NativeBody.read(ob) if body is None else body
+    rb = body.rb
+    if rb is None or not body.mesh or body.shape == "COMPOUND":
         return None
-    geometry = blender_geometry(b, ob, ob, "own", ptr + "/collider/geometry")
+    geometry = blender_geometry(b, ob, ob, "own", ptr + "/collider/geometry", body)
     if geometry is None:
         return None
     collider = Collider(geometry=geometry, material=material_index(b, rb.friction, rb.restitution))
-    unit = ob.parent if compound_child(ob) else ob  # whose collision collections filter this collider
+    unit = ob.parent if body.compound_child else ob  # whose collision collections filter this collider
     for index in b.node_indices(ob):
         b.native_colliders[index] = unit
     return collider
@@ -119,11 +146,12 @@ def shape_index(b: Builder, shape_type: str, bounds: tuple[tuple, tuple]) -> int
     return index
 
 
-def blender_geometry(b: Builder, ob, holder, how: str, ptr: str):
-    """Geometry Blender simulates for ``holder``'s rigid body (primitive → shape, hull/mesh → exported mesh)."""
-    shape_type = holder.rigid_body.collision_shape
+def blender_geometry(b: Builder, ob, holder, how: str, ptr: str, body: NativeBody | None = None):
+    """Geometry Blender simulates for ``holder``'s rigid body (primitive → shape, hull/mesh → exported mesh);
+    ``body``: ``holder``'s values when already read."""
+    shape_type = holder.rigid_body.collision_shape if body is None else body.shape
     if shape_type in BLENDER_PRIMITIVES:
-        bounds = bounds_of(b, holder)
+        bounds = bounds_of(b, holder, None if body is None else body.name)
         index = shape_index(b, shape_type, bounds) if bounds is not None else None
         if index is None:
             return None
@@ -133,20 +161,23 @@ def blender_geometry(b: Builder, ob, holder, how: str, ptr: str):
     return None
 
 
-def bullet_mass(b: Builder, ob) -> tuple:
-    """(centerOfMass, inertiaDiagonal) in glTF axes as Bullet simulates ``ob``'s rigid body (None = not written).
+def bullet_mass(b: Builder, ob, body: NativeBody | None = None, mass: float | None = None) -> tuple:
+    """(centerOfMass, inertiaDiagonal) in glTF axes as Bullet simulates ``ob``'s rigid body (None = not written);
+    ``body`` / ``mass``: ``ob``'s values when already read.
 
     Unscaled local bounds: Blender gives Bullet the inertia of the unscaled shape (measured: a box scaled by 2 swings
     with the inertia of the unscaled box)."""
-    rb = ob.rigid_body
-    kind = rb.collision_shape
-    margin = effective_margin(kind, rb.use_margin, rb.collision_margin)
+    body = NativeBody.read(ob) if body is None else body
+    rb = body.rb
+    kind = body.shape
+    mass = rb.mass if mass is None else mass
+    margined = kind in ("CONE", "CONVEX_HULL", "COMPOUND")  # effective_margin is 0 for the others: not read
+    margin = effective_margin(kind, rb.use_margin, rb.collision_margin) if margined else 0.0
     if kind == "COMPOUND":
-        return blender_mass_values(kind, rb.mass, margin=margin, children=compound_children(b, ob))
-    bounds = bounds_of(b, ob)
+        return blender_mass_values(kind, mass, margin=margin, children=compound_children(b, ob))
+    bounds = bounds_of(b, ob, body.name)
     if bounds is None:
         return None, None
-    mass = rb.mass
     meshed = kind in ("CONVEX_HULL", "MESH")
     if meshed and not _mesh_of_data(ob, rb):  # the evaluated mesh: per object
         return blender_mass_values(kind, mass, *bounds, margin=margin, vertices=mesh_vertices(ob))

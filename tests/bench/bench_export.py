@@ -1,7 +1,8 @@
 """Benchmark (not a test): physics export cost on the 2,000-body / 1,000-joint scene of bench_import.py.
 
 Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 3]
-[--scene imported|nudged|native|native-empties] [--profile [--sort tottime]] [--profile-diff] [--through-plan]``
+[--scene imported|nudged|native|native-empties] [--profile [--sort tottime] [--profile-only REGEX]] [--profile-diff]
+[--through-plan]``
 
 ``--scene native`` (issue 14) exports the natively authored scene of ``native_scene.py`` (five shapes, six
 constraint types, generated here with the data API); ``native-empties`` imports that scene's file with its bodies on
@@ -128,6 +129,7 @@ def main() -> None:
     parser.add_argument("--native", action="store_true", help="= --scene nudged (every joint written from Blender)")
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
     parser.add_argument("--sort", default="cumulative", help="pstats sort key of --profile (e.g. tottime)")
+    parser.add_argument("--profile-only", default="", help="regex of --profile's lines (e.g. gltf_physics)")
     parser.add_argument("--profile-diff", action="store_true", help="self time per function: physics minus plain")
     parser.add_argument("--through-plan", action="store_true", help="physics JSON through io_scene_gltf2's passes")
     args = parser.parse_args()
@@ -174,7 +176,7 @@ def main() -> None:
         profile.enable()
         export_once(out, True)
         profile.disable()
-        pstats.Stats(profile).sort_stats(args.sort).print_stats(50)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(*([args.profile_only] if args.profile_only else []), 50)
     if args.profile_diff:
         print_profile_diff(out)
     sys.stdout.flush()
