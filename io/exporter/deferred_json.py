@@ -11,6 +11,7 @@ extension name that only our values would declare), ``stage`` returns None and t
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .. import gltf_addon
 from ..diagnostics import Severity
-from ..gltf.addon_fixups import UnspliceableError, as_exported, checked_extension, encode_as_exported, node_to_dict
+from ..gltf.addon_fixups import UnspliceableError, checked_extension, encode_as_exported, node_to_dict
 from ..gltf.safe_files import atomic_write_bytes
 from ..gltf.splice import Markers, SpliceError, build_glb, encode, glb_json, replace_structurally, splice_text
 
@@ -47,14 +48,14 @@ class DeferredJson:
         self.report = report
         self.layout = gltf_addon.json_layout(export_settings)
         self.markers = Markers(secrets.token_hex(8))
-        self.values: list = []  # values as the plan would hold them, by marker index
-        self.texts: list[str] = []  # the same fixed up and encoded with ``layout`` at depth 0
+        # the values fixed up and encoded with ``layout`` at depth 0, by marker index; the values themselves are not
+        # kept (thousands of containers every garbage-collector pass of io_scene_gltf2's own passes would walk)
+        self.texts: list[str] = []
         self.gltf_format = None  # io_scene_gltf2's encoding settings (gather_gltf_encoded_hook), read at the end
         self.active = False
 
     def _add(self, value, string: bool = False) -> dict | str:
         index, marker = self.markers.new_string() if string else self.markers.new()
-        self.values.append(value)
         self.texts.append(encode_as_exported(value, self.layout[0] is not None))
         return marker
 
@@ -66,7 +67,7 @@ class DeferredJson:
             return self._stage(plan, output, names, own or {})
         except (UnspliceableError, TypeError, ValueError, OverflowError) as exc:
             log.info("physics JSON written through io_scene_gltf2's plan: %s", exc)
-            self.markers.count, self.values, self.texts = 0, [], []
+            self.markers.count, self.texts = 0, []
             return None
 
     def _stage(self, plan, output, names: list[str], own: dict[int, object]) -> Staged | None:
@@ -123,7 +124,7 @@ class DeferredJson:
 
     def _splice(self, text: str, export_settings, glb: bool) -> str | None:
         layout = gltf_addon.json_layout(export_settings, self.gltf_format)
-        texts = self.texts if layout == self.layout else (lambda i: encode(as_exported(self.values[i]), *layout))
+        texts = self.texts if layout == self.layout else (lambda i: encode(self._fixed(i), *layout))
         prefix = self.markers.prefix
         result = splice_text(text, prefix, texts)
         if not any(result.found) and not result.leftover:
@@ -137,8 +138,13 @@ class DeferredJson:
         if not result.leftover:
             return result.text
         self._warn("a physics marker was changed by another add-on: the file is encoded again")
-        again = replace_structurally(text, prefix, [as_exported(v) for v in self.values], *layout)
+        again = replace_structurally(text, prefix, [self._fixed(i) for i in range(len(self.texts))], *layout)
         return again if glb else again + "\n"  # save_gltf ends a .gltf with a newline
+
+    def _fixed(self, index: int):
+        """Value ``index`` as ``as_exported`` gives it, read back from its text (encodes to the same JSON in any
+        layout: key order, numbers and strings round-trip; tuples were written as lists)."""
+        return json.loads(self.texts[index])
 
     def _warn(self, message: str) -> None:
         log.warning("%s", message)
