@@ -331,6 +331,29 @@ def placeholder_nodes(markers: list[str]) -> list:
     return nodes
 
 
+def is_plain_node(node) -> bool:
+    """``node`` is a ``gltf2_io.Node`` itself (no subclass): ``held_node_class`` may take it over."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    return type(node) is gltf2_io.Node
+
+
+def held_node_class(entries: dict[int, tuple[str, tuple]], snapshot) -> type:
+    """A ``gltf2_io.Node`` subclass for plan nodes whose JSON is added after the export while they keep every field
+    (other add-ons still see and may change them): ``to_dict`` gives the marker string of ``entries[id(node)]``
+    while ``snapshot(node)`` still equals the one recorded there, else the node's own dict."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    base = gltf2_io.Node
+
+    class HeldNode(base):
+        def to_dict(self):
+            entry = entries.get(id(self))
+            return entry[0] if entry is not None and entry[1] == snapshot(self) else base.to_dict(self)
+
+    return HeldNode
+
+
 # --- dialogs -----------------------------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from .. import gltf_addon
 from ..diagnostics import Severity
-from ..gltf.addon_fixups import UnspliceableError, checked_extension, encode_as_exported, node_to_dict
+from ..gltf.addon_fixups import NODE_FIELDS, UnspliceableError, checked_extension, encode_as_exported, node_to_dict
 from ..gltf.safe_files import atomic_write_bytes
 from ..gltf.splice import Markers, SpliceError, build_glb, encode, glb_json, replace_structurally, splice_text
 
@@ -30,6 +30,16 @@ ENABLED = True  # False: always through io_scene_gltf2's plan (tests compare bot
 # Fewer physics nodes than this go through the plan: re-reading, re-writing and syncing the file (≈ 0.5 ms) costs
 # more than the passes it saves on a small export (`tests/bench/bench_convert.py --overhead`).
 MIN_NODES = 32
+_PLAIN_FIELDS = tuple(key for key in NODE_FIELDS if key != "extensions")
+
+
+def node_snapshot(node) -> tuple:
+    """A node's fields by value (lists as tuples, the extension objects' items): equal while nobody changed it."""
+    fields = vars(node)
+    exts = fields.get("extensions")
+    if type(exts) is dict:
+        exts = tuple((k, tuple(v.items()) if type(v) is dict else v) for k, v in exts.items())
+    return (*[tuple(v) if type(v) is list else v for v in map(fields.get, _PLAIN_FIELDS)], exts)
 
 
 @dataclass
@@ -50,7 +60,9 @@ class DeferredJson:
         self.markers = Markers(secrets.token_hex(8))
         # the values fixed up and encoded with ``layout`` at depth 0, by marker index; the values themselves are not
         # kept (thousands of containers every garbage-collector pass of io_scene_gltf2's own passes would walk)
-        self.texts: list[str] = []
+        self.texts: list[str | None] = []  # None: derived from a whole node's text (``derived``)
+        self.derived: dict[int, tuple[int, str]] = {}  # extension marker → (its node's marker, extension name)
+        self.parts: dict[int, list[int]] = {}  # a scene node's whole-node marker → its extension markers
         self.gltf_format = None  # io_scene_gltf2's encoding settings (gather_gltf_encoded_hook), read at the end
         self.active = False
 
@@ -67,7 +79,7 @@ class DeferredJson:
             return self._stage(plan, output, names, own or {})
         except (UnspliceableError, TypeError, ValueError, OverflowError) as exc:
             log.info("physics JSON written through io_scene_gltf2's plan: %s", exc)
-            self.markers.count, self.texts = 0, []
+            self.markers.count, self.texts, self.derived, self.parts = 0, [], {}, {}
             return None
 
     def _stage(self, plan, output, names: list[str], own: dict[int, object]) -> Staged | None:
@@ -85,9 +97,17 @@ class DeferredJson:
                 held[parent]["children"] = [*(held[parent].get("children") or []), child]
         staged = Staged()
         marked = set(output.root)  # extension names the plan still holds (as markers)
+        whole = []  # scene nodes written whole after the export too (``_whole``)
+        added: dict[int, list[int]] = {}  # parent → the children the output adds to it
+        for parent, child in output.new_children:
+            added.setdefault(parent, []).append(child)
         for index, exts in output.nodes.items():
             if index in held:
                 held[index]["extensions"] = {**(held[index].get("extensions") or {}), **exts}
+                continue
+            found = self._whole(plan.nodes[index], index, exts, added.get(index)) if marked.issuperset(exts) else None
+            if found is not None:
+                whole.append(found)
                 continue
             marked.update(exts)
             for name, value in exts.items():
@@ -101,6 +121,8 @@ class DeferredJson:
         text = "".join(self.texts)
         if any(f'"{name}":' in text for name in names if name not in marked):
             raise UnspliceableError("an extension name only the physics values would declare")
+        if whole:
+            staged.held_nodes.update(self._hold(whole))
         self.active = True
         self.report.count("json_after_export")
         return staged
@@ -124,13 +146,13 @@ class DeferredJson:
 
     def _splice(self, text: str, export_settings, glb: bool) -> str | None:
         layout = gltf_addon.json_layout(export_settings, self.gltf_format)
-        texts = self.texts if layout == self.layout else (lambda i: encode(self._fixed(i), *layout))
+        texts = _Texts(self) if layout == self.layout else (lambda i: encode(self._fixed(i), *layout))
         prefix = self.markers.prefix
         result = splice_text(text, prefix, texts)
         if not any(result.found) and not result.leftover:
             self._warn("the written file holds none of the physics markers (not written by this export?)")
             return None
-        missing = [i for i in result.missing if f'"{prefix}{i}"' not in text]
+        missing = [i for i in result.missing if not self._covered(i, result.found) and f'"{prefix}{i}"' not in text]
         if missing:
             self._warn(f"{len(missing)} physics values were removed from the file's JSON by another add-on")
         if result.duplicated:
@@ -141,11 +163,76 @@ class DeferredJson:
         again = replace_structurally(text, prefix, [self._fixed(i) for i in range(len(self.texts))], *layout)
         return again if glb else again + "\n"  # save_gltf ends a .gltf with a newline
 
+    def _whole(self, node, index: int, exts: dict, children: list[int] | None) -> tuple | None:
+        """(index, node, its fields with ``exts``, whole-node marker) when the scene node ``node`` can be written
+        whole after the export (a plain ``gltf2_io.Node`` without extensions or extras), else None (nothing
+        recorded). io_scene_gltf2 then skips its passes over the node; ``_hold`` keeps it in the plan."""
+        if not gltf_addon.is_plain_node(node) or node.extensions or node.extras is not None:
+            return None
+        fields = gltf_addon.node_fields(node)
+        if children:
+            fields["children"] = [*(fields["children"] or []), *children]
+        fields["extensions"] = {name: checked_extension(value) for name, value in exts.items()}
+        try:
+            text = encode_as_exported(node_to_dict(fields, from_dict=False), self.layout[0] is not None)
+        except (UnspliceableError, TypeError, ValueError, OverflowError):
+            return None
+        number, marker = self.markers.new_string()
+        self.texts.append(text)
+        return index, node, fields, marker, number
+
+    def _hold(self, whole: list) -> dict[int, object]:
+        """Turn the scene nodes of ``_whole`` into nodes written as their marker while unchanged; each still holds
+        a marker per extension (its text derived from the node's), written should another add-on change it."""
+        entries: dict[int, tuple[str, tuple]] = {}
+        cls = gltf_addon.held_node_class(entries, node_snapshot)
+        out = {}
+        for index, node, fields, marker, number in whole:
+            exts = {}
+            for name in fields["extensions"]:
+                part, exts[name] = self.markers.new()
+                self.texts.append(None)
+                self.derived[part] = (number, name)
+                self.parts.setdefault(number, []).append(part)
+            node.children, node.extensions = fields["children"], exts
+            node.__class__ = cls
+            entries[id(node)] = (marker, node_snapshot(node))
+            out[index] = node
+        return out
+
+    def _text(self, index: int) -> str:
+        text = self.texts[index]
+        return text if text is not None else encode(self._fixed(index), *self.layout)
+
     def _fixed(self, index: int):
         """Value ``index`` as ``as_exported`` gives it, read back from its text (encodes to the same JSON in any
         layout: key order, numbers and strings round-trip; tuples were written as lists)."""
+        derived = self.derived.get(index)
+        if derived is not None:
+            return json.loads(self.texts[derived[0]])["extensions"][derived[1]]
         return json.loads(self.texts[index])
+
+    def _covered(self, index: int, found: list[int]) -> bool:
+        """A missing marker whose value is in the file all the same: an extension of a node written whole, or a
+        whole node whose extension markers were written (the node was changed after the export marked it)."""
+        derived = self.derived.get(index)
+        if derived is not None:
+            return found[derived[0]] > 0
+        return any(found[part] > 0 for part in self.parts.get(index, ()))
 
     def _warn(self, message: str) -> None:
         log.warning("%s", message)
         self.report.add(Severity.WARNING, EXPORT_SPLICE, "", message)
+
+
+class _Texts:
+    """``DeferredJson``'s texts by marker index, derived ones encoded when asked for."""
+
+    def __init__(self, deferred: DeferredJson):
+        self.deferred = deferred
+
+    def __len__(self) -> int:
+        return len(self.deferred.texts)
+
+    def __getitem__(self, index: int) -> str:
+        return self.deferred._text(index)

@@ -240,3 +240,26 @@ def test_fixups_equal_io_scene_gltf2(clean):
     expected = _fix_json_twice(gltf2_io.Node.from_dict(dict(node)).to_dict())
     assert fixups.node_as_exported(node) == expected
     assert list(fixups.node_as_exported(node)) == list(expected)
+
+
+@pytest.mark.skipif(not SPLICES, reason="bpy 4.2 writes through the plan")
+@pytest.mark.parametrize("fmt", ["GLTF_SEPARATE", "GLB"])
+def test_scene_nodes_written_whole_unless_another_addon_changes_them(clean, tmp_path, monkeypatch, fmt):
+    """Body nodes with only our extensions are written whole after the export (io_scene_gltf2 skips them); a node
+    another add-on changes after our hook (a field, a list in place, a new extension) is written as it left it."""
+    _native_scene()
+    seen = {}
+
+    def change(plan, export_settings):
+        bodies = {n.name: n for n in plan.nodes if n.name and n.name[0] in "AB" and len(n.name) == 2}
+        seen["held"] = sum(type(n).__name__ == "HeldNode" for n in bodies.values())
+        bodies["A1"].name = "renamed by another add-on"
+        bodies["B1"].translation = [1.0, 2.0, 7.5]
+        bodies["A2"].children.append(bodies["A2"].children[0])  # a list changed in place (A2 holds a frame node)
+        bodies["B5"].extensions["EXT_other"] = {"x": 1.0}
+
+    _wrap_hook(monkeypatch, clean, "gather_gltf_extensions_hook", change)
+    plain, spliced, counts = _export_both(clean, tmp_path / f"changed{FORMATS[fmt]}", fmt, "2026")
+    assert counts.get("json_after_export") == 1 and seen["held"] == 12
+    assert b"renamed by another add-on" in spliced and b"EXT_other" in spliced
+    assert spliced == plain
