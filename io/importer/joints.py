@@ -204,7 +204,12 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empt
     ctx = state.ctx
     if state.collections is None:
         owner = ctx.objects.get(index)
-        state.collections = ctx.collections_of(owner) if owner is not None else []
+        if owner is None:
+            state.collections = []
+        elif "collections" in ctx.cache:  # the import's collection map (``ctx.collections_of``) exists: use it
+            state.collections = ctx.collections_of(owner)
+        else:  # one object: Blender's own scan, not a Python pass over every collection to build the map
+            state.collections = list(owner.users_collection)
         state.collections = state.collections or [ctx.scene.collection]
     if empty is None:  # else made ahead next to its joint node (joint_empties)
         empty = bpy.data.objects.new(name, None)
