@@ -17,7 +17,14 @@ from mathutils import Matrix
 from ..diagnostics import pointer, printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import nearest_marked, relative_offset
-from ..mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
+from ..mapping.axes import AXIS_CHANGE
+from ..mapping.joints_to_blender import (
+    ConstraintPlan,
+    configure_constraint,
+    configure_motor,
+    permutation_matrix,
+    plan_joint,
+)
 from ..mapping.stored import assign, passthrough_json, store_description
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext, passive_anchor
 from .joint_empties import JOINT_SUFFIX, take
@@ -48,6 +55,8 @@ class _State:
         self.anchor = None
         self.collections = None  # where constraint Empties go (those of the first joint node's object)
         self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
+        self.plans: dict = {}  # (description index, offset translation, offset rotation) -> ConstraintPlan
+        self.perms: dict = {}  # axis permutation -> its 4×4 matrix
         self.static_above: dict | None = None  # node -> nearest static collider body at or above it (or None)
 
     def precompute(self, joints: list) -> None:
@@ -61,6 +70,22 @@ class _State:
             if all(0 <= n < count for n in (frame_a, frame_b, side_a, side_b)):
                 pairs += [(frame_a, frame_b), (body_of.get(side_a), frame_a), (body_of.get(side_b), frame_b)]
         self.offsets = self.frames.relative_many(pairs)
+
+    def plan(self, index: int, description, offset_t: tuple, offset_q: tuple) -> ConstraintPlan:
+        """``plan_joint`` once per description and load-time offset (joints sharing both share the plan, which no
+        step changes)."""
+        key = (index, offset_t, offset_q)
+        found = self.plans.get(key)
+        if found is None:
+            found = self.plans[key] = plan_joint(description, offset_t, offset_q)
+        return found
+
+    def empty_matrix(self, world_a: np.ndarray, perm: tuple[int, int, int]) -> Matrix:
+        """``mapping.empty_matrix`` with the axis change and each permutation matrix built once per import."""
+        right = self.perms.get(perm)
+        if right is None:
+            right = self.perms[perm] = permutation_matrix(perm)
+        return Matrix((AXIS_CHANGE @ world_a @ right).tolist())
 
     def relative(self, a: int | None, b: int) -> tuple:
         """Rigid frame of node ``b`` in that of node ``a`` (None = the world): (translation, rotation xyzw)."""
@@ -102,18 +127,18 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
         return
     world_a = state.frames.rigid(frame_a)
     offset_t, offset_q = state.relative(frame_a, frame_b)
-    plan = plan_joint(description, offset_t, offset_q)
+    plan = state.plan(joint.joint, description, offset_t, offset_q)
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
     name = _node_name(ctx, index)
-    matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
+    matrix = state.empty_matrix(world_a, plan.perm)
     empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
     constraint = empty.rigid_body_constraint
-    configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision)
+    configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision, fresh=True)
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
     for n, motor in enumerate(plan.motors):
         motor_empty = _constraint_empty(
-            state, f"{name}.motor{n:0{width}d}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
+            state, f"{name}.motor{n:0{width}d}", state.empty_matrix(world_a, motor.perm), index
         )
         configure_motor(motor_empty.rigid_body_constraint, motor, obj_a, obj_b, joint.enable_collision)
         sides = (frame_a, frame_b, side_a, side_b)
@@ -179,7 +204,12 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empt
     ctx = state.ctx
     if state.collections is None:
         owner = ctx.objects.get(index)
-        state.collections = ctx.collections_of(owner) if owner is not None else []
+        if owner is None:
+            state.collections = []
+        elif "collections" in ctx.cache:  # the import's collection map (``ctx.collections_of``) exists: use it
+            state.collections = ctx.collections_of(owner)
+        else:  # one object: Blender's own scan, not a Python pass over every collection to build the map
+            state.collections = list(owner.users_collection)
         state.collections = state.collections or [ctx.scene.collection]
     if empty is None:  # else made ahead next to its joint node (joint_empties)
         empty = bpy.data.objects.new(name, None)
@@ -220,8 +250,6 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
         role=role,
         joint_name=printable(description.name or ""),
         enable_collision=bool(joint.enable_collision),
-        node_a=ctx.objects.get(frame_a),
-        node_b=ctx.objects.get(frame_b),
         frame_a_translation=frame_a_t,
         frame_a_rotation=frame_a_r,
         frame_b_translation=frame_b_t,
@@ -234,6 +262,18 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
         node_extras_json=passthrough_json(joint) if role == "JOINT" else "",
         source=description.source or "",
     )
+    group = pj.id_properties_ensure()
+    # object pointers as ID properties, after ``assign`` wrote the rest at once (RNA writes them one by one; read back
+    # through RNA they are the same objects, with the same user counts)
+    nodes = {"node_a": ctx.objects.get(frame_a), "node_b": ctx.objects.get(frame_b)}
+    group.update({key: ob for key, ob in nodes.items() if ob is not None})
     if role != "JOINT":
         return
-    store_description(pj, description, ctx.cache)
+    key = ("stored description", id(description))
+    stored = ctx.cache.get(key)
+    if stored is None:  # the first joint of this description: item by item, then kept as ID-property values
+        store_description(pj, description, ctx.cache)
+        kept = [name for name in ("limits", "drives") if name in group]
+        ctx.cache[key] = {name: [item.to_dict() for item in group[name]] for name in kept}
+    elif stored:  # the others: all their limits and drives in one update, the same ID properties
+        group.update(stored)

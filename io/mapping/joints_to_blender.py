@@ -261,36 +261,44 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
 AXES = "xyz"
 
 
-def configure_constraint(c, plan: ConstraintPlan, obj_a, obj_b, enable_collision: bool) -> None:
-    """Set a Blender rigid-body constraint ``c`` (any object with its attributes) to the plan (no bpy needed)."""
+def configure_constraint(c, plan: ConstraintPlan, obj_a, obj_b, enable_collision: bool, fresh: bool = False) -> None:
+    """Set a Blender rigid-body constraint ``c`` (any object with its attributes) to the plan (no bpy needed).
+
+    ``fresh``: ``c`` was just created, so its limit / spring switches are off and ``disable_collisions`` on (Blender's
+    defaults): those writes are skipped (the importer's thousands of constraints)."""
     c.type = plan.type
     c.object1, c.object2 = obj_a, obj_b
-    c.disable_collisions = not enable_collision
+    if not (fresh and not enable_collision):
+        c.disable_collisions = not enable_collision
     if plan.type == "HINGE":
-        _set_limit(c, "ang", "z", plan.ang[2])
+        _set_limit(c, "ang", "z", plan.ang[2], fresh)
     elif plan.type in ("SLIDER", "PISTON"):
-        _set_limit(c, "lin", "x", plan.lin[0])
+        _set_limit(c, "lin", "x", plan.lin[0], fresh)
         if plan.type == "PISTON":
-            _set_limit(c, "ang", "x", plan.ang[0])
+            _set_limit(c, "ang", "x", plan.ang[0], fresh)
     elif plan.type in ("GENERIC", "GENERIC_SPRING"):
         for i, axis in enumerate(AXES):
-            _set_limit(c, "lin", axis, plan.lin[i])
-            _set_limit(c, "ang", axis, plan.ang[i])
+            _set_limit(c, "lin", axis, plan.lin[i], fresh)
+            _set_limit(c, "ang", axis, plan.ang[i], fresh)
         if plan.type == "GENERIC_SPRING":
             c.spring_type = "SPRING2"
             for i, axis in enumerate(AXES):
-                _set_spring(c, "", axis, plan.lin_springs[i])
-                _set_spring(c, "_ang", axis, plan.ang_springs[i])
+                _set_spring(c, "", axis, plan.lin_springs[i], fresh)
+                _set_spring(c, "_ang", axis, plan.ang_springs[i], fresh)
 
 
-def _set_limit(c, kind: str, axis: str, interval) -> None:
+def _set_limit(c, kind: str, axis: str, interval, fresh: bool = False) -> None:
+    if interval is None and fresh:
+        return
     setattr(c, f"use_limit_{kind}_{axis}", interval is not None)
     if interval is not None:
         setattr(c, f"limit_{kind}_{axis}_lower", interval[0])
         setattr(c, f"limit_{kind}_{axis}_upper", interval[1])
 
 
-def _set_spring(c, kind: str, axis: str, spring) -> None:
+def _set_spring(c, kind: str, axis: str, spring, fresh: bool = False) -> None:
+    if spring is None and fresh:
+        return
     setattr(c, f"use_spring{kind}_{axis}", spring is not None)
     if spring is not None:
         setattr(c, f"spring_stiffness{kind}_{axis}", spring[0])

@@ -165,3 +165,52 @@ def test_conformance_joint_plans(path):
     if path.stem.endswith("_10"):  # positionTarget 2 = the load pose: a spring on glTF Y
         assert plan.lin_springs[1] == (100.0, 1.0) and plan.lin[1] == pytest.approx((-4.0, 0.0), abs=1e-6)
     assert bool(plan.notes) == (path.stem[-2:] in ("07", "09", "10"))
+
+
+class _FreshConstraint:
+    """What a new Blender constraint reads (checked on 4.2, 4.5 and 5.0): FIXED, collisions disabled, every limit and
+    spring switch off; records every attribute written."""
+
+    def __init__(self):
+        self.type, self.disable_collisions, self.spring_type = "FIXED", True, "SPRING2"
+        for kind in ("lin", "ang"):
+            for axis in "xyz":
+                setattr(self, f"use_limit_{kind}_{axis}", False)
+        for infix in ("", "_ang"):
+            for axis in "xyz":
+                setattr(self, f"use_spring{infix}_{axis}", False)
+        object.__setattr__(self, "written", [])
+
+    def __setattr__(self, name, value):
+        self.__dict__.setdefault("written", []).append(name)
+        object.__setattr__(self, name, value)
+
+    def state(self) -> dict:
+        return {k: v for k, v in vars(self).items() if k != "written"}
+
+
+SPRING = lim(lin=(1,), lo=0.0, hi=0.0, stiffness=30.0)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        desc(LOCK_LIN, LOCK_ANG),
+        desc(LOCK_LIN),
+        desc(LOCK_LIN, lim(ang=(0, 1), lo=0.0, hi=0.0), lim(ang=(2,), lo=-0.5)),
+        desc(lim(lin=(1, 2), lo=0.0, hi=0.0), LOCK_ANG, lim(lin=(0,), lo=-1.0, hi=2.0)),
+        desc(lim(lin=(0, 1), lo=0.0, hi=0.0), lim(ang=(0, 1), lo=0.0, hi=0.0), lim(lin=(2,), hi=0.3)),
+        desc(lim(lin=(0,), lo=-0.1, hi=0.2), lim(ang=(2,), lo=-0.3, hi=0.4)),
+        desc(SPRING, lim(ang=(0, 1, 2), lo=0.0, hi=0.0)),
+    ],
+)
+@pytest.mark.parametrize("enable_collision", [False, True])
+def test_a_fresh_constraint_ends_up_the_same_with_fewer_writes(description, enable_collision):
+    """``configure_constraint(..., fresh=True)`` (the importer's new constraints) skips writing Blender's defaults:
+    the constraint reads exactly as with every write."""
+    plan = jm.plan_joint(description)
+    full, fresh = _FreshConstraint(), _FreshConstraint()
+    jm.configure_constraint(full, plan, "A", "B", enable_collision)
+    jm.configure_constraint(fresh, plan, "A", "B", enable_collision, fresh=True)
+    assert fresh.state() == full.state()
+    assert len(fresh.written) <= len(full.written)
