@@ -48,8 +48,56 @@ def _quat_matrices(q: np.ndarray) -> np.ndarray:
     return out
 
 
+SMALL = 64  # up to this many nodes / pairs, plain Python floats: numpy's per-call cost dominates tiny arrays
+
+
+def _quat_rows(q: list, s: list) -> list:
+    """``_quat_matrices`` of one quaternion times the scale columns ``s``, as three rows of floats: the same IEEE
+    operations in the same order as the numpy path (norm: ((x² + y²) + z²) + w², as ``np.linalg.norm`` sums a row)."""
+    x, y, z, w = (float(v) for v in q)
+    norm = math.sqrt(x * x + y * y + z * z + w * w)
+    if norm > 0.0:
+        x, y, z, w = x / norm, y / norm, z / norm, w / norm
+    else:
+        x, y, z, w = 0.0, 0.0, 0.0, 1.0
+    sx, sy, sz = (float(v) for v in s)
+    return [
+        [(1 - 2 * (y * y + z * z)) * sx, (2 * (x * y - z * w)) * sy, (2 * (x * z + y * w)) * sz],
+        [(2 * (x * y + z * w)) * sx, (1 - 2 * (x * x + z * z)) * sy, (2 * (y * z - x * w)) * sz],
+        [(2 * (x * z - y * w)) * sx, (2 * (y * z + x * w)) * sy, (1 - 2 * (x * x + y * y)) * sz],
+    ]
+
+
+_IDENTITY_ROWS = ([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0])
+
+
+def _local_rows(node) -> list:
+    """The local matrix of one node as four rows of floats (``local_matrices`` without numpy)."""
+    if not isinstance(node, dict):
+        return [list(row) for row in _IDENTITY_ROWS]
+    if "matrix" in node:
+        values = _numbers(node["matrix"], 16)
+        if values is None:
+            return [list(row) for row in _IDENTITY_ROWS]
+        return [[float(values[c * 4 + r]) for c in range(4)] for r in range(4)]  # column-major
+    t = _numbers(node["translation"], 3) if "translation" in node else None
+    q = _numbers(node["rotation"], 4) if "rotation" in node else None
+    s = _numbers(node["scale"], 3) if "scale" in node else None
+    rows = _quat_rows(q or (0.0, 0.0, 0.0, 1.0), s or (1.0, 1.0, 1.0))
+    tx, ty, tz = (float(v) for v in t) if t is not None else (0.0, 0.0, 0.0)
+    return [[*rows[0], tx], [*rows[1], ty], [*rows[2], tz], [0.0, 0.0, 0.0, 1.0]]
+
+
 def local_matrices(nodes: list) -> np.ndarray:
     """(n, 4, 4) local matrices (``matrix`` or TRS) of ``nodes``."""
+    n = len(nodes)
+    if n <= SMALL:
+        return np.array([_local_rows(node) for node in nodes], dtype=float).reshape(n, 4, 4)
+    return _local_matrices_numpy(nodes)
+
+
+def _local_matrices_numpy(nodes: list) -> np.ndarray:
+    """``local_matrices`` vectorised (many nodes); the reference of ``_local_rows``."""
     n = len(nodes)
     t, s = np.zeros((n, 3)), np.ones((n, 3))
     q = np.tile((0.0, 0.0, 0.0, 1.0), (n, 1))
@@ -97,8 +145,38 @@ def _rigid(world: np.ndarray) -> np.ndarray:
     return out
 
 
+def _matrix_to_quat(m: list) -> tuple[float, float, float, float]:
+    """``matrices_to_quats`` of one 3×3 matrix (rows of floats) with the same IEEE operations; ZeroDivisionError
+    or ValueError where the numpy path gives inf / nan (the caller then takes that path)."""
+    m00, m11, m22 = m[0][0], m[1][1], m[2][2]
+    trace = m00 + m11 + m22
+    if trace > 0:
+        s = math.sqrt(trace + 1.0) * 2
+        q = ((m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s, 0.25 * s)
+    elif m00 > m11 and m00 > m22:
+        s = math.sqrt(1.0 + m00 - m11 - m22) * 2
+        q = (0.25 * s, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s, (m[2][1] - m[1][2]) / s)
+    elif m11 > m22:
+        s = math.sqrt(1.0 + m11 - m00 - m22) * 2
+        q = ((m[0][1] + m[1][0]) / s, 0.25 * s, (m[1][2] + m[2][1]) / s, (m[0][2] - m[2][0]) / s)
+    else:
+        s = math.sqrt(1.0 + m22 - m00 - m11) * 2
+        q = ((m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25 * s, (m[1][0] - m[0][1]) / s)
+    return (-q[0], -q[1], -q[2], -q[3]) if q[3] < 0 else q
+
+
 def matrices_to_quats(m: np.ndarray) -> np.ndarray:
     """(n, 3, 3) proper rotations → (n, 4) quaternions (x, y, z, w), w ≥ 0; ``nodes.matrix_to_quat`` per row."""
+    if len(m) <= SMALL:
+        try:
+            return np.array([_matrix_to_quat(rows) for rows in m.tolist()], dtype=float).reshape(len(m), 4)
+        except (ZeroDivisionError, ValueError):  # degenerate input: the numpy path's inf / nan
+            pass
+    return _matrices_to_quats_numpy(m)
+
+
+def _matrices_to_quats_numpy(m: np.ndarray) -> np.ndarray:
+    """``matrices_to_quats`` vectorised (many matrices, degenerate ones); the reference of ``_matrix_to_quat``."""
     m00, m11, m22 = m[:, 0, 0], m[:, 1, 1], m[:, 2, 2]
     trace = m00 + m11 + m22
     cases = [trace > 0, (m00 > m11) & (m00 > m22), m11 > m22]

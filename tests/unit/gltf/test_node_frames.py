@@ -138,3 +138,56 @@ def test_rigid_frames_are_rotations_even_for_degenerate_matrices(index):
     assert t == pytest.approx((0.0, 0.0, 0.0), abs=1e-12)
     assert q == pytest.approx((0.0, 0.0, 0.0, 1.0), abs=1e-12)
     assert gltf_nodes.relative_offset(frames.rigid(index), frames.rigid(index))[1] == pytest.approx(q, abs=1e-12)
+
+
+any_number = (
+    st.floats(allow_nan=False, allow_infinity=False, width=64)
+    | st.sampled_from([0.0, -0.0, 1, -1, 2, 10**20, 1e-310, 1e300])
+    | st.floats(-1.0, 1.0)
+)
+
+
+@st.composite
+def raw_nodes(draw):
+    """Nodes as files hold them, valid or not: TRS of any finite numbers (ints, huge, subnormal), matrices, junk."""
+    kind = draw(st.sampled_from(["trs", "matrix", "bad_matrix", "junk", "not_a_dict"]))
+    if kind == "not_a_dict":
+        return draw(st.sampled_from(["x", 3, None, []]))
+    if kind == "matrix":
+        return {"matrix": draw(st.lists(any_number, min_size=16, max_size=16))}
+    if kind == "bad_matrix":
+        return {"matrix": [1.0, 2.0]}
+    node: dict = {}
+    for key, size in (("translation", 3), ("rotation", 4), ("scale", 3)):
+        if draw(st.booleans()):
+            node[key] = draw(st.lists(any_number, min_size=size, max_size=size))
+    if kind == "junk":
+        node["rotation"] = draw(st.sampled_from([[0, 0, 0, 0], ["a", 0, 0, 1], [0.0, 0.0, 1.0]]))
+    return node
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(raw_nodes(), max_size=frames_mod.SMALL))
+def test_small_local_matrices_are_bit_identical_to_the_numpy_path(nodes):
+    """Up to SMALL nodes the local matrices are built with Python floats: the very same float64 values."""
+    with np.errstate(all="ignore"):  # huge values overflow to inf in both paths
+        fast, reference = frames_mod.local_matrices(nodes), frames_mod._local_matrices_numpy(nodes)
+    assert fast.shape == reference.shape == (len(nodes), 4, 4)
+    assert fast.tobytes() == reference.tobytes()
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.lists(st.floats(-1.0, 1.0), min_size=4, max_size=4), min_size=1, max_size=frames_mod.SMALL),
+    st.lists(st.floats(-1e-3, 1e-3), min_size=9, max_size=9),
+    st.booleans(),
+)
+def test_small_quaternions_are_bit_identical_to_the_numpy_path(quats, noise, degenerate):
+    """Every branch (and the degenerate matrices the numpy path turns into inf / nan) gives the same floats."""
+    m = frames_mod._quat_matrices(np.array(quats, dtype=float))
+    m[0] += np.array(noise).reshape(3, 3)
+    if degenerate:
+        m[-1] = 0.0
+    with np.errstate(all="ignore"):
+        fast, reference = frames_mod.matrices_to_quats(m), frames_mod._matrices_to_quats_numpy(m)
+    assert fast.tobytes() == reference.tobytes()
