@@ -191,3 +191,17 @@ def test_small_quaternions_are_bit_identical_to_the_numpy_path(quats, noise, deg
     with np.errstate(all="ignore"):
         fast, reference = frames_mod.matrices_to_quats(m), frames_mod._matrices_to_quats_numpy(m)
     assert fast.tobytes() == reference.tobytes()
+
+
+def test_the_python_path_is_taken_with_this_numpy():
+    """numpy 1.26 (bundled with Blender 4.2 to 5.0) sums left to right: the small-file path is in use, and a numpy
+    that sums in another order would be detected (a witness rotation then differs)."""
+    assert frames_mod.python_exact()
+    q = frames_mod._WITNESSES[0]
+    squares = [v * v for v in q]
+    assert float(np.linalg.norm(np.array([q]), axis=1)[0]) == np.sqrt(
+        ((squares[0] + squares[1]) + squares[2]) + squares[3]
+    )
+    assert np.sqrt(squares[0] + ((squares[1] + squares[2]) + squares[3])) != np.sqrt(
+        ((squares[0] + squares[1]) + squares[2]) + squares[3]
+    )
