@@ -227,8 +227,9 @@ class WorldFrames:
         self.nodes = nodes if isinstance(nodes, list) else []
         self.parent = parents if parents is not None else parent_map(self.nodes)
         local = local_matrices(self.nodes)
-        world = local.copy()
-        for level in self._levels():
+        levels = self._levels()
+        world = local.copy() if self._cyclic or any(levels) else local  # all roots: world = local
+        for level in levels:
             if level:
                 idx = np.array(level)
                 world[idx] = world[[self.parent[i] for i in level]] @ local[idx]
