@@ -24,12 +24,8 @@ PLACEHOLDER_NAME = " glTF Physics placeholder"  # sorts first: the importer's lo
 
 
 def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
-    """``from_pydata``, flat shaded: ``sharp_face`` set in one ``foreach_set``, not face by face as
-    ``Mesh.shade_flat`` does (a quarter of a sphere proxy's cost)."""
     mesh = bpy.data.meshes.new(name)
-    mesh.from_pydata(shape_mesh.vertices, [], shape_mesh.faces, shade_flat=False)
-    sharp = mesh.attributes.new("sharp_face", "BOOLEAN", "FACE")
-    sharp.data.foreach_set("value", np.ones(len(shape_mesh.faces), dtype=bool))
+    mesh.from_pydata(shape_mesh.vertices, [], shape_mesh.faces)
     mesh.update()
     return mesh
 
