@@ -149,9 +149,70 @@ def _local_matrices_numpy(nodes: list) -> np.ndarray:
     return out
 
 
+class _UnsureError(Exception):
+    """The Python path cannot promise numpy's floats for this input (non-finite values, a borderline axis)."""
+
+
+def _rigid_rows(m: list, k: int, world: np.ndarray) -> list:
+    """``_rigid`` of one 4×4 (rows of floats) with the numpy path's IEEE operations in its order (sums left to
+    right; the degenerate test against a size estimate that only decides when it is far from the border)."""
+    x0, x1, x2 = m[0][0], m[1][0], m[2][0]
+    y0, y1, y2 = m[0][1], m[1][1], m[2][1]
+    size = math.sqrt(sum(v * v for row in m[:3] for v in row[:3]))
+    tiny = DEGENERATE * size
+    nx = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+    if not math.isfinite(tiny) or not math.isfinite(nx):
+        raise _UnsureError
+    if nx > 0.0:
+        x0, x1, x2 = x0 / nx, x1 / nx, x2 / nx
+    d = x0 * y0 + x1 * y1 + x2 * y2
+    y0, y1, y2 = y0 - d * x0, y1 - d * x1, y2 - d * x2
+    ny = math.sqrt(y0 * y0 + y1 * y1 + y2 * y2)
+    if not math.isfinite(ny):
+        raise _UnsureError
+    low, high = tiny * (1.0 - 1e-12), tiny * (1.0 + 1e-12)  # other summation orders stay far inside this band
+    if low <= nx <= high or low <= ny <= high:
+        raise _UnsureError
+    if nx < low or ny < low:
+        return rigid(world[k]).tolist()
+    if ny > 0.0:
+        y0, y1, y2 = y0 / ny, y1 / ny, y2 / ny
+    z0, z1, z2 = x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0
+    return [[x0, y0, z0, m[0][3]], [x1, y1, z1, m[1][3]], [x2, y2, z2, m[2][3]], [0.0, 0.0, 0.0, 1.0]]
+
+
+@functools.cache
+def rigid_python_exact() -> bool:
+    """``_rigid_rows`` gives this numpy's very floats (checked once per process on pseudo-random matrices, in a batch
+    and one by one: numpy 1.26 sums 3-vectors left to right; another order keeps ``_rigid`` on numpy)."""
+    values = np.sin(np.arange(1.0, 1.0 + 48 * 16) * 12.9898) * 10.0 ** (np.arange(48 * 16) % 5 - 2)
+    world = values.reshape(48, 4, 4)
+    try:
+        with np.errstate(all="ignore"):
+            batches = [world, world[:1], world[1:2], world[2:3]]
+            return all(
+                np.array([_rigid_rows(m, k, batch) for k, m in enumerate(batch.tolist())]).tobytes()
+                == _rigid_numpy(batch).tobytes()
+                for batch in batches
+            )
+    except _UnsureError:
+        return False
+
+
 def _rigid(world: np.ndarray) -> np.ndarray:
     """``nodes.rigid`` of every world matrix at once (Gram-Schmidt on X then Y; Z = X × Y: a reflection flips Z);
     the rare matrices with an axis of no direction go through ``nodes.rigid`` itself."""
+    if len(world) <= SMALL and rigid_python_exact():
+        try:
+            rows = [_rigid_rows(m, k, world) for k, m in enumerate(world.tolist())]
+            return np.array(rows, dtype=float).reshape(len(world), 4, 4)
+        except _UnsureError:
+            pass
+    return _rigid_numpy(world)
+
+
+def _rigid_numpy(world: np.ndarray) -> np.ndarray:
+    """``_rigid`` vectorised (many nodes, unusual values); the reference of ``_rigid_rows``."""
     x, y = world[:, :3, 0], world[:, :3, 1]
     tiny = DEGENERATE * np.linalg.norm(world[:, :3, :3], axis=(1, 2))
     nx = np.linalg.norm(x, axis=1)

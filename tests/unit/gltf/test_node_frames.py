@@ -205,3 +205,47 @@ def test_the_python_path_is_taken_with_this_numpy():
     assert np.sqrt(squares[0] + ((squares[1] + squares[2]) + squares[3])) != np.sqrt(
         ((squares[0] + squares[1]) + squares[2]) + squares[3]
     )
+
+
+matrix_entry = (
+    st.floats(-10.0, 10.0)
+    | st.sampled_from([0.0, -0.0, 1e-12, 1e-300, 1e200])
+    | st.floats(allow_nan=False, allow_infinity=False)
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.lists(matrix_entry, min_size=16, max_size=16), min_size=1, max_size=frames_mod.SMALL),
+    st.sampled_from(["as_is", "zero_x", "zero_y", "parallel", "tiny_x"]),
+)
+def test_small_rigid_frames_are_bit_identical_to_the_numpy_path(matrices, edit):
+    """Gram-Schmidt with Python floats gives numpy's floats, degenerate axes included (those take nodes.rigid)."""
+    world = np.array(matrices, dtype=float).reshape(-1, 4, 4)
+    if edit == "zero_x":
+        world[0, :3, 0] = 0.0
+    elif edit == "zero_y":
+        world[0, :3, 1] = 0.0
+    elif edit == "parallel":
+        world[0, :3, 1] = 2.0 * world[0, :3, 0]
+    elif edit == "tiny_x":
+        world[0, :3, 0] *= 1e-10
+    outcomes = []
+    for path in (frames_mod._rigid, frames_mod._rigid_numpy):
+        try:
+            with np.errstate(all="ignore"):
+                outcomes.append(path(world).tobytes())
+        except OverflowError as exc:  # nodes.rigid on a degenerate matrix with huge entries: both paths alike
+            outcomes.append(type(exc))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_the_rigid_check_tells_summation_orders_apart():
+    """The once-per-process check of ``_rigid_rows`` is taken here, and its matrices would expose a numpy that sums
+    a 3-vector's squares in another order."""
+    assert frames_mod.rigid_python_exact()
+    values = np.sin(np.arange(1.0, 1.0 + 48 * 16) * 12.9898) * 10.0 ** (np.arange(48 * 16) % 5 - 2)
+    x = values.reshape(48, 4, 4)[:, :3, 0]
+    squares = x * x
+    other_order = np.sqrt(squares[:, 0] + (squares[:, 1] + squares[:, 2]))
+    assert (np.linalg.norm(x, axis=1) != other_order).any()
