@@ -181,10 +181,16 @@ def _rigid_rows(m: list, k: int, world: np.ndarray) -> list:
     return [[x0, y0, z0, m[0][3]], [x1, y1, z1, m[1][3]], [x2, y2, z2, m[2][3]], [0.0, 0.0, 0.0, 1.0]]
 
 
+def _column_norms(rows: list) -> list[tuple[float, float, float]]:
+    """Per-axis lengths (columns of the 3×3 block) of 4×4 matrices given as rows of floats, summed top to bottom."""
+    return [tuple(math.sqrt(m[0][c] * m[0][c] + m[1][c] * m[1][c] + m[2][c] * m[2][c]) for c in range(3)) for m in rows]
+
+
 @functools.cache
 def rigid_python_exact() -> bool:
-    """``_rigid_rows`` gives this numpy's very floats (checked once per process on pseudo-random matrices, in a batch
-    and one by one: numpy 1.26 sums 3-vectors left to right; another order keeps ``_rigid`` on numpy)."""
+    """``_rigid_rows`` and ``_column_norms`` give this numpy's very floats (checked once per process on
+    pseudo-random matrices, in a batch and one by one: numpy 1.26 sums 3-vectors left to right; another order
+    keeps ``_rigid`` and the scales on numpy)."""
     values = np.sin(np.arange(1.0, 1.0 + 48 * 16) * 12.9898) * 10.0 ** (np.arange(48 * 16) % 5 - 2)
     world = values.reshape(48, 4, 4)
     try:
@@ -193,6 +199,8 @@ def rigid_python_exact() -> bool:
             return all(
                 np.array([_rigid_rows(m, k, batch) for k, m in enumerate(batch.tolist())]).tobytes()
                 == _rigid_numpy(batch).tobytes()
+                and np.array(_column_norms(batch.tolist())).tobytes()
+                == np.linalg.norm(batch[:, :3, :3], axis=1).tobytes()
                 for batch in batches
             )
     except _UnsureError:
@@ -298,7 +306,7 @@ class WorldFrames:
             world[i] = world_matrix(i, self.nodes, self.parent)
         self._world = world
         self._rigid_all: np.ndarray | None = None
-        self._scales = np.linalg.norm(world[:, :3, :3], axis=1)
+        self._scales: list | None = None  # per-axis world scales, on first use
 
     def _levels(self) -> list[list[int]]:
         """Non-root nodes grouped by depth (parents first); nodes whose ancestry loops go to ``_cyclic``."""
@@ -357,4 +365,10 @@ class WorldFrames:
 
     def scale(self, index: int) -> tuple[float, float, float]:
         """Absolute per-axis world scale (glTF axes)."""
-        return tuple(float(v) for v in self._scales[index])
+        if self._scales is None:
+            world = self._world
+            if len(world) <= SMALL and rigid_python_exact():
+                self._scales = _column_norms(world.tolist())
+            else:
+                self._scales = [tuple(float(v) for v in row) for row in np.linalg.norm(world[:, :3, :3], axis=1)]
+        return self._scales[index]

@@ -249,3 +249,13 @@ def test_the_rigid_check_tells_summation_orders_apart():
     squares = x * x
     other_order = np.sqrt(squares[:, 0] + (squares[:, 1] + squares[:, 2]))
     assert (np.linalg.norm(x, axis=1) != other_order).any()
+
+
+@settings(max_examples=300, deadline=None)
+@given(node_lists())
+def test_scales_are_bit_identical_to_the_numpy_norms(nodes):
+    """``WorldFrames.scale`` (Python sums for small files) equals numpy's column norms of the world matrices."""
+    frames = frames_mod.WorldFrames(nodes)
+    reference = np.linalg.norm(frames._world[:, :3, :3], axis=1)
+    for index in range(len(nodes)):
+        assert np.array(frames.scale(index)).tobytes() == reference[index].tobytes()
