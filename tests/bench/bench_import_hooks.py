@@ -1,7 +1,7 @@
 """Benchmark (not a test): CPU time of the extension's import hooks per file (issue 10's fixed cost per small file).
 
 Run: ``.venv/bin/python -P tests/bench/bench_import_hooks.py [--runs 5] [--modes disabled off on] [FILE ...]
-[--profile N [--sort tottime]]``
+[--profile N [--sort tottime] [--dump FILE]] [--small-ab N]``
 
 Installs the extension as the Blender test tier does, then imports each file (default: the fixtures of
 ``tests/fixtures/import`` and ``joints``, the sources of ``bench_convert.py``'s library) ``--runs`` times per mode
@@ -9,7 +9,10 @@ after a fresh home file: extension disabled, physics import off, on. Reports, pe
 time (``time.process_time``: less sensitive than wall time to other processes on a shared machine) and the CPU time
 spent inside our hook methods (all of them, and ``gather_import_gltf_before_hook`` alone), best of ``--runs`` each.
 ``--profile N`` then imports the files N times over with physics on and prints a cProfile of our hooks only (the
-profiler runs inside the hook methods, so Blender's own import does not show up).
+profiler runs inside the hook methods, so Blender's own import does not show up). ``--small-ab N``: N passes over
+the files with physics on, each file imported with ``node_frames.SMALL`` at 0 (numpy for every node count) and at its
+value (Python floats for small files) in alternating order: the hooks' CPU time of both, measured side by side in the
+same process (robust to other processes on a loaded machine; cold caches count as they do in a real import).
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=0, help="profile our hooks over N passes (physics on)")
     parser.add_argument("--dump", type=pathlib.Path, help="also write the profile there (pstats format)")
     parser.add_argument("--sort", default="tottime", help="profile order: tottime, cumulative, ncalls, ...")
+    parser.add_argument("--small-ab", type=int, default=0, help="N passes: node_frames.SMALL 0 vs its value")
     parser.add_argument("--modes", nargs="+", choices=("disabled", "off", "on"), default=["disabled", "off", "on"])
     args = parser.parse_args()
     files = args.files or sorted((FIXTURES / "import").glob("*.gltf")) + sorted((FIXTURES / "joints").glob("*.gltf"))
@@ -108,8 +112,20 @@ def main() -> None:
         stats.print_stats(70)
         if args.dump:
             stats.dump_stats(args.dump)
+    ab: dict[int, float] = {}
+    if args.small_ab:
+        frames = importlib.import_module(f"{addon.__name__}.io.gltf.node_frames")
+        small = frames.SMALL
+        for k in range(args.small_ab):
+            for path in files:
+                for value in (0, small) if k % 2 else (small, 0):
+                    frames.SMALL = value
+                    ab[value] = ab.get(value, 0.0) + once(path, "on")[1]
+        frames.SMALL = small
     devkit.enable()
     n = len(files)
+    for value, hooks in sorted(ab.items()):
+        print(f"node_frames.SMALL = {value}: our hooks {hooks * 1e3 / n / args.small_ab:.3f} CPU ms per file (mean)")
     print(f"bpy {bpy.app.version_string}, {n} files, best of {args.runs} per file, CPU ms per file:")
     for mode, (total, hooks, before) in sums.items():
         print(
