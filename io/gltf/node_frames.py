@@ -49,7 +49,7 @@ def _quat_matrices(q: np.ndarray) -> np.ndarray:
     return out
 
 
-SMALL = 64  # up to this many nodes / pairs, plain Python floats: numpy's per-call cost dominates tiny arrays
+SMALL = 32  # up to this many nodes / pairs, plain Python floats (about where numpy's fixed cost breaks even)
 
 
 def _quat_rows(q: list, s: list) -> list:
