@@ -142,15 +142,21 @@ def _holder_shape(b: Builder, ob, holder):
 
 def is_mesh_geometry(pgeo) -> bool:
     """Stored geometry made of a glTF mesh (2026 mesh, 2024-10 node, 2024-07 ``mesh`` shape, OMI convex/trimesh)."""
-    if pgeo.kind in ("MESH", "NODE"):
-        return True
-    return pgeo.kind == "SHAPE" and '"type": "mesh"' in pgeo.shape_json
+    kind = pgeo.kind
+    return _is_mesh(kind, pgeo.shape_json if kind == "SHAPE" else "")
+
+
+def _is_mesh(kind: str, shape_json: str) -> bool:
+    return kind in ("MESH", "NODE") or (kind == "SHAPE" and '"type": "mesh"' in shape_json)
 
 
 def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
     """The stored geometry, unless the object's own primitive was resized / retyped in Blender."""
-    if pgeo.kind == "SHAPE" and not is_mesh_geometry(pgeo):
-        shape = shape_from_json(json.loads(pgeo.shape_json)) if pgeo.shape_json else None
+    kind = pgeo.kind  # each property read is an RNA look-up: read once
+    shape_json = pgeo.shape_json if kind == "SHAPE" else ""
+    mesh = _is_mesh(kind, shape_json)
+    if kind == "SHAPE" and not mesh:
+        shape = shape_from_json(json.loads(shape_json)) if shape_json else None
         if shape is None:
             b.warn(EXPORT_SKIPPED, ptr, "stored shape unreadable: geometry skipped")
             return None
@@ -161,7 +167,7 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
                 shape = derived
         shape = restore_shape(shape, pgeo.shape_passthrough)
         return restore(Geometry(shape=b.add_shape(shape), convex_hull=pgeo.convex_hull), pgeo.passthrough)
-    if is_mesh_geometry(pgeo):
+    if mesh:
         if holder is None:
             b.warn(EXPORT_SKIPPED, ptr, f"no object holds the collision mesh of {ob.name!r}: geometry skipped")
             return None
@@ -234,18 +240,20 @@ def _stored_filter(b: Builder, pflt) -> int | None:
 
 
 def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
-    pc = pg_of(ob).collider
+    pg = pg_of(ob)
+    pc = pg.collider
     if not pc.has_collider:
         return None
     ptr += "/collider"
-    holder = realizer(b, ob, pg_of(ob).node_index) if pg_of(ob).role != "PROXY" else ob
+    holder = realizer(b, ob, pg.node_index) if pg.role != "PROXY" else ob
     if holder is None and not pc.disabled:
         b.note(EXPORT_EDITED, ptr, f"the rigid body realising the collider of {ob.name!r} was removed: not written")
         return None
-    if pc.geometry.kind == "NONE":
+    pgeo = pc.geometry
+    if pgeo.kind == "NONE":
         geometry = None
     else:
-        geometry = _stored_geometry(b, ob, holder, pc.geometry, ptr + "/geometry")
+        geometry = _stored_geometry(b, ob, holder, pgeo, ptr + "/geometry")
         if geometry is None:
             return None
     rb = holder.rigid_body if holder is not None else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import bmesh
@@ -117,6 +118,11 @@ def mesh_volume(mesh: bpy.types.Mesh) -> float | None:
     return volume if volume > 1e-12 else None
 
 
+def _product(values) -> float:
+    """``float(np.prod(values))`` of a few floats (the same left-to-right products) without a numpy call."""
+    return float(math.prod(values))
+
+
 def _memo(ctx: ImportContext, key: tuple, compute):
     """``compute()`` once per import for ``key`` (many bodies share one mesh and one shape)."""
     if key not in ctx.cache:
@@ -164,7 +170,7 @@ def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_
     if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
         volume = _mesh_volume(ctx, mesh)
         shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
-        return GeometryData(mesh, shape, None if volume is None else volume * float(np.prod(scale)), list(geo.notes))
+        return GeometryData(mesh, shape, None if volume is None else volume * _product(scale), list(geo.notes))
     return None
 
 
@@ -173,7 +179,7 @@ def _own_implicit(mesh: bpy.types.Mesh, shape: Shape, scale: tuple) -> GeometryD
     bounds = mesh_bounds(mesh)
     if proxy is None or bounds is None or not derived_primitive_matches(proxy, *bounds):
         return None
-    volume = None if proxy.volume is None else proxy.volume * float(np.prod(scale))
+    volume = None if proxy.volume is None else proxy.volume * _product(scale)
     return GeometryData(mesh, proxy.collision_shape, volume, proxy.notes)
 
 
@@ -184,7 +190,7 @@ def new_shape_data(
 
     Proxies of the same shape at the same scales share one mesh datablock (and one volume computation).
     """
-    det = float(np.prod(object_scale))
+    det = _product(object_scale)
     bake_scale, object_scale = tuple(bake_scale), tuple(object_scale)
     if geo.shape is not None:
         key = ("implicit", id(geo.shape), bake_scale, object_scale)
@@ -201,7 +207,7 @@ def _implicit_data(name: str, shape: Shape, bake_scale: tuple, object_scale: tup
     proxy = implicit_mesh(shape, bake_scale, object_scale)
     if proxy is None:
         return None
-    volume = None if proxy.volume is None else proxy.volume * float(np.prod(object_scale))
+    volume = None if proxy.volume is None else proxy.volume * _product(object_scale)
     return GeometryData(mesh_from_shape(name, proxy), proxy.collision_shape, volume, proxy.notes)
 
 

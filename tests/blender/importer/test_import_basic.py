@@ -66,3 +66,37 @@ def test_plain_gltf_reports_nothing(clean):
     hooks = submodule(clean, "io.hooks")
     assert hooks.summary_lines(hooks.last_report("import")) == []
     assert bpy.context.scene.rigidbody_world is None
+
+
+def _mesh_data(mesh) -> dict:
+    """Everything a flat-shaded mesh holds: geometry, topology, attributes and the normals Blender derives."""
+    return {
+        "co": [tuple(v.co) for v in mesh.vertices],
+        "edges": [tuple(e.vertices) for e in mesh.edges],
+        "loops": [(c.vertex_index, c.edge_index) for c in mesh.loops],
+        "polygons": [(p.loop_start, p.loop_total, tuple(p.normal), p.use_smooth) for p in mesh.polygons],
+        "vertex_normals": [tuple(v.normal) for v in mesh.vertices],
+        "attributes": sorted((a.name, a.domain, a.data_type) for a in mesh.attributes),
+        "sharp_face": [d.value for d in mesh.attributes["sharp_face"].data],
+    }
+
+
+@pytest.mark.parametrize("kind", ["box", "sphere", "capsule", "cylinder", "no_faces", "empty"])
+def test_proxy_meshes_equal_from_pydata(clean, kind):
+    """``proxies.mesh_from_shape`` (attribute buffers) builds exactly what ``Mesh.from_pydata`` builds."""
+    shapes = submodule(clean, "io.mapping.shapes_to_blender")
+    proxies = submodule(clean, "io.importer.proxies")
+    verts, faces = {
+        "box": lambda: shapes.box_mesh(1.0, 2.0, 0.5),
+        "sphere": lambda: shapes._revolve(shapes.sphere_profile(0.3)),
+        "capsule": lambda: shapes._revolve(shapes.capsule_profile(1.0, 0.2, 0.3)),
+        "cylinder": lambda: shapes._revolve([(0.0, -0.5), (0.3, -0.5), (0.2, 0.5), (0.0, 0.5)]),
+        "no_faces": lambda: ([(0.1, 0.2, 0.30000001), (1e-40, -0.0, 3.4e38)], []),
+        "empty": lambda: ([], []),
+    }[kind]()
+    reference = bpy.data.meshes.new("reference")
+    reference.from_pydata(verts, [], faces)
+    reference.update()
+    built = proxies.mesh_from_shape("built", shapes.ShapeMesh("CONVEX_HULL", verts, faces, None))
+    assert _mesh_data(built) == _mesh_data(reference)
+    assert len(built.polygons) == len(faces) and all(_mesh_data(built)["sharp_face"])
