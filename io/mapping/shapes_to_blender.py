@@ -92,18 +92,35 @@ def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
     """Surface of revolution about +Z of a (radius, z) profile from bottom to top; radius 0 = pole vertex."""
     directions = _ring_directions(segments)
     verts: list[tuple[float, float, float]] = []
-    rings: list[list[int] | int] = []
+    kinds: list[bool] = []  # per kept profile point: True = pole vertex, False = ring of ``segments`` vertices
+    last_pole_z: float | None = None
     for rho, z in profile:
         z = float(z)
         if rho <= 1e-12:
-            if rings and isinstance(rings[-1], int) and abs(verts[rings[-1]][2] - z) < 1e-12:
+            if kinds and kinds[-1] and abs(last_pole_z - z) < 1e-12:
                 continue
             verts.append((0.0, 0.0, z))
-            rings.append(len(verts) - 1)
+            kinds.append(True)
+            last_pole_z = z
             continue
-        start = len(verts)
         verts.extend([(rho * c, rho * s, z) for c, s in directions])
-        rings.append(list(range(start, start + segments)))
+        kinds.append(False)
+    return verts, list(_revolve_faces(tuple(kinds), segments))
+
+
+@functools.lru_cache(maxsize=64)
+def _revolve_faces(kinds: tuple[bool, ...], segments: int) -> tuple[tuple[int, ...], ...]:
+    """Faces of ``_revolve`` for a sequence of poles (True) and rings (False): they depend on nothing else, so each
+    layout is built once per process (immutable; a proxy mesh of the same layout gets a list copy)."""
+    rings: list[list[int] | int] = []
+    start = 0
+    for pole in kinds:
+        if pole:
+            rings.append(start)
+            start += 1
+        else:
+            rings.append(list(range(start, start + segments)))
+            start += segments
     faces: list[tuple[int, ...]] = []
     nxt = [*range(1, segments), 0]
     for lower, upper in itertools.pairwise(rings):
@@ -116,7 +133,24 @@ def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
             faces.extend([(lower[k], lower[k1], upper) for k, k1 in enumerate(nxt)])
         else:
             faces.extend([(lower[k], lower[k1], upper[k1], upper[k]) for k, k1 in enumerate(nxt)])
-    return verts, faces
+    return tuple(faces)
+
+
+def linspace(start: float, stop: float, num: int) -> list[float]:
+    """``np.linspace(start, stop, num).tolist()`` for finite floats and ``num`` ≥ 2, in plain Python: numpy 1.26 /
+    2.x compute ``arange(num) * step + start`` (``step = (stop − start) / (num − 1)``; when ``step`` is 0:
+    ``arange(num) / (num − 1) * (stop − start) + start``) with the last value set to ``stop``; each of those
+    elementwise IEEE operations gives the same float in Python (no numpy call: ~5x dearer inside an import)."""
+    start, stop = float(start), float(stop)
+    div = num - 1
+    delta = stop - start
+    step = delta / div
+    if step == 0:
+        values = [k / div * delta + start for k in range(num)]
+    else:
+        values = [k * step + start for k in range(num)]
+    values[-1] = stop
+    return values
 
 
 def box_mesh(ex: float, ey: float, ez: float):
@@ -127,8 +161,13 @@ def box_mesh(ex: float, ey: float, ez: float):
 
 
 def sphere_profile(radius: float, rings: int = SPHERE_RINGS) -> list[tuple[float, float]]:
-    lats = np.linspace(-math.pi / 2, math.pi / 2, rings + 1)
-    return [(radius * math.cos(a), radius * math.sin(a)) for a in lats]
+    return [(radius * c, radius * s) for c, s in _latitudes(rings)]
+
+
+@functools.lru_cache(maxsize=8)
+def _latitudes(rings: int) -> tuple[tuple[float, float], ...]:
+    """(cos a, sin a) of the ``rings + 1`` latitudes a from −π/2 to π/2 of a sphere profile (once per process)."""
+    return tuple((math.cos(a), math.sin(a)) for a in linspace(-math.pi / 2, math.pi / 2, rings + 1))
 
 
 def capsule_profile(height: float, r_bottom: float, r_top: float) -> list[tuple[float, float]]:
@@ -139,11 +178,12 @@ def capsule_profile(height: float, r_bottom: float, r_top: float) -> list[tuple[
         c = -h / 2 if r_bottom >= r_top else h / 2
         return [(rho, z + c) for rho, z in sphere_profile(r)]
     tangent = math.asin((r_bottom - r_top) / h) if h > 0 else 0.0
-    low = np.linspace(-math.pi / 2, tangent, CAP_RINGS + 1)
-    high = np.linspace(tangent, math.pi / 2, CAP_RINGS + 1)[1:]
-    # the larger sphere's equator is on the hull: keep it as a ring so the bounds are exact
-    low = np.union1d(low, [0.0]) if tangent > 0 else low
-    high = np.union1d(high, [0.0]) if tangent < 0 else high
+    low = linspace(-math.pi / 2, tangent, CAP_RINGS + 1)
+    high = linspace(tangent, math.pi / 2, CAP_RINGS + 1)[1:]
+    # the larger sphere's equator is on the hull: keep it as a ring so the bounds are exact (sorted, unique values:
+    # np.union1d's result; no −0.0 arises: k·step + start is +0.0 when it rounds to zero)
+    low = sorted({*low, 0.0}) if tangent > 0 else low
+    high = sorted({*high, 0.0}) if tangent < 0 else high
     profile = [(r_bottom * math.cos(a), -h / 2 + r_bottom * math.sin(a)) for a in low]
     profile += [(r_top * math.cos(a), h / 2 + r_top * math.sin(a)) for a in high]
     return profile

@@ -6,8 +6,12 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import struct
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from testkit import submodule
 
@@ -63,3 +67,83 @@ def _profiles():
 def test_revolve_equals_reference(segments):
     for profile in _profiles():
         assert stb._revolve(profile, segments) == _reference(profile, segments)
+
+
+def _sphere_profile_numpy(radius, rings=stb.SPHERE_RINGS):
+    """``sphere_profile`` as it was with numpy (the reference of the plain-Python one)."""
+    lats = np.linspace(-math.pi / 2, math.pi / 2, rings + 1)
+    return [(radius * math.cos(a), radius * math.sin(a)) for a in lats]
+
+
+def _capsule_profile_numpy(height, r_bottom, r_top):
+    """``capsule_profile`` as it was with np.linspace / np.union1d."""
+    h = max(float(height), 0.0)
+    if h <= abs(r_bottom - r_top):
+        r = max(r_bottom, r_top)
+        c = -h / 2 if r_bottom >= r_top else h / 2
+        return [(rho, z + c) for rho, z in _sphere_profile_numpy(r)]
+    tangent = math.asin((r_bottom - r_top) / h) if h > 0 else 0.0
+    low = np.linspace(-math.pi / 2, tangent, stb.CAP_RINGS + 1)
+    high = np.linspace(tangent, math.pi / 2, stb.CAP_RINGS + 1)[1:]
+    low = np.union1d(low, [0.0]) if tangent > 0 else low
+    high = np.union1d(high, [0.0]) if tangent < 0 else high
+    profile = [(r_bottom * math.cos(a), -h / 2 + r_bottom * math.sin(a)) for a in low]
+    profile += [(r_top * math.cos(a), h / 2 + r_top * math.sin(a)) for a in high]
+    return profile
+
+
+def _bits(values):
+    """Floats as their exact bit patterns (tells −0.0 from 0.0 and compares NaN)."""
+    return [struct.pack("<d", float(v)) for v in values]
+
+
+def _same_profile(a, b):
+    return len(a) == len(b) and all(_bits(p) == _bits(q) for p, q in zip(a, b, strict=True))
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(finite, finite, st.integers(2, 40))
+def test_linspace_is_numpy_bit_for_bit(start, stop, num):
+    with np.errstate(all="ignore"):
+        expected = np.linspace(start, stop, num)
+    assert _bits(stb.linspace(start, stop, num)) == _bits(expected)
+
+
+@pytest.mark.parametrize(
+    ("start", "stop", "num"),
+    [(-math.pi / 2, math.pi / 2, 17), (0.0, 0.0, 9), (-0.0, 0.0, 3), (5e-324, 1e-323, 9), (-1.0, 1e-300, 9)],
+)
+def test_linspace_edge_cases(start, stop, num):
+    assert _bits(stb.linspace(start, stop, num)) == _bits(np.linspace(start, stop, num))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(0, 1e6), st.integers(1, 40))
+def test_sphere_profile_is_the_numpy_one(radius, rings):
+    assert _same_profile(stb.sphere_profile(radius, rings), _sphere_profile_numpy(radius, rings))
+
+
+sizes = st.one_of(st.floats(0, 1e4), st.sampled_from([0.0, 1e-13, 0.5, 1.0, 2.0]))
+
+
+@settings(max_examples=600, deadline=None)
+@given(sizes, sizes, sizes)
+def test_capsule_profile_is_the_numpy_one(height, r_bottom, r_top):
+    assert _same_profile(stb.capsule_profile(height, r_bottom, r_top), _capsule_profile_numpy(height, r_bottom, r_top))
+
+
+def test_capsule_profile_fixed_cases():
+    for h, rb, rt in [(2.0, 0.5, 0.5), (1.0, 0.7, 0.2), (0.1, 0.2, 0.7), (1.0, 0.2, 0.7), (0.0, 0.0, 0.0), (3, 1, 0)]:
+        assert _same_profile(stb.capsule_profile(h, rb, rt), _capsule_profile_numpy(h, rb, rt))
+
+
+def test_revolve_faces_are_cached_and_not_shared():
+    """The faces of one layout are built once; each mesh gets its own list (changing it changes no other mesh)."""
+    profile = stb.sphere_profile(0.5)
+    _, faces = stb._revolve(profile)
+    faces.clear()
+    assert stb._revolve(profile) == _reference(profile, stb.SEGMENTS)
+    assert isinstance(stb._revolve_faces((True, False, True), 4), tuple)
