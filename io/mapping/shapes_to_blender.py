@@ -191,6 +191,8 @@ def capsule_profile(height: float, r_bottom: float, r_top: float) -> list[tuple[
 
 def _scaled(verts, scale) -> list[tuple[float, float, float]]:
     sx, sy, sz = scale
+    if sx == sy == sz == 1.0:  # x * 1.0 is x (the vertices are floats): no copy (most proxies are unscaled)
+        return verts
     return [(x * sx, y * sy, z * sz) for x, y, z in verts]
 
 
