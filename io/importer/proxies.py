@@ -19,7 +19,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 from .. import gltf_addon
 from ..gltf.nodes import decompose
-from ..mapping.shapes_to_blender import ShapeMesh
+from ..mapping.shapes_to_blender import FaceLayout, ShapeMesh
 
 TEMPORARY_SUFFIX = ".replaced"  # name of an Empty between the importer creating it and its replacement
 PLACEHOLDER_NAME = " glTF Physics placeholder"  # sorts first: the importer's look-up by name finds it at once
@@ -31,9 +31,11 @@ def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
     and ``sharp_face`` item by item: ~10 % of a sphere proxy in an import). ``from_pydata`` when they are missing."""
     mesh = bpy.data.meshes.new(name)
     vertices, faces = shape_mesh.vertices, shape_mesh.faces
-    lengths = [len(face) for face in faces]
+    layout = shape_mesh.layout  # the faces' buffers, cached per layout (FaceLayout.of builds them otherwise)
+    if layout is None or layout.faces != tuple(faces):  # (the same tuples: compared by identity, no copy of them)
+        layout = FaceLayout.of(faces)
     mesh.vertices.add(len(vertices))
-    mesh.loops.add(sum(lengths))
+    mesh.loops.add(len(layout.corner_verts))
     mesh.polygons.add(len(faces))
     attributes = mesh.attributes
     position, corner_vert = attributes.get("position"), attributes.get(".corner_vert")
@@ -46,8 +48,8 @@ def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
     if vertices:  # array.array: a buffer Blender copies at once (numpy costs more than it saves in an import)
         position.data.foreach_set("vector", array.array("f", itertools.chain.from_iterable(vertices)))
     if faces:
-        mesh.polygons.foreach_set("loop_start", array.array("i", itertools.accumulate(lengths[:-1], initial=0)))
-        corner_vert.data.foreach_set("value", array.array("i", itertools.chain.from_iterable(faces)))
+        mesh.polygons.foreach_set("loop_start", layout.loop_starts)
+        corner_vert.data.foreach_set("value", layout.corner_verts)
     mesh.attributes.new("sharp_face", "BOOLEAN", "FACE").data.foreach_set("value", [True] * len(faces))
     if faces:
         mesh.update(calc_edges=True)  # as from_pydata: the edges of the faces

@@ -11,6 +11,7 @@ inverted cone, round shapes under non-uniform scale) become CONVEX_HULL meshes; 
 
 from __future__ import annotations
 
+import array
 import functools
 import itertools
 import math
@@ -43,15 +44,33 @@ INFINITE_PLANE_SIZE = 2000.0  # metres; an absent plane size (infinite) becomes 
 UNIFORM_TOL = 1e-6
 
 
+@dataclass(frozen=True)
+class FaceLayout:
+    """Faces of a proxy mesh and the buffers Blender's mesh attributes take (``loop_start`` per face, ``corner_vert``
+    per corner): built once per process per layout and shared, never written to."""
+
+    faces: tuple[tuple[int, ...], ...]
+    loop_starts: array.array
+    corner_verts: array.array
+
+    @classmethod
+    def of(cls, faces) -> FaceLayout:
+        faces = tuple(tuple(face) for face in faces)
+        starts = array.array("i", itertools.accumulate([len(face) for face in faces[:-1]], initial=0))
+        return cls(faces, starts if faces else array.array("i"), array.array("i", itertools.chain(*faces)))
+
+
 @dataclass
 class ShapeMesh:
-    """Vertices/faces in Blender local space, the Blender collision shape, volume (m³, None = no volume)."""
+    """Vertices/faces in Blender local space, the Blender collision shape, volume (m³, None = no volume);
+    ``layout``: the cached ``FaceLayout`` of ``faces`` when the builder has one (None: built from ``faces``)."""
 
     collision_shape: str
     vertices: list[tuple[float, float, float]]
     faces: list[tuple[int, ...]]
     volume: float | None
     notes: list[str] = field(default_factory=list)
+    layout: FaceLayout | None = None
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         v = np.asarray(self.vertices, dtype=float).reshape(-1, 3)
@@ -88,7 +107,7 @@ def _ring_directions(segments: int) -> tuple[tuple[float, float], ...]:
     return tuple((math.cos(a), math.sin(a)) for a in (2.0 * math.pi * k / segments for k in range(segments)))
 
 
-def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
+def _revolve_parts(profile: list[tuple[float, float]], segments: int = SEGMENTS) -> tuple[list, FaceLayout]:
     """Surface of revolution about +Z of a (radius, z) profile from bottom to top; radius 0 = pole vertex."""
     directions = _ring_directions(segments)
     verts: list[tuple[float, float, float]] = []
@@ -105,11 +124,17 @@ def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
             continue
         verts.extend([(rho * c, rho * s, z) for c, s in directions])
         kinds.append(False)
-    return verts, list(_revolve_faces(tuple(kinds), segments))
+    return verts, _revolve_layout(tuple(kinds), segments)
+
+
+def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
+    """(vertices, faces) of ``_revolve_parts``."""
+    verts, layout = _revolve_parts(profile, segments)
+    return verts, list(layout.faces)
 
 
 @functools.lru_cache(maxsize=64)
-def _revolve_faces(kinds: tuple[bool, ...], segments: int) -> tuple[tuple[int, ...], ...]:
+def _revolve_layout(kinds: tuple[bool, ...], segments: int) -> FaceLayout:
     """Faces of ``_revolve`` for a sequence of poles (True) and rings (False): they depend on nothing else, so each
     layout is built once per process (immutable; a proxy mesh of the same layout gets a list copy)."""
     rings: list[list[int] | int] = []
@@ -133,7 +158,7 @@ def _revolve_faces(kinds: tuple[bool, ...], segments: int) -> tuple[tuple[int, .
             faces.extend([(lower[k], lower[k1], upper) for k, k1 in enumerate(nxt)])
         else:
             faces.extend([(lower[k], lower[k1], upper[k1], upper[k]) for k, k1 in enumerate(nxt)])
-    return tuple(faces)
+    return FaceLayout.of(faces)
 
 
 def linspace(start: float, stop: float, num: int) -> list[float]:
@@ -156,8 +181,11 @@ def linspace(start: float, stop: float, num: int) -> list[float]:
 def box_mesh(ex: float, ey: float, ez: float):
     hx, hy, hz = ex / 2, ey / 2, ez / 2
     verts = [(sx * hx, sy * hy, sz * hz) for sz in (-1, 1) for sy in (-1, 1) for sx in (-1, 1)]
-    faces = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
-    return verts, faces
+    return verts, list(_BOX.faces)
+
+
+_BOX = FaceLayout.of([(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)])
+_PLANE = FaceLayout.of([(0, 1, 2, 3)])
 
 
 def sphere_profile(radius: float, rings: int = SPHERE_RINGS) -> list[tuple[float, float]]:
@@ -223,17 +251,18 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
     if shape.type == BOX and isinstance(params, BoxShape):
         sx, sy, sz = params.size
         verts, faces = box_mesh(*scale_to_blender(params.size))
-        return ShapeMesh("BOX", _scaled(verts, bake), faces, abs(sx * sy * sz) * det)
+        return ShapeMesh("BOX", _scaled(verts, bake), faces, abs(sx * sy * sz) * det, layout=_BOX)
     if shape.type == SPHERE and isinstance(params, SphereShape):
         r = params.radius
-        verts, faces = _revolve(sphere_profile(r))
+        verts, layout = _revolve_parts(sphere_profile(r))
         kind = "SPHERE" if _uniform(total) else "CONVEX_HULL"
         if kind == "CONVEX_HULL":
             notes.append("sphere under non-uniform scale: convex hull of the scaled sphere")
-        return ShapeMesh(kind, _scaled(verts, bake), faces, _mass_volume(sim_mass.sphere(r)) * det, notes)
+        volume = _mass_volume(sim_mass.sphere(r)) * det
+        return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
     if shape.type == CAPSULE and isinstance(params, CapsuleShape):
         h, rb, rt = params.height, params.radius_bottom, params.radius_top
-        verts, faces = _revolve(capsule_profile(h, rb, rt))
+        verts, layout = _revolve_parts(capsule_profile(h, rb, rt))
         equal = abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0)
         kind = "CAPSULE" if equal and _uniform(total) else "CONVEX_HULL"
         if not equal:
@@ -243,10 +272,11 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
             volume = _mass_volume(sim_mass.capsule(h, rb))
             if kind == "CONVEX_HULL":
                 notes.append("capsule under non-uniform scale: convex hull of the scaled capsule")
-        return ShapeMesh(kind, _scaled(verts, bake), faces, None if volume is None else volume * det, notes)
+        volume = None if volume is None else volume * det
+        return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
     if shape.type == CYLINDER and isinstance(params, CylinderShape):
         h, rb, rt = params.height, params.radius_bottom, params.radius_top
-        verts, faces = _revolve([(0.0, -h / 2), (rb, -h / 2), (rt, h / 2), (0.0, h / 2)])
+        verts, layout = _revolve_parts([(0.0, -h / 2), (rb, -h / 2), (rt, h / 2), (0.0, h / 2)])
         radial_uniform = _uniform(total[:2])
         if abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0) and radial_uniform:
             kind = "CYLINDER"
@@ -256,7 +286,8 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
             kind = "CONVEX_HULL"
             notes.append("frustum, inverted cone or non-uniform radial scale: convex hull mesh")
         volume = _mass_volume(sim_mass.frustum(h, rb, rt))
-        return ShapeMesh(kind, _scaled(verts, bake), faces, None if volume is None else volume * det, notes)
+        volume = None if volume is None else volume * det
+        return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
     if shape.type == PLANE and isinstance(params, PlaneShape):
         size_x = params.size_x if params.size_x is not None else INFINITE_PLANE_SIZE
         size_z = params.size_z if params.size_z is not None else INFINITE_PLANE_SIZE
@@ -266,7 +297,7 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
             notes.append("one-sided plane: Blender's triangle mesh collides on both sides")
         hx, hy = size_x / 2, size_z / 2
         verts = [(-hx, -hy, 0.0), (hx, -hy, 0.0), (hx, hy, 0.0), (-hx, hy, 0.0)]
-        return ShapeMesh("MESH", _scaled(verts, bake), [(0, 1, 2, 3)], None, notes)
+        return ShapeMesh("MESH", _scaled(verts, bake), list(_PLANE.faces), None, notes, _PLANE)
     return None
 
 

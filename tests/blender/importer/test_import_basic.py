@@ -100,3 +100,32 @@ def test_proxy_meshes_equal_from_pydata(clean, kind):
     built = proxies.mesh_from_shape("built", shapes.ShapeMesh("CONVEX_HULL", verts, faces, None))
     assert _mesh_data(built) == _mesh_data(reference)
     assert len(built.polygons) == len(faces) and all(_mesh_data(built)["sharp_face"])
+    layout = shapes.FaceLayout.of(faces)  # the cached buffers (and a layout that does not match: rebuilt)
+    with_layout = proxies.mesh_from_shape("layout", shapes.ShapeMesh("CONVEX_HULL", verts, faces, None, [], layout))
+    assert _mesh_data(with_layout) == _mesh_data(reference)
+    if faces:
+        stale = shapes.FaceLayout.of([faces[-1], *faces[:-1]])
+        rebuilt = proxies.mesh_from_shape("stale", shapes.ShapeMesh("CONVEX_HULL", verts, faces, None, [], stale))
+        assert _mesh_data(rebuilt) == _mesh_data(reference)
+
+
+@pytest.mark.parametrize("kind", ["BOX", "SPHERE", "CAPSULE", "CYLINDER", "PLANE"])
+def test_implicit_proxy_meshes_equal_from_pydata(clean, kind):
+    """Proxy meshes of ``implicit_mesh`` (cached face layouts) are ``Mesh.from_pydata``'s of their faces."""
+    shapes = submodule(clean, "io.mapping.shapes_to_blender")
+    proxies = submodule(clean, "io.importer.proxies")
+    model = submodule(clean, "io.gltf.model")
+    params = {
+        "BOX": lambda: model.BoxShape(size=(1.0, 2.0, 0.5)),
+        "SPHERE": lambda: model.SphereShape(radius=0.3),
+        "CAPSULE": lambda: model.CapsuleShape(height=1.0, radius_top=0.2, radius_bottom=0.3),
+        "CYLINDER": lambda: model.CylinderShape(height=1.0, radius_top=0.0, radius_bottom=0.3),
+        "PLANE": lambda: model.PlaneShape(size_x=1.0, size_z=2.0),
+    }[kind]()
+    for _ in range(2):  # the second one reuses the cached layout
+        proxy = shapes.implicit_mesh(model.Shape(type=getattr(model, kind), params=params), (1.0, 2.0, 1.0))
+        assert proxy.layout is not None
+        reference = bpy.data.meshes.new("reference")
+        reference.from_pydata(proxy.vertices, [], proxy.faces)
+        reference.update()
+        assert _mesh_data(proxies.mesh_from_shape("built", proxy)) == _mesh_data(reference)

@@ -146,4 +146,33 @@ def test_revolve_faces_are_cached_and_not_shared():
     _, faces = stb._revolve(profile)
     faces.clear()
     assert stb._revolve(profile) == _reference(profile, stb.SEGMENTS)
-    assert isinstance(stb._revolve_faces((True, False, True), 4), tuple)
+    layout = stb._revolve_layout((True, False, True), 4)
+    assert layout is stb._revolve_layout((True, False, True), 4) and isinstance(layout.faces, tuple)
+
+
+@pytest.mark.parametrize("segments", [4, stb.SEGMENTS, 7])
+def test_face_layout_buffers(segments):
+    """The cached buffers are Blender's ``loop_start`` / ``corner_vert`` of the faces."""
+    for profile in _profiles():
+        verts, layout = stb._revolve_parts(profile, segments)
+        faces = list(layout.faces)
+        starts = [sum(len(f) for f in faces[:k]) for k in range(len(faces))]
+        assert list(layout.loop_starts) == starts
+        assert list(layout.corner_verts) == [v for f in faces for v in f]
+        assert all(0 <= v < len(verts) for v in layout.corner_verts)
+    empty = stb.FaceLayout.of([])
+    assert (empty.faces, list(empty.loop_starts), list(empty.corner_verts)) == ((), [], [])
+
+
+def test_implicit_meshes_carry_their_layout():
+    model = submodule("io.gltf.model")
+    shapes = [
+        model.Shape(type=model.BOX, params=model.BoxShape(size=(1.0, 2.0, 3.0))),
+        model.Shape(type=model.SPHERE, params=model.SphereShape(radius=0.5)),
+        model.Shape(type=model.CAPSULE, params=model.CapsuleShape(height=1.0, radius_top=0.3, radius_bottom=0.2)),
+        model.Shape(type=model.CYLINDER, params=model.CylinderShape(height=1.0, radius_top=0.0, radius_bottom=0.3)),
+        model.Shape(type=model.PLANE, params=model.PlaneShape(size_x=1.0, size_z=2.0, double_sided=True)),
+    ]
+    for shape in shapes:
+        mesh = stb.implicit_mesh(shape, (2.0, 1.0, 1.0))
+        assert mesh.layout is not None and mesh.faces == list(mesh.layout.faces)
