@@ -51,9 +51,7 @@ def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
         mesh.polygons.foreach_set("loop_start", layout.loop_starts)
         corner_vert.data.foreach_set("value", layout.corner_verts)
     mesh.attributes.new("sharp_face", "BOOLEAN", "FACE").data.foreach_set("value", [True] * len(faces))
-    if faces:
-        mesh.update(calc_edges=True)  # as from_pydata: the edges of the faces
-    mesh.update()
+    mesh.update(calc_edges=bool(faces))  # as from_pydata + update: the edges of the faces (one update is enough)
     return mesh
 
 
