@@ -25,13 +25,17 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
         realisers.setdefault(_body_of(ctx, c), []).extend(objects)
     bodies: dict[int, list] = {}  # body node → the objects whose rigid-body values realise it
     dyn, static = [], []
+    sets: dict[tuple, frozenset] = {}  # collision collections → the set of their indices (most bodies share one)
     for node, ob in sorted(ctx.body_objects.items()):
         if ob.rigid_body is None or first_collider.get(node) is None:
             continue
         carrier = carriers.get(node, ob)
         objects = [carrier, ob, *realisers.get(node, ())]
         bodies[node] = list({o.as_pointer(): o for o in objects if o.rigid_body is not None}.values())
-        collections = frozenset(i for i, on in enumerate(carrier.rigid_body.collision_collections) if on)
+        layers = tuple(carrier.rigid_body.collision_collections)
+        collections = sets.get(layers)
+        if collections is None:
+            collections = sets[layers] = frozenset(i for i, on in enumerate(layers) if on)
         entry = Body(node, _material(ctx, first_collider[node]), collections, ob.name)
         (dyn if node in carriers else static).append(entry)
     result = plan(dyn, static)
