@@ -21,6 +21,7 @@ from ..mapping.stored import assign_each
 
 _NUMBERS = (float, int)
 _SPECS: dict[type, dict[str, _Spec | None]] = {}  # group class → property name → how to write it directly
+MAX_PLANS = 20_000
 _PLANS: dict[tuple, tuple[dict, tuple]] = {}  # (class, values, their types) → (direct values, names RNA writes)
 
 
@@ -100,6 +101,8 @@ def assign(pg, values: dict) -> None:
     if rest:
         assign_each(pg, {name: values[name] for name in rest})
     if fresh and _checked(pg, values, new) and key is not None:
+        if len(_PLANS) >= MAX_PLANS:  # bounded across imports (values met once, e.g. each body's mass, add up)
+            _PLANS.clear()
         _PLANS[key] = plan
 
 

@@ -87,3 +87,13 @@ def test_groups_with_equal_values_share_a_plan_but_keep_their_own_values(clean):
             assert repr(tuple(read) if name == "center_of_mass" else read) == repr(
                 tuple(wanted) if name == "center_of_mass" else wanted
             ), (values, name)
+
+
+def test_the_plan_cache_stays_bounded(clean, monkeypatch):
+    direct = submodule(clean, "io.importer.direct_writes")
+    monkeypatch.setattr(direct, "MAX_PLANS", 3)
+    for k in range(10):
+        pm = bpy.data.objects.new("probe", None).gltf_physics.motion
+        direct.assign(pm, {"gravity_factor": 2.0 + k})
+        assert pm.gravity_factor == 2.0 + k
+    assert len(direct._PLANS) <= 3
