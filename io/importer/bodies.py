@@ -121,7 +121,8 @@ def _prepare_collider(ctx: ImportContext, index: int):
 def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     doc, collider = ctx.document, ctx.document.nodes[index].collider
     pg = ob.gltf_physics
-    props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
+    if ctx.document.nodes[index].motion is None or ctx.body_objects.get(index) != ob:  # else ``_motion_body`` did
+        props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
     props.assign(
         pg.collider,
         has_collider=True,
