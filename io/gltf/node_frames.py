@@ -361,7 +361,8 @@ class WorldFrames:
         rel = inverse @ b
         t = rel[:, :3, 3]
         q = matrices_to_quats(rel[:, :3, :3])
-        return {pair: (tuple(float(v) for v in t[k]), tuple(float(v) for v in q[k])) for k, pair in enumerate(pairs)}
+        t, q = t.tolist(), q.tolist()  # the same Python floats as float() per element, in one call each
+        return {pair: (tuple(t[k]), tuple(q[k])) for k, pair in enumerate(pairs)}
 
     def scale(self, index: int) -> tuple[float, float, float]:
         """Absolute per-axis world scale (glTF axes)."""

@@ -39,17 +39,31 @@ def build(ctx: ImportContext) -> None:
     for index in sorted(i for i, n in doc.nodes.items() if n.collider is not None):
         by_body[ctx.body_node_of.get(index)].append(index)
     for m in motion_nodes:
-        ctx.guarded(ctx.node_pointer(m, "motion"), "rigid body", _motion_body, ctx, m, by_body.get(m, []))
+        _guarded(ctx, m, "motion", "rigid body", _motion_body, ctx, m, by_body.get(m, []))
     for c in by_body.get(None, []):
-        ctx.guarded(ctx.node_pointer(c, "collider"), "static collider", _static_collider, ctx, c)
+        _guarded(ctx, c, "collider", "static collider", _static_collider, ctx, c)
     for m in motion_nodes:
-        ctx.guarded(ctx.node_pointer(m, "motion"), "nested body", _detach_from_compound, ctx, m)
+        _guarded(ctx, m, "motion", "nested body", _detach_from_compound, ctx, m)
     for c in (c for cs in by_body.values() for c in cs):  # after replacements: the final objects keep the data
         ob = ctx.objects.get(c)
         if ob is not None:
-            ctx.guarded(ctx.node_pointer(c, "collider"), "storing the collider", _store_collider, ctx, ob, c)
+            _guarded(ctx, c, "collider", "storing the collider", _store_collider, ctx, ob, c)
     for index, body in ctx.body_node_of.items():
         ctx.body_object_of[index] = None if body is None else ctx.body_objects.get(body)
+
+
+def _guarded(ctx: ImportContext, index: int, part: str, what: str, func, *args):
+    """``ctx.guarded`` at the node's ``part`` pointer, built only when ``func`` fails (called per body)."""
+    try:
+        return func(*args)
+    except Exception as exc:
+        ctx.warn(ctx.FAILED, ctx.node_pointer(index, part), f"{what} failed: {type(exc).__name__}: {exc}")
+        return None
+
+
+def _at(ctx: ImportContext, m: int) -> str:
+    """The pointer of motion node ``m`` (built when a diagnostic needs it, not per body)."""
+    return ctx.node_pointer(m, "motion")
 
 
 def replacement_candidates(document, json_nodes: list) -> set[int]:
@@ -74,6 +88,8 @@ def replacement_candidates(document, json_nodes: list) -> set[int]:
 
 def _animated(ctx: ImportContext, index: int) -> bool:
     """Is the node or an ancestor animated by the file? (All nodes answered together once: O(nodes).)"""
+    if not ctx.animated:
+        return False
     key = "animated ancestor"
     if key not in ctx.cache:
         ctx.cache[key] = nearest_marked(ctx.parents, ctx.animated, range(len(ctx.json_nodes)))
@@ -105,7 +121,8 @@ def _prepare_collider(ctx: ImportContext, index: int):
 def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     doc, collider = ctx.document, ctx.document.nodes[index].collider
     pg = ob.gltf_physics
-    props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
+    if ctx.document.nodes[index].motion is None or ctx.body_objects.get(index) != ob:  # else ``_motion_body`` did
+        props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
     props.assign(
         pg.collider,
         has_collider=True,
@@ -151,13 +168,12 @@ def _notes(ctx: ImportContext, index: int, data: GeometryData | None) -> None:
 
 
 def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
-    ptr = ctx.node_pointer(m, "motion")
     ob = ctx.objects.get(m)
     if ob is None:
-        ctx.warn(SKIPPED, ptr, "motion on a node without a Blender object (bone or not in the scene): skipped")
+        ctx.warn(SKIPPED, _at(ctx, m), "motion on a node without a Blender object (bone or not in the scene): skipped")
         return
     if ob.type not in ("MESH", "EMPTY"):
-        ctx.warn(SKIPPED, ptr, f"motion on a {ob.type} object: Blender rigid bodies need a mesh object")
+        ctx.warn(SKIPPED, _at(ctx, m), f"motion on a {ob.type} object: Blender rigid bodies need a mesh object")
         return
     usable = [(c, geo) for c in colliders if (geo := _prepare_collider(ctx, c)) is not None]
     scale = _scale_of(ctx, m)
@@ -177,7 +193,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
             ob = replace_with_mesh_object(ctx, m, empty_mesh(ob.name + ".compound"))
             ob.gltf_physics.generated_mesh = True
         for c, geo in usable:
-            part = ctx.guarded(ctx.node_pointer(c, "collider"), "compound child", _compound_child, ctx, m, ob, c, geo)
+            part = _guarded(ctx, c, "collider", "compound child", _compound_child, ctx, m, ob, c, geo)
             if part is not None:
                 parts.append(part)
     motion = _fit_float32(ctx, m, ctx.document.nodes[m].motion)
@@ -193,7 +209,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
             ob.gltf_physics.generated_mesh = True
         rb = _add_rigid_body(ctx, ob, "BOX" if ob.gltf_physics.generated_mesh else "CONVEX_HULL", "ACTIVE")
         rb.collision_collections = [False] * 20
-        ctx.note(APPROXIMATED, ptr, "body without colliders: imported as a body that collides with nothing")
+        ctx.note(APPROXIMATED, _at(ctx, m), "body without colliders: imported as a body that collides with nothing")
         volume = None
     elif len(parts) == 1 and parts[0][1] == ob:
         rb = _add_rigid_body(ctx, ob, parts[0][2].collision_shape, "ACTIVE")
@@ -211,7 +227,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
         ctx.collider_objects.setdefault(c, []).append(child)
     materials = {id(_material_of(ctx, c)) for c, _, _ in parts}
     if len(materials) > 1:
-        ctx.note(APPROXIMATED, ptr, "compound body with several physics materials: Blender uses the first one")
+        ctx.note(APPROXIMATED, _at(ctx, m), "compound body with several physics materials: Blender uses the first one")
     props.apply_material(rb, _material_of(ctx, parts[0][0]) if parts else None)
     ctx.body_objects[m] = ob
     ctx.objects[m] = ob
@@ -253,32 +269,38 @@ def _fit_float32(ctx: ImportContext, m: int, motion):
     changes = {}
     for attr, key in MOTION_KEYS.items():
         value = getattr(motion, attr)
+        if value is None:
+            continue
         values = value if isinstance(value, tuple) else (value,)
-        if value is None or all(abs(v) <= FLOAT32_MAX for v in values):
+        if _fits(values):
             continue
         fitted = tuple(max(-FLOAT32_MAX, min(FLOAT32_MAX, v)) for v in values)
         changes[attr] = fitted if isinstance(value, tuple) else fitted[0]
         ctx.note(
             APPROXIMATED,
-            ctx.node_pointer(m, "motion") + "/" + key,
+            _at(ctx, m) + "/" + key,
             f"{key} {value} does not fit a 32-bit float: clamped to ±{FLOAT32_MAX:.7g}",
         )
     return dataclasses.replace(motion, **changes) if changes else motion
 
 
+def _fits(values: tuple) -> bool:
+    """``all(abs(v) <= FLOAT32_MAX for v in values)`` without a Python generator (NaN does not fit)."""
+    return all(map(FLOAT32_MAX.__ge__, map(abs, values)))
+
+
 def _apply_motion(ctx: ImportContext, m: int, ob, rb, motion, volume: float | None, animated: bool) -> None:
-    ptr = ctx.node_pointer(m, "motion")
     if motion.kind == STATIC:
         rb.type = "PASSIVE"
         rb.kinematic = animated
     elif motion.mass == 0.0:
         rb.type = "PASSIVE"
         rb.kinematic = True
-        ctx.note(APPROXIMATED, ptr + "/mass", "mass 0 (infinite): imported as an animated passive body")
+        ctx.note(APPROXIMATED, _at(ctx, m) + "/mass", "mass 0 (infinite): imported as an animated passive body")
     else:
         rb.kinematic = props.is_kinematic(motion) or animated
         if animated and not props.is_kinematic(motion):
-            ctx.note(APPROXIMATED, ptr, "animated body: follows the animation (Animated), not simulated")
+            ctx.note(APPROXIMATED, _at(ctx, m), "animated body: follows the animation (Animated), not simulated")
     if motion.mass is not None and motion.mass > 0.0:
         rb.mass = motion.mass
     elif motion.mass is None:
@@ -286,12 +308,16 @@ def _apply_motion(ctx: ImportContext, m: int, ob, rb, motion, volume: float | No
             rb.mass = ctx.density * volume
         else:
             rb.mass = FALLBACK_MASS
-            ctx.note(APPROXIMATED, ptr, f"no mass and no collider volume: {FALLBACK_MASS:g} kg")
+            ctx.note(APPROXIMATED, _at(ctx, m), f"no mass and no collider volume: {FALLBACK_MASS:g} kg")
     fields = props.stored_only_motion_fields(
         motion, reproduce.reproduced_fields(ctx, motion) if not animated else frozenset()
     )
     if fields:
-        ctx.note(NOT_SIMULATED, ptr, "kept for export, not simulated by Blender: " + ", ".join(fields))
+        ctx.note(
+            NOT_SIMULATED,
+            _at(ctx, m),
+            "kept for export, not simulated by Blender: " + ", ".join(fields),
+        )
 
 
 def _detach_from_compound(ctx: ImportContext, m: int) -> None:

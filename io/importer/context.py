@@ -66,6 +66,7 @@ class ImportContext(Reporting):
         self.parents = parent_map(self.json_nodes)
         self.animated = animated_nodes(self.json)
         self.frames = WorldFrames(self.json_nodes, self.parents)  # every node's world matrix, computed once
+        self._pointers: dict[tuple, str] = {}  # node_pointer's answers (several steps ask for the same ones)
 
     def node_world_matrix(self, index: int):
         """World transform of glTF node ``index`` in Blender axes (``mathutils.Matrix``), from the file."""
@@ -79,10 +80,14 @@ class ImportContext(Reporting):
 
     def node_pointer(self, index: int, *parts: object) -> str:
         """JSON pointer of a node's physics extension object (KHR or OMI by the revision it was read from)."""
-        physics = self.document.nodes.get(index)
-        name = OMI_BODY if physics is not None and physics.source in OMI_REVISIONS else KHR_RIGID_BODIES
-        base = f"/nodes/{index}/extensions/{name}"
-        return base + pointer(*parts) if parts else base  # called per object: the fixed part without escaping
+        key = (index, parts)
+        found = self._pointers.get(key)
+        if found is None:
+            physics = self.document.nodes.get(index)
+            name = OMI_BODY if physics is not None and physics.source in OMI_REVISIONS else KHR_RIGID_BODIES
+            base = f"/nodes/{index}/extensions/{name}"  # called per object: the fixed part without escaping
+            found = self._pointers[key] = base + pointer(*parts) if parts else base
+        return found
 
     def collections_of(self, ob) -> list:
         """Collections that link ``ob`` directly (``Object.users_collection`` without its per-call scan of every

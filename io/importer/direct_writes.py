@@ -9,7 +9,8 @@ this path (booleans, ints, floats and their arrays, unlimited strings, enum item
 accepts and inside the property's hard range / items / length; a group already holding values, anything else, and a
 property whose first direct write does not read back equal go through ``setattr`` as before. Values whose ``update``
 callback must run even while the sync is paused (the filter texts: their UI list rows) are written by their caller
-with ``stored.assign_each``.
+with ``stored.assign_each``. Which values go which way is worked out once per group class and distinct values (many
+groups get the same: shared shapes, materials, defaults); a plan holding a zero float is not kept (0.0 == -0.0).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ..mapping.stored import assign_each
 
 _NUMBERS = (float, int)
 _SPECS: dict[type, dict[str, _Spec | None]] = {}  # group class → property name → how to write it directly
+MAX_PLANS = 20_000
+_PLANS: dict[tuple, tuple[dict, tuple]] = {}  # (class, values, their types) → (direct values, names RNA writes)
 
 
 class _Spec:
@@ -86,30 +89,58 @@ def assign(pg, values: dict) -> None:
     if len(group):
         assign_each(pg, values)
         return
+    try:  # many groups get the same values (shared shapes, materials, defaults): their plan is worked out once
+        key = (type(pg), tuple(values.items()), tuple(map(type, values.values())))
+        plan = _PLANS.get(key)
+    except TypeError:  # a list value
+        key = plan = None
+    fresh = plan is None
+    new, rest = plan = _plan(pg, values) if fresh else plan
+    if new:
+        group.update(new)
+    if rest:
+        assign_each(pg, {name: values[name] for name in rest})
+    if fresh and _checked(pg, values, new) and key is not None:
+        if len(_PLANS) >= MAX_PLANS:  # bounded across imports (values met once, e.g. each body's mass, add up)
+            _PLANS.clear()
+        _PLANS[key] = plan
+
+
+def _plan(pg, values: dict) -> tuple[dict, tuple]:
+    """The ID-property values written directly, and the names RNA writes."""
     specs = _SPECS.setdefault(type(pg), {})
-    new, rest = {}, {}
+    new, rest = {}, []
     for name, value in values.items():
         spec = specs.get(name, specs)  # the dict itself: not looked at yet
         if spec is specs:
             spec = specs[name] = _spec(pg, name)
         if spec is None:
-            rest[name] = value
+            rest.append(name)
             continue
         default = spec.default
         if (tuple(value) == default) if type(value) in (tuple, list) else (value == default):
             continue
         raw = spec.raw(value)
         if raw is None:
-            rest[name] = value
+            rest.append(name)
         else:
             new[name] = raw
-    if new:
-        group.update(new)
-        for name in new:
-            if not specs[name].checked:
-                _check(pg, name, values[name], specs)
-    if rest:
-        assign_each(pg, rest)
+    return new, tuple(rest)
+
+
+def _checked(pg, values: dict, new: dict) -> bool:
+    """Check the first direct writes (``_check``); a plan is kept when they all read back and it holds no zero float
+    (equal values share a plan, and 0.0 == -0.0: a signed zero is written as given)."""
+    specs = _SPECS[type(pg)]
+    for name in new:
+        if not specs[name].checked:
+            _check(pg, name, values[name], specs)
+    for name, raw in new.items():
+        if specs[name] is None:
+            return False
+        if (0.0 in raw) if type(raw) is list else (type(raw) is float and raw == 0.0):
+            return False
+    return True
 
 
 def _check(pg, name: str, value, specs: dict) -> None:
@@ -124,6 +155,7 @@ def _check(pg, name: str, value, specs: dict) -> None:
         return
     del pg[name]
     specs[name] = None
+    _PLANS.clear()  # plans that write it directly
     setattr(pg, name, value)
 
 

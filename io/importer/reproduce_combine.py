@@ -25,14 +25,23 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
         realisers.setdefault(_body_of(ctx, c), []).extend(objects)
     bodies: dict[int, list] = {}  # body node → the objects whose rigid-body values realise it
     dyn, static = [], []
+    materials: dict = {}  # id of a file material → its PhysicsMaterial
+    sets: dict[tuple, frozenset] = {}  # collision collections → the set of their indices (most bodies share one)
     for node, ob in sorted(ctx.body_objects.items()):
         if ob.rigid_body is None or first_collider.get(node) is None:
             continue
         carrier = carriers.get(node, ob)
         objects = [carrier, ob, *realisers.get(node, ())]
         bodies[node] = list({o.as_pointer(): o for o in objects if o.rigid_body is not None}.values())
-        collections = frozenset(i for i, on in enumerate(carrier.rigid_body.collision_collections) if on)
-        entry = Body(node, _material(ctx, first_collider[node]), collections, ob.name)
+        layers = tuple(carrier.rigid_body.collision_collections)
+        collections = sets.get(layers)
+        if collections is None:
+            collections = sets[layers] = frozenset(i for i, on in enumerate(layers) if on)
+        source = props.lookup(ctx.document.materials, ctx.document.nodes[first_collider[node]].collider.material)
+        material = materials.get(id(source), materials)
+        if material is materials:  # one PhysicsMaterial per file material, shared by its bodies
+            material = materials[id(source)] = _material(source)
+        entry = Body(node, material, collections, ob.name)
         (dyn if node in carriers else static).append(entry)
     result = plan(dyn, static)
     if result is None:
@@ -66,8 +75,7 @@ def _first_colliders(ctx: ImportContext) -> dict[int, int]:
     return out
 
 
-def _material(ctx: ImportContext, collider: int) -> PhysicsMaterial | None:
-    m = props.lookup(ctx.document.materials, ctx.document.nodes[collider].collider.material)
+def _material(m) -> PhysicsMaterial | None:
     if m is None:
         return None
     return PhysicsMaterial(

@@ -64,3 +64,36 @@ def test_values_outside_the_float_range_go_through_rna(clean, value):
     reference = bpy.data.objects.new("reference", None).gltf_physics.motion
     reference.gravity_factor = value
     assert repr(pm.gravity_factor) == repr(reference.gravity_factor)
+
+
+def test_groups_with_equal_values_share_a_plan_but_keep_their_own_values(clean):
+    """The per-values plan cache: equal values (1 == 1.0 == True, 0.0 == -0.0) still store what each group was given."""
+    direct = submodule(clean, "io.importer.direct_writes")
+    cases = [
+        {"center_of_mass": (1.0, 0.0, 2.0), "gravity_factor": 2.0, "kind": "kinematic"},
+        {"center_of_mass": (1.0, -0.0, 2.0), "gravity_factor": 2.0, "kind": "kinematic"},
+        {"center_of_mass": (1.0, 0.0, 2.0), "gravity_factor": 2.0, "kind": "kinematic"},
+        {"center_of_mass": (1.0, 0.0, 2.0), "gravity_factor": 2, "kind": "kinematic"},
+        {"center_of_mass": (1.0, 0.0, 2.0), "gravity_factor": 2.0, "kind": "static"},
+    ]
+    for values in cases * 2:
+        pm = bpy.data.objects.new("probe", None).gltf_physics.motion
+        direct.assign(pm, values)
+        reference = bpy.data.objects.new("reference", None).gltf_physics.motion
+        for name, value in values.items():
+            setattr(reference, name, value)
+        for name in values:
+            read, wanted = getattr(pm, name), getattr(reference, name)
+            assert repr(tuple(read) if name == "center_of_mass" else read) == repr(
+                tuple(wanted) if name == "center_of_mass" else wanted
+            ), (values, name)
+
+
+def test_the_plan_cache_stays_bounded(clean, monkeypatch):
+    direct = submodule(clean, "io.importer.direct_writes")
+    monkeypatch.setattr(direct, "MAX_PLANS", 3)
+    for k in range(10):
+        pm = bpy.data.objects.new("probe", None).gltf_physics.motion
+        direct.assign(pm, {"gravity_factor": 2.0 + k})
+        assert pm.gravity_factor == 2.0 + k
+    assert len(direct._PLANS) <= 3
