@@ -6,37 +6,16 @@ from __future__ import annotations
 import bpy
 import pytest
 
-from blenderkit import submodule
+from blenderkit import rna_values, submodule
 from testkit import FIXTURES
 
 PATHS = sorted((FIXTURES / "import").glob("*.gltf")) + sorted((FIXTURES / "joints").glob("*.gltf"))
 
 
-def _values(data) -> dict:
-    """Every RNA property of a ``gltf_physics`` group, nested groups and collections included."""
-    out = {}
-    for prop in data.bl_rna.properties:
-        name = prop.identifier
-        if name == "rna_type":
-            continue
-        value = getattr(data, name)
-        if prop.type == "POINTER" and prop.fixed_type.identifier == "Object":
-            out[name] = getattr(value, "name", None)
-        elif prop.type == "POINTER":
-            out[name] = _values(value)
-        elif prop.type == "COLLECTION":
-            out[name] = [_values(item) for item in value]
-        elif getattr(prop, "is_array", False):
-            out[name] = tuple(value)
-        else:
-            out[name] = value
-    return out
-
-
 def _import_scene(addon, path) -> dict:
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
-    return {ob.name: _values(ob.gltf_physics) for ob in bpy.data.objects}
+    return {ob.name: rna_values(ob.gltf_physics) for ob in bpy.data.objects}
 
 
 def test_one_update_per_group_reads_back_like_setattr(clean, monkeypatch):
@@ -66,7 +45,7 @@ def test_values_outside_the_float_range_go_through_rna(clean, value):
     assert repr(pm.gravity_factor) == repr(reference.gravity_factor)
 
 
-def test_groups_with_equal_values_share_a_plan_but_keep_their_own_values(clean):
+def test_groups_with_equal_values_share_a_plan_but_keep_their_ownrna_values(clean):
     """The per-values plan cache: equal values (1 == 1.0 == True, 0.0 == -0.0) still store what each group was given."""
     direct = submodule(clean, "io.importer.direct_writes")
     cases = [

@@ -9,6 +9,7 @@ import json
 
 import bpy
 
+from blenderkit import rna_values
 from export_helpers import export
 from joint_helpers import constraints, import_gltf
 
@@ -73,34 +74,13 @@ def _file(tmp_path, shared: bool):
     return path
 
 
-def _values(data) -> dict:
-    """Every RNA property of a property group, nested groups and collections included (objects by name)."""
-    out = {}
-    for prop in data.bl_rna.properties:
-        name = prop.identifier
-        if name == "rna_type":
-            continue
-        value = getattr(data, name)
-        if prop.type == "POINTER" and prop.fixed_type.identifier == "Object":
-            out[name] = getattr(value, "name", None)
-        elif prop.type == "POINTER":
-            out[name] = _values(value)
-        elif prop.type == "COLLECTION":
-            out[name] = [_values(item) for item in value]
-        elif getattr(prop, "is_array", False):
-            out[name] = tuple(value)
-        else:
-            out[name] = value
-    return out
-
-
 def _scene(addon, path) -> dict:
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     report = import_gltf(addon, path)
     assert report.counts["joints"] == PAIRS
     return {
         ob.name: (
-            _values(ob.gltf_physics),
+            rna_values(ob.gltf_physics),
             ob.users,
             _constraint(ob.rigid_body_constraint),
             tuple(map(tuple, ob.matrix_world)),
