@@ -146,7 +146,7 @@ class DeferredJson:
 
     def _splice(self, text: str, export_settings, glb: bool) -> str | None:
         layout = gltf_addon.json_layout(export_settings, self.gltf_format)
-        texts = _Texts(self) if layout == self.layout else (lambda i: encode(self._fixed(i), *layout))
+        texts = _Texts(self, layout)  # a sequence: every marker counted, found in the file or not
         prefix = self.markers.prefix
         result = splice_text(text, prefix, texts)
         if not any(result.found) and not result.leftover:
@@ -164,8 +164,8 @@ class DeferredJson:
         return again if glb else again + "\n"  # save_gltf ends a .gltf with a newline
 
     def _whole(self, node, index: int, exts: dict, children: list[int] | None) -> tuple | None:
-        """(index, node, its fields with ``exts``, whole-node marker) when the scene node ``node`` can be written
-        whole after the export (a plain ``gltf2_io.Node`` without extensions or extras), else None (nothing
+        """(index, node, its fields with ``exts``, whole-node marker, its number) when the scene node ``node`` can be
+        written whole after the export (a plain ``gltf2_io.Node`` without extensions or extras), else None (nothing
         recorded). io_scene_gltf2 then skips its passes over the node; ``_hold`` keeps it in the plan."""
         if not gltf_addon.is_plain_node(node) or node.extensions or node.extras is not None:
             return None
@@ -200,9 +200,10 @@ class DeferredJson:
             out[index] = node
         return out
 
-    def _text(self, index: int) -> str:
-        text = self.texts[index]
-        return text if text is not None else encode(self._fixed(index), *self.layout)
+    def _text(self, index: int, layout) -> str:
+        """Value ``index`` encoded with ``layout`` (the staged text when that is the layout it was encoded with)."""
+        text = self.texts[index] if layout == self.layout else None
+        return text if text is not None else encode(self._fixed(index), *layout)
 
     def _fixed(self, index: int):
         """Value ``index`` as ``as_exported`` gives it, read back from its text (encodes to the same JSON in any
@@ -226,13 +227,13 @@ class DeferredJson:
 
 
 class _Texts:
-    """``DeferredJson``'s texts by marker index, derived ones encoded when asked for."""
+    """``DeferredJson``'s values by marker index encoded with ``layout``, each when asked for."""
 
-    def __init__(self, deferred: DeferredJson):
-        self.deferred = deferred
+    def __init__(self, deferred: DeferredJson, layout):
+        self.deferred, self.layout = deferred, layout
 
     def __len__(self) -> int:
         return len(self.deferred.texts)
 
     def __getitem__(self, index: int) -> str:
-        return self.deferred._text(index)
+        return self.deferred._text(index, self.layout)

@@ -263,3 +263,30 @@ def test_scene_nodes_written_whole_unless_another_addon_changes_them(clean, tmp_
     assert counts.get("json_after_export") == 1 and seen["held"] == 12
     assert b"renamed by another add-on" in spliced and b"EXT_other" in spliced
     assert spliced == plain
+
+
+@pytest.mark.skipif(not SPLICES, reason="bpy 4.2 writes through the plan")
+def test_last_value_removed_with_encoder_settings_changed(clean, tmp_path, monkeypatch):
+    """Another add-on changes the encoder settings and removes the physics of the last node we write whole: the
+    export ends with the "removed" warning and every other value written (the markers' count does not depend on
+    the markers found in the file)."""
+    _native_scene()
+
+    def indent_two(gltf_format, sort_order, export_settings):
+        gltf_format.indent, gltf_format.separators = 2, (", ", ": ")
+
+    def remove_last(plan, export_settings):
+        held = [n for n in plan.nodes if type(n).__name__ == "HeldNode"]
+        del held[-1].extensions["KHR_physics_rigid_bodies"]
+
+    _wrap_hook(monkeypatch, clean, "gather_gltf_encoded_hook", indent_two)
+    _wrap_hook(monkeypatch, clean, "gather_gltf_extensions_hook", remove_last)
+    path = tmp_path / "removed.gltf"
+    assert bpy.ops.export_scene.gltf(filepath=str(path), export_format="GLTF_SEPARATE") == {"FINISHED"}
+    text = path.read_text(encoding="utf-8")
+    assert "gltf-physics-splice" not in text and '\n  "asset": {' in text
+    physics = [n["extensions"]["KHR_physics_rigid_bodies"] for n in json.loads(text)["nodes"] if "extensions" in n]
+    assert sum("collider" in p for p in physics) == 11 and sum("joint" in p for p in physics) == 6
+    report = last_export(clean)
+    warnings = [d.message for d in report.diagnostics if d.code == "GLTF_PHYSICS_EXPORT_SPLICE"]
+    assert any("removed" in m for m in warnings), report.diagnostics
