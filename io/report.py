@@ -50,13 +50,14 @@ class Reporting:
     def note(self, code: str, ptr: str, message: str) -> None:
         self.report.add(Severity.INFO, code, ptr, message)
 
-    def guarded(self, ptr: str, what: str, func: Callable, *args) -> Any:
+    def guarded(self, ptr: str | Callable[[], str], what: str, func: Callable, *args) -> Any:
         """Run one step/object; an exception becomes a WARNING at ``ptr`` (code ``FAILED``) and None is returned,
-        so one bad object never aborts the run."""
+        so one bad object never aborts the run. ``ptr`` may be a function giving it (called only on failure)."""
         try:
             return func(*args)
         except Exception as exc:
-            self.warn(self.FAILED, ptr, f"{what} failed: {type(exc).__name__}: {exc}")
+            where = ptr() if callable(ptr) else ptr
+            self.warn(self.FAILED, where, f"{what} failed: {type(exc).__name__}: {exc}")
             return None
 
 

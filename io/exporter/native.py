@@ -13,19 +13,20 @@ import numpy as np
 
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
 from ..gltf.nodes import affine_inverse
-from ..mapping.mass_to_gltf import Child, blender_mass_values, effective_margin
+from ..mapping.mass_to_gltf import MARGINED_SHAPES, Child, blender_mass_values, effective_margin
 from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, native_material, r7
 from .context import Builder, exact_key
 
 
 def compound_child(ob) -> bool:
+    return ob.rigid_body is not None and _in_compound(ob)
+
+
+def _in_compound(ob) -> bool:
+    """Is ``ob``'s parent a COMPOUND rigid body?"""
     parent = ob.parent
-    return (
-        ob.rigid_body is not None
-        and parent is not None
-        and parent.rigid_body is not None
-        and parent.rigid_body.collision_shape == "COMPOUND"
-    )
+    prb = None if parent is None else parent.rigid_body
+    return prb is not None and prb.collision_shape == "COMPOUND"
 
 
 class NativeBody(NamedTuple):
@@ -43,10 +44,7 @@ class NativeBody(NamedTuple):
         rb = ob.rigid_body if rb is None else rb
         if rb is None:
             return cls(None, (ob.type if kind is None else kind) == "MESH", None, False, ob.name)
-        parent = ob.parent
-        prb = None if parent is None else parent.rigid_body
-        child = prb is not None and prb.collision_shape == "COMPOUND"
-        return cls(rb, (ob.type if kind is None else kind) == "MESH", rb.collision_shape, child, ob.name)
+        return cls(rb, (ob.type if kind is None else kind) == "MESH", rb.collision_shape, _in_compound(ob), ob.name)
 
 
 def local_bounds(ob) -> tuple[tuple, tuple] | None:
@@ -171,8 +169,7 @@ def bullet_mass(b: Builder, ob, body: NativeBody | None = None, mass: float | No
     rb = body.rb
     kind = body.shape
     mass = rb.mass if mass is None else mass
-    margined = kind in ("CONE", "CONVEX_HULL", "COMPOUND")  # effective_margin is 0 for the others: not read
-    margin = effective_margin(kind, rb.use_margin, rb.collision_margin) if margined else 0.0
+    margin = effective_margin(kind, rb.use_margin, rb.collision_margin) if kind in MARGINED_SHAPES else 0.0
     if kind == "COMPOUND":
         return blender_mass_values(kind, mass, margin=margin, children=compound_children(b, ob))
     bounds = bounds_of(b, ob, body.name)

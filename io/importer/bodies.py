@@ -54,11 +54,7 @@ def build(ctx: ImportContext) -> None:
 
 def _guarded(ctx: ImportContext, index: int, part: str, what: str, func, *args):
     """``ctx.guarded`` at the node's ``part`` pointer, built only when ``func`` fails (called per body)."""
-    try:
-        return func(*args)
-    except Exception as exc:
-        ctx.warn(ctx.FAILED, ctx.node_pointer(index, part), f"{what} failed: {type(exc).__name__}: {exc}")
-        return None
+    return ctx.guarded(lambda: ctx.node_pointer(index, part), what, func, *args)
 
 
 def _at(ctx: ImportContext, m: int) -> str:

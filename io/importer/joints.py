@@ -17,14 +17,7 @@ from mathutils import Matrix
 from ..diagnostics import pointer, printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import nearest_marked, relative_offset
-from ..mapping.axes import AXIS_CHANGE
-from ..mapping.joints_to_blender import (
-    ConstraintPlan,
-    configure_constraint,
-    configure_motor,
-    permutation_matrix,
-    plan_joint,
-)
+from ..mapping.joints_to_blender import ConstraintPlan, configure_constraint, configure_motor, empty_matrix, plan_joint
 from ..mapping.stored import assign, passthrough_json, store_description
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext, passive_anchor
 from .joint_empties import JOINT_SUFFIX, take
@@ -56,7 +49,6 @@ class _State:
         self.collections = None  # where constraint Empties go (those of the first joint node's object)
         self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
         self.plans: dict = {}  # (description index, offset translation, offset rotation) -> ConstraintPlan
-        self.perms: dict = {}  # axis permutation -> its 4×4 matrix
         self.static_above: dict | None = None  # node -> nearest static collider body at or above it (or None)
 
     def precompute(self, joints: list) -> None:
@@ -79,13 +71,6 @@ class _State:
         if found is None:
             found = self.plans[key] = plan_joint(description, offset_t, offset_q)
         return found
-
-    def empty_matrix(self, world_a: np.ndarray, perm: tuple[int, int, int]) -> Matrix:
-        """``mapping.empty_matrix`` with the axis change and each permutation matrix built once per import."""
-        right = self.perms.get(perm)
-        if right is None:
-            right = self.perms[perm] = permutation_matrix(perm)
-        return Matrix((AXIS_CHANGE @ world_a @ right).tolist())
 
     def relative(self, a: int | None, b: int) -> tuple:
         """Rigid frame of node ``b`` in that of node ``a`` (None = the world): (translation, rotation xyzw)."""
@@ -131,14 +116,14 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
     name = _node_name(ctx, index)
-    matrix = state.empty_matrix(world_a, plan.perm)
+    matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
     empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
     constraint = empty.rigid_body_constraint
     configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision, fresh=True)
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
     for n, motor in enumerate(plan.motors):
         motor_empty = _constraint_empty(
-            state, f"{name}.motor{n:0{width}d}", state.empty_matrix(world_a, motor.perm), index
+            state, f"{name}.motor{n:0{width}d}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
         )
         configure_motor(motor_empty.rigid_body_constraint, motor, obj_a, obj_b, joint.enable_collision)
         sides = (frame_a, frame_b, side_a, side_b)

@@ -20,6 +20,7 @@ the linear limits are shifted by the offset. Anything else that Blender cannot h
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -318,12 +319,15 @@ def configure_motor(mc, motor: MotorPlan, obj_a, obj_b, enable_collision: bool) 
 # --- frames -----------------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def permutation_matrix(perm: tuple[int, int, int]) -> np.ndarray:
-    """4×4 rotation whose columns are the frame axes ``perm`` (Empty local axes in frame A)."""
+    """4×4 rotation whose columns are the frame axes ``perm`` (Empty local axes in frame A); built once per
+    permutation, read-only (the importer asks for one per constraint)."""
     m = np.zeros((4, 4))
     for j, axis in enumerate(perm):
         m[axis, j] = 1.0
     m[3, 3] = 1.0
+    m.flags.writeable = False
     return m
 
 

@@ -44,6 +44,7 @@ CONE_MARGINS = 2  # a cone's AABB reaches 2 margins beyond the cone (btConvexInt
 EXACT_INERTIA = ("BOX", "SPHERE", "CYLINDER")  # Bullet's inertia equals the exact solid's (an engine's)
 _SHAPE_TO_BLENDER = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])  # shape +Y → Blender +Z
 CENTRED = ("BOX", "SPHERE", "CAPSULE", "CYLINDER")  # exported shapes whose own centre of mass is the origin
+MARGINED_SHAPES = frozenset(("CONE", "CONVEX_HULL", "COMPOUND"))  # the shapes whose ``effective_margin`` can be > 0
 
 
 def effective_margin(kind: str, use_margin: bool, collision_margin: float) -> float:
@@ -51,13 +52,13 @@ def effective_margin(kind: str, use_margin: bool, collision_margin: float) -> fl
     ``BKE_rigidbody.h``): cones always use the object's margin, a hull only when "Collision Margin" is enabled (else it
     is embedded), a compound the object's margin or Blender's default; box, sphere, capsule, cylinder and mesh
     inertias do not depend on it."""
+    if kind not in MARGINED_SHAPES:
+        return 0.0
     if kind == "CONE":
         return float(collision_margin)
     if kind == "CONVEX_HULL":
         return float(collision_margin) if use_margin else 0.0
-    if kind == "COMPOUND":
-        return float(collision_margin) if use_margin else BLENDER_MARGIN
-    return 0.0
+    return float(collision_margin) if use_margin else BLENDER_MARGIN  # COMPOUND
 
 
 def box_inertia(mass: float, extents) -> np.ndarray:
