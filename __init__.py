@@ -67,10 +67,11 @@ def register() -> None:
 
 def unregister() -> None:
     from . import ui
-    from .io import gltf_addon
+    from .io import gltf_addon, hooks
     from .io.convert import command
 
     command.unregister()
     gltf_addon.unregister_export_draw(__package__)
+    hooks.thaw_collector()  # an import aborted before its last hook
 
     ui.unregister()

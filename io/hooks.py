@@ -18,6 +18,7 @@ from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSes
 from .exporter.selection import session_decision
 from .gltf.parse import parse_gltf
 from .gltf.validate.codes import INTERNAL_ERROR
+from .importer import frozen_objects
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
@@ -72,6 +73,7 @@ class GltfPhysicsImport:
     """
 
     def __init__(self):
+        frozen_objects.thaw()  # a previous import aborted before its last hook
         self.extensions = gltf_addon.handled_extensions()
         self.report = RunReport("import")
         self.document = None
@@ -102,6 +104,7 @@ class GltfPhysicsImport:
             joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None}
             names = {n.get("name") for n in self.json.get("nodes") or [] if isinstance(n, dict)}
             self.joint_empties = JointEmpties(joint_nodes, self.placeholders.index, names)
+            frozen_objects.freeze()  # the parsed file stays out of the collector's passes until the last hook
 
     def gather_import_node_before_hook(self, vnode, gltf_node, gltf):
         """Before each object is created (not recorded in ``hooks_called``: once per node)."""
@@ -150,8 +153,14 @@ class GltfPhysicsImport:
     @_guarded("import")
     def gather_import_scene_after_animation_hook(self, gltf_scene, blender_scene, gltf):
         """Last hook of an import: summary for the operator's report."""
+        frozen_objects.thaw()
         for level, message in summary_lines(self.report):
             gltf_addon.report_to_operator(gltf, level, message)
+
+
+def thaw_collector() -> None:
+    """Unregistering: objects an aborted import left frozen go back to Python's garbage collector."""
+    frozen_objects.thaw()
 
 
 def _import_enabled() -> bool:
@@ -182,6 +191,7 @@ class GltfPhysicsExport:
     ``blender_export`` / ``export_bodies`` / ``export_joints``. Results stay in ``last_report("export")``."""
 
     def __init__(self):
+        frozen_objects.thaw()  # an import aborted before its last hook
         self.Extension, self.ChildOfRootExtension = gltf_addon.extension_classes()
         self.report = RunReport("export")
         self.session = None

@@ -1,7 +1,7 @@
 """Benchmark (not a test): physics import cost on a 2,000-body / 1,000-joint glTF.
 
 Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
-[--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]]``
+[--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect]``
 
 ``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
 ``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
@@ -11,7 +11,9 @@ Builds the extension zip with Blender's CLI, installs it into a temporary user f
 writes one generated file (a shared box mesh on every body node; physics listed in ``extensionsUsed`` only, so the
 plain importer reads it too) and imports it alternately with ``scene.gltf_physics.import_physics`` off (plain
 Blender glTF import; our hooks return at once) and on, each after an untimed ``gc.collect()`` (so no import pays for
-the previous one's garbage). Reports the best of ``--runs`` of each and the ratio.
+the previous one's garbage). Reports the best of ``--runs`` of each and the ratio. ``--collect`` also times a full
+``gc.collect()`` right after each import: the collector work an import leaves to the session (a physics import keeps
+the parsed file out of the collector's passes until its last hook, ``importer/frozen_objects.py``).
 """
 
 from __future__ import annotations
@@ -191,7 +193,12 @@ def time_hooks(package: str, spent: dict[str, float]) -> None:
 
 
 def import_once(
-    bpy, path: pathlib.Path, physics: bool, profile: cProfile.Profile | None = None, world_first: bool = False
+    bpy,
+    path: pathlib.Path,
+    physics: bool,
+    profile: cProfile.Profile | None = None,
+    world_first: bool = False,
+    collect: bool = False,
 ) -> float:
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     devkit.enable()
@@ -205,18 +212,20 @@ def import_once(
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     if profile is not None:
         profile.disable()
+    if collect:  # the full collector pass the import leaves to the session, timed too
+        gc.collect()
     return time.perf_counter() - start
 
 
-def measure(bpy, path: pathlib.Path, runs: int, spent: dict, world_first: bool = False) -> dict:
+def measure(bpy, path: pathlib.Path, runs: int, spent: dict, world_first: bool = False, collect: bool = False) -> dict:
     """``runs`` interleaved plain / physics imports of ``path``: {"plain", "physics", "steps", "plain_steps"}."""
     out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": []}
     for _ in range(runs):
         spent.clear()
-        out["plain"].append(import_once(bpy, path, False, world_first=world_first))
+        out["plain"].append(import_once(bpy, path, False, world_first=world_first, collect=collect))
         out["plain_steps"].append(dict(spent))
         spent.clear()
-        out["physics"].append(import_once(bpy, path, True, world_first=world_first))
+        out["physics"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
         out["steps"].append(dict(spent))
     return out
 
@@ -244,6 +253,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics import")
     parser.add_argument("--sort", default="cumulative", help="profile order: cumulative, tottime, ...")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
+    parser.add_argument("--collect", action="store_true", help="also time a full gc.collect() after each import")
     args = parser.parse_args()
     if args.empties:
         args.scene = "generated-empties"
@@ -255,7 +265,7 @@ def main() -> None:
     rows = []
     for bodies in args.sizes or [args.bodies]:
         path = write_scene(user, args.scene, bodies)
-        result = measure(bpy, path, args.runs, spent, args.world_first)
+        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect)
         plain, physics, steps = result["plain"], result["physics"], result["steps"]
         rows.append({"bodies": bodies, **result})
         scene = bpy.context.scene

@@ -1,0 +1,35 @@
+"""The objects alive once a physics file is parsed, hidden from Python's cyclic garbage collector until the import
+ends (``gc.freeze``).
+
+io_scene_gltf2 then creates one Blender object per node, allocating as it goes; every full collector pass during that
+walks every Python object of the session, and the parsed file (ours and io_scene_gltf2's) is most of them. Frozen,
+they are skipped: a full pass costs what it would without the file. Nothing is lost: ``thaw`` hands them back to the
+collector (the import's last hook; the next import or export, or unregistering, if an import was aborted in
+between). Another add-on's freeze is left alone: then nothing is frozen here.
+"""
+
+from __future__ import annotations
+
+import gc
+
+_STATE = {"frozen": False}
+
+
+def freeze() -> None:
+    """Hide every object alive now from the collector, unless someone else already froze objects."""
+    if _STATE["frozen"] or gc.get_freeze_count():
+        return
+    gc.freeze()
+    _STATE["frozen"] = True
+
+
+def thaw() -> None:
+    """Give back what ``freeze`` hid (no-op when nothing was frozen here)."""
+    if _STATE["frozen"]:
+        _STATE["frozen"] = False
+        gc.unfreeze()
+
+
+def is_frozen() -> bool:
+    """True between ``freeze`` and ``thaw``."""
+    return _STATE["frozen"]
