@@ -1,7 +1,7 @@
 """Benchmark (not a test): physics import cost on a 2,000-body / 1,000-joint glTF.
 
 Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
-[--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect]``
+[--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect] [--freeze-ab]``
 
 ``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
 ``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
@@ -13,7 +13,8 @@ plain importer reads it too) and imports it alternately with ``scene.gltf_physic
 Blender glTF import; our hooks return at once) and on, each after an untimed ``gc.collect()`` (so no import pays for
 the previous one's garbage). Reports the best of ``--runs`` of each and the ratio. ``--collect`` also times a full
 ``gc.collect()`` right after each import: the collector work an import leaves to the session (a physics import keeps
-the parsed file out of the collector's passes until its last hook, ``importer/frozen_objects.py``).
+the parsed file out of the collector's passes until its last hook, ``importer/frozen_objects.py``). ``--freeze-ab``
+adds a third interleaved import per run: physics on, nothing frozen.
 """
 
 from __future__ import annotations
@@ -217,9 +218,12 @@ def import_once(
     return time.perf_counter() - start
 
 
-def measure(bpy, path: pathlib.Path, runs: int, spent: dict, world_first: bool = False, collect: bool = False) -> dict:
-    """``runs`` interleaved plain / physics imports of ``path``: {"plain", "physics", "steps", "plain_steps"}."""
-    out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": []}
+def measure(
+    bpy, path: pathlib.Path, runs: int, spent: dict, world_first: bool = False, collect: bool = False, frozen=None
+) -> dict:
+    """``runs`` interleaved plain / physics imports of ``path``: {"plain", "physics", "steps", "plain_steps"}; with
+    ``frozen`` (the ``importer.frozen_objects`` module) also a physics import that freezes nothing ("unfrozen")."""
+    out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": [], "unfrozen": []}
     for _ in range(runs):
         spent.clear()
         out["plain"].append(import_once(bpy, path, False, world_first=world_first, collect=collect))
@@ -227,6 +231,12 @@ def measure(bpy, path: pathlib.Path, runs: int, spent: dict, world_first: bool =
         spent.clear()
         out["physics"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
         out["steps"].append(dict(spent))
+        if frozen is not None:
+            freeze, frozen.freeze = frozen.freeze, lambda: None
+            try:
+                out["unfrozen"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
+            finally:
+                frozen.freeze = freeze
     return out
 
 
@@ -254,6 +264,9 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="profile order: cumulative, tottime, ...")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
     parser.add_argument("--collect", action="store_true", help="also time a full gc.collect() after each import")
+    parser.add_argument(
+        "--freeze-ab", action="store_true", help="also time physics imports that freeze nothing (frozen_objects)"
+    )
     args = parser.parse_args()
     if args.empties:
         args.scene = "generated-empties"
@@ -265,7 +278,8 @@ def main() -> None:
     rows = []
     for bodies in args.sizes or [args.bodies]:
         path = write_scene(user, args.scene, bodies)
-        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect)
+        frozen = importlib.import_module(f"{addon.__name__}.io.importer.frozen_objects") if args.freeze_ab else None
+        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, frozen)
         plain, physics, steps = result["plain"], result["physics"], result["steps"]
         rows.append({"bodies": bodies, **result})
         scene = bpy.context.scene
@@ -277,6 +291,9 @@ def main() -> None:
         print(f"plain glTF import (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
         print(f"with physics import:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
         print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
+        if result["unfrozen"]:
+            unfrozen = min(result["unfrozen"])
+            print(f"nothing frozen:                  best {unfrozen:.3f} s  ratio {unfrozen / min(plain):.2f}x")
         best = steps[physics.index(min(physics))]
         print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
         best_plain = result["plain_steps"][plain.index(min(plain))]
