@@ -13,12 +13,16 @@ Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--corpus]
    ``--overhead`` library files is reset + imported + exported as GLB (only import + export timed) with the
    extension disabled (plain Blender glTF, the issue's baseline: no file of the library lists a physics extension
    in ``extensionsRequired``), enabled with ``Scene.gltf_physics`` import and export physics off (our hooks return
-   at once) and on; best of ``--runs`` per file, summed. ``--no-speed`` skips parts 1 and 2.
+   at once) and on; best of ``--runs`` per file, summed. With ``--corpus`` the same for every corpus file, each
+   re-exported in its own container (``.gltf`` separate, ``.glb``); a file that cannot be imported in every mode
+   (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a malformed
+   validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import pathlib
@@ -103,7 +107,9 @@ def speed(name: str, inputs: list[pathlib.Path], work: pathlib.Path, fmt: str = 
     result(f"{name}: --jobs 2 wall time = {best[2] / best[1]:.2f} x --jobs 1, best of {rounds} (target <= 0.6)")
 
 
-def overhead(files: list[pathlib.Path], runs: int, work: pathlib.Path) -> None:
+def overhead(
+    files: list[pathlib.Path], runs: int, work: pathlib.Path, corpus: list[pathlib.Path] | None = None
+) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
     import devkit
 
@@ -111,7 +117,7 @@ def overhead(files: list[pathlib.Path], runs: int, work: pathlib.Path) -> None:
     import addon_utils
     import bpy
 
-    def once(path: pathlib.Path, mode: str) -> float:
+    def once(path: pathlib.Path, mode: str, container: str) -> float:
         bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
         if mode == "disabled":
             addon_utils.disable(devkit.ADDON, default_set=True)
@@ -119,24 +125,71 @@ def overhead(files: list[pathlib.Path], runs: int, work: pathlib.Path) -> None:
             devkit.enable()
             settings = bpy.context.scene.gltf_physics
             settings.import_physics = settings.export_physics = mode == "on"
+        out = work / "overhead" / ("overhead.glb" if container == "GLB" else "overhead.gltf")
+        out.parent.mkdir(exist_ok=True)
         start = time.perf_counter()
         bpy.ops.import_scene.gltf(filepath=str(path))
-        bpy.ops.export_scene.gltf(filepath=str(work / "overhead.glb"), export_format="GLB")
+        bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
         return time.perf_counter() - start
 
     modes = ("disabled", "off", "on")
     totals = dict.fromkeys(modes, 0.0)
     for path in files:
         for mode in modes:
-            totals[mode] += min(once(path, mode) for _ in range(runs))
+            totals[mode] += min(once(path, mode, "GLB") for _ in range(runs))
+    _overhead_result(f"import + GLB export, {len(files)} files, best of {runs}", totals, len(files))
+    if corpus:  # each file re-exported in its own container, as ``--format same``
+        totals, measured, excluded = dict.fromkeys(modes, 0.0), 0, []
+        for path in corpus:
+            container = "GLB" if path.suffix.lower() == ".glb" else "GLTF_SEPARATE"
+            best = {}
+            for mode in modes:
+                try:  # a file Blender cannot import without the extension (it requires a physics one) or at all
+                    best[mode] = min(once(path, mode, container) for _ in range(runs))
+                except RuntimeError as exc:
+                    excluded.append((path, mode, str(exc).strip().splitlines()[-1][:80]))
+                    break
+            if len(best) < len(modes):
+                continue
+            measured += 1
+            for mode in modes:
+                totals[mode] += best[mode]
+        failed = collections.Counter(mode for _, mode, _ in excluded)
+        result(
+            f"corpus ({CORPUS}): {len(corpus)} files, {len(excluded)} excluded, not importable with the extension "
+            + ", ".join(f"{mode}: {count}" for mode, count in failed.items())
+        )
+        for path, mode, message in excluded:
+            print(f"  excluded ({mode}): {path.relative_to(CORPUS)}: {message}", file=sys.stderr)
+        _overhead_result(
+            f"corpus, import + re-export in its own container, {measured} files, best of {runs}",
+            totals,
+            measured,
+            summed=True,
+        )
     devkit.enable()
-    per = {mode: totals[mode] * 1000 / len(files) for mode in modes}
+
+
+def _overhead_result(label: str, totals: dict[str, float], count: int, summed: bool = False) -> None:
+    per = {mode: totals[mode] * 1000 / max(count, 1) for mode in totals}
+    total = (
+        f" (summed: disabled {totals['disabled']:.2f} s, off {totals['off']:.2f} s, on {totals['on']:.2f} s)"
+        if summed
+        else ""
+    )
     result(
-        f"import + GLB export, {len(files)} files, best of {runs}: extension disabled {per['disabled']:.1f} ms/file, "
-        f"physics off {per['off']:.1f} ms/file, on {per['on']:.1f} ms/file: physics adds "
+        f"{label}: extension disabled {per['disabled']:.1f} ms/file, "
+        f"physics off {per['off']:.1f} ms/file, on {per['on']:.1f} ms/file{total}: physics adds "
         f"{100 * (per['on'] / per['disabled'] - 1):.0f} % to the disabled extension, "
         f"{100 * (per['on'] / per['off'] - 1):.0f} % to physics off (target <= 20 %)"
     )
+
+
+def corpus_files() -> list[pathlib.Path]:
+    """Every ``.gltf`` / ``.glb`` of the corpus, read in place; none when it is absent."""
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.rglob("*") if p.suffix.lower() in (".gltf", ".glb") and p.is_file())
 
 
 def main() -> None:
@@ -153,10 +206,12 @@ def main() -> None:
         files = library(work / "lib", args.files)
         if not args.no_speed:
             speed(f"library of {args.files}", [work / "lib"], work, rounds=args.rounds)
+        if args.corpus and not CORPUS.is_dir():
+            result(f"corpus: {CORPUS} not found, skipped")
         if args.corpus and CORPUS.is_dir() and not args.no_speed:
             speed("corpus", [CORPUS], work, "same", args.rounds)  # a.gltf and a.glb side by side: keep each container
         if args.overhead:
-            overhead(files[: args.overhead], args.runs, work)
+            overhead(files[: args.overhead], args.runs, work, corpus_files() if args.corpus else None)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("\n".join(["", "== bench_convert", *RESULTS]), flush=True)
