@@ -63,7 +63,10 @@ class Worker:
     def __init__(self, command: list[str], cpus: list[int] | None = None):
         self.home = pathlib.Path(tempfile.mkdtemp(prefix="gltf_physics_convert_"))
         self.log = (self.home / "stderr.log").open("w+b")
-        env = dict(os.environ, BLENDER_USER_RESOURCES=str(self.home / "user"))
+        # Blender's own temporary folder (blender_XXXX) goes in this one, removed by ``stop``: the worker leaves with
+        # os._exit, so Blender never removes it itself (TMPDIR on Linux / macOS, TEMP / TMP on Windows)
+        temporary = {name: str(self.home) for name in ("TMPDIR", "TEMP", "TMP")}
+        env = dict(os.environ, BLENDER_USER_RESOURCES=str(self.home / "user"), **temporary)
         if cpus is not None:  # bootstrap applies it before importing bpy; set here too for any other command
             env[CPUS_VARIABLE] = ",".join(map(str, cpus))
         self.proc = subprocess.Popen(

@@ -224,3 +224,17 @@ def test_blender_option_starts_workers_the_way_blender_is_started(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert report(tmp_path / "r.json")["hinge_x.glb"]["counts"]["joints"] == 1
+
+
+def test_workers_leave_nothing_in_the_temporary_folder(tmp_path):
+    """Blender makes a ``blender_XXXX`` folder in TMPDIR and removes it at a normal exit; workers leave with
+    ``os._exit``, so each worker's Blender temporary folder must live in the worker's own folder (removed by the
+    driver), also for a worker recycled after a crash-free batch and for both workers of ``--jobs 2``."""
+    system_tmp = tmp_path / "tmp"
+    system_tmp.mkdir()
+    library(tmp_path / "in")
+    env = dict(os.environ, TMPDIR=str(system_tmp))
+    result = convert(tmp_path / "in", "-o", tmp_path / "out", "--jobs", "2", "--recycle", "2", env=env)
+    assert result.returncode == 0, result.stderr
+    assert len(list((tmp_path / "out").rglob("*.gltf"))) == len(LIBRARY)
+    assert sorted(p.name for p in system_tmp.iterdir()) == []
