@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from collections.abc import Callable
 
 from ..gltf.model import BOX, MOTION_KEYS, STATIC, BoxShape, Shape
 from ..gltf.nodes import nearest_marked, parent_map
@@ -206,15 +207,11 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
         rb = _add_rigid_body(ctx, ob, "BOX" if ob.gltf_physics.generated_mesh else "CONVEX_HULL", "ACTIVE")
         rb.collision_collections = [False] * 20
         ctx.note(APPROXIMATED, _at(ctx, m), "body without colliders: imported as a body that collides with nothing")
-        volume = None
     elif len(parts) == 1 and parts[0][1] == ob:
         rb = _add_rigid_body(ctx, ob, parts[0][2].collision_shape, "ACTIVE")
-        volume = parts[0][2].volume
     else:
         rb = _add_rigid_body(ctx, ob, "COMPOUND", "ACTIVE")
-        volumes = [p[2].volume for p in parts]
-        volume = sum(volumes) if all(v is not None for v in volumes) else None
-    _apply_motion(ctx, m, ob, rb, motion, volume, animated)
+    _apply_motion(ctx, m, ob, rb, motion, lambda: _total_volume([p[2] for p in parts]), animated)
     for c, child, data in parts:
         _notes(ctx, c, data)
         if child != ob:
@@ -285,7 +282,16 @@ def _fits(values: tuple) -> bool:
     return all(map(FLOAT32_MAX.__ge__, map(abs, values)))
 
 
-def _apply_motion(ctx: ImportContext, m: int, ob, rb, motion, volume: float | None, animated: bool) -> None:
+def _total_volume(parts: list[GeometryData]) -> float | None:
+    """The summed volume of a body's colliders (None when there are none or one has no volume)."""
+    volumes = [part.volume for part in parts]
+    return sum(volumes) if volumes and all(v is not None for v in volumes) else None
+
+
+def _apply_motion(
+    ctx: ImportContext, m: int, ob, rb, motion, volume_of: Callable[[], float | None], animated: bool
+) -> None:
+    """Body type, kinematic flag and mass; ``volume_of()`` (the colliders' volume) is read only without a mass."""
     if motion.kind == STATIC:
         rb.type = "PASSIVE"
         rb.kinematic = animated
@@ -300,6 +306,7 @@ def _apply_motion(ctx: ImportContext, m: int, ob, rb, motion, volume: float | No
     if motion.mass is not None and motion.mass > 0.0:
         rb.mass = motion.mass
     elif motion.mass is None:
+        volume = volume_of()
         if volume is not None and volume > 0.0:
             rb.mass = ctx.density * volume
         else:

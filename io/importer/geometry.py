@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import bmesh
@@ -29,10 +30,32 @@ class ResolvedGeometry:
 
 @dataclass
 class GeometryData:
+    """A collider's mesh and Blender collision shape. Its volume (``density × volume`` is the mass of a body without
+    one) is computed when first read: a glTF mesh's volume needs a BMesh of the whole mesh, and most bodies have a
+    mass and static colliders none."""
+
     mesh: bpy.types.Mesh
     collision_shape: str
-    volume: float | None
+    volume_of: Callable[[], float | None]
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def volume(self) -> float | None:
+        return self.volume_of()
+
+
+def _known(volume: float | None) -> Callable[[], float | None]:
+    return lambda: volume
+
+
+def _scaled_mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh, factor: float) -> Callable[[], float | None]:
+    """The volume of ``mesh`` times ``factor``, computed when read (once per mesh and import)."""
+
+    def volume() -> float | None:
+        unscaled = _mesh_volume(ctx, mesh)
+        return None if unscaled is None else unscaled * factor
+
+    return volume
 
 
 def resolve(ctx: ImportContext, geometry: Geometry, ptr: str) -> ResolvedGeometry | None:
@@ -168,9 +191,8 @@ def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_
         key = ("own", mesh.as_pointer(), id(geo.shape), scale)
         return _memo(ctx, key, lambda: _own_implicit(mesh, geo.shape, scale))
     if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
-        volume = _mesh_volume(ctx, mesh)
         shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
-        return GeometryData(mesh, shape, None if volume is None else volume * _product(scale), list(geo.notes))
+        return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, _product(scale)), list(geo.notes))
     return None
 
 
@@ -180,7 +202,7 @@ def _own_implicit(mesh: bpy.types.Mesh, shape: Shape, scale: tuple) -> GeometryD
     if proxy is None or bounds is None or not derived_primitive_matches(proxy, *bounds):
         return None
     volume = None if proxy.volume is None else proxy.volume * _product(scale)
-    return GeometryData(mesh, proxy.collision_shape, volume, proxy.notes)
+    return GeometryData(mesh, proxy.collision_shape, _known(volume), proxy.notes)
 
 
 def new_shape_data(
@@ -198,9 +220,8 @@ def new_shape_data(
     if geo.mesh_index is None or not 0 <= geo.mesh_index < _mesh_count(ctx):
         return None
     mesh = _memo(ctx, ("mesh", geo.mesh_index, bake_scale), lambda: _scaled_gltf_mesh(ctx, geo.mesh_index, bake_scale))
-    volume = _mesh_volume(ctx, mesh)
     shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
-    return GeometryData(mesh, shape, None if volume is None else volume * det, list(geo.notes))
+    return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, det), list(geo.notes))
 
 
 def _implicit_data(name: str, shape: Shape, bake_scale: tuple, object_scale: tuple) -> GeometryData | None:
@@ -208,7 +229,7 @@ def _implicit_data(name: str, shape: Shape, bake_scale: tuple, object_scale: tup
     if proxy is None:
         return None
     volume = None if proxy.volume is None else proxy.volume * _product(object_scale)
-    return GeometryData(mesh_from_shape(name, proxy), proxy.collision_shape, volume, proxy.notes)
+    return GeometryData(mesh_from_shape(name, proxy), proxy.collision_shape, _known(volume), proxy.notes)
 
 
 def _scaled_gltf_mesh(ctx: ImportContext, mesh_index: int, bake_scale: tuple) -> bpy.types.Mesh:
