@@ -22,6 +22,7 @@ from .importer import frozen_objects
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
+from .importer.frozen_objects import thaw as thaw_collector  # noqa: F401 (for the root's unregister)
 from .importer.joint_empties import JointEmpties
 from .importer.proxies import EmptyPlaceholders
 from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
@@ -156,11 +157,6 @@ class GltfPhysicsImport:
         frozen_objects.thaw()
         for level, message in summary_lines(self.report):
             gltf_addon.report_to_operator(gltf, level, message)
-
-
-def thaw_collector() -> None:
-    """Unregistering: objects an aborted import left frozen go back to Python's garbage collector."""
-    frozen_objects.thaw()
 
 
 def _import_enabled() -> bool:

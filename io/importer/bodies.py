@@ -316,11 +316,7 @@ def _apply_motion(
         motion, reproduce.reproduced_fields(ctx, motion) if not animated else frozenset()
     )
     if fields:
-        ctx.note(
-            NOT_SIMULATED,
-            _at(ctx, m),
-            "kept for export, not simulated by Blender: " + ", ".join(fields),
-        )
+        ctx.note(NOT_SIMULATED, _at(ctx, m), "kept for export, not simulated by Blender: " + ", ".join(fields))
 
 
 def _detach_from_compound(ctx: ImportContext, m: int) -> None:
