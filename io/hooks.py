@@ -23,7 +23,7 @@ from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
 from .importer.frozen_objects import thaw as thaw_collector  # noqa: F401 (for the root's unregister)
-from .importer.joint_empties import JointEmpties
+from .importer.joint_empties import JointEmpties, node_joints
 from .importer.proxies import EmptyPlaceholders
 from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
 from .importer.reproduce_cleanup import remove_helpers as remove_reproduction_helpers  # noqa: F401 (for ui/)
@@ -81,6 +81,7 @@ class GltfPhysicsImport:
         self.json = None
         self.placeholders = None  # proxies.EmptyPlaceholders when the file has physics
         self.joint_empties = None  # joint_empties.JointEmpties when the file has physics
+        self.node_joints: set[int] = set()  # joint nodes whose own Empty carries the constraint (joint_empties)
         self.file_names: dict[int, str] = {}  # node index → original name Blender could not hold (escaped)
         LAST_REPORTS["import"] = self.report
 
@@ -102,7 +103,8 @@ class GltfPhysicsImport:
         if not self.document.is_empty():
             candidates = replacement_candidates(self.document, self.json.get("nodes") or [])
             self.placeholders = EmptyPlaceholders(candidates, gltf)
-            joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None}
+            self.node_joints = node_joints(self.document, self.json)
+            joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None} - self.node_joints
             names = {n.get("name") for n in self.json.get("nodes") or [] if isinstance(n, dict)}
             self.joint_empties = JointEmpties(joint_nodes, self.placeholders.index, names)
             frozen_objects.freeze()  # the parsed file stays out of the collector's passes until the last hook
@@ -148,6 +150,7 @@ class GltfPhysicsImport:
             density=_import_density(blender_scene),
             placeholder=self.placeholders.mesh if self.placeholders is not None else None,
             joint_empties=dict(self.joint_empties.empties) if self.joint_empties is not None else {},
+            node_joints=self.node_joints,
         )
         import_pipeline.build(ctx)
 

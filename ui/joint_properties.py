@@ -169,6 +169,12 @@ class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
     extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON of the joint description")
     node_extras_json: StringProperty(name="Node Extras", default="", description="Passthrough JSON of node.joint")
     source: StringProperty(name="Source", default="", description="Revision the joint was read from")
+    is_node: BoolProperty(
+        name="Is the Joint Node",
+        default=False,
+        description="This Empty is the file's joint node itself, turned so its axes are the constraint's; export "
+        "writes the node back at frame A (not glTF data)",
+    )
     planned_axis: IntProperty(
         name="Planned Axis",
         default=-1,

@@ -43,7 +43,7 @@ def current_perm(ob, pj, c) -> tuple[int, int, int]:
     if pj.planned_axis >= 0:
         return cyclic(pj.planned_axis)
     empty = rigid(np.array(ob.matrix_world))[:3, :3]
-    if pj.node_a is not None:
+    if pj.node_a is not None and not pj.is_node:
         frame = rigid(np.array(pj.node_a.matrix_world))[:3, :3] @ AXIS_CHANGE[:3, :3]
         return _nearest_perm(frame.T @ empty)
     body = c.object1

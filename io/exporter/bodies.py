@@ -9,7 +9,7 @@ from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
 from ..mapping.values_to_gltf import export_filters_from_collections
-from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, HELPER_JOINT_ROLES, PROXY_ROLES, Builder, has_stored, pg_of
+from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, PROXY_ROLES, Builder, has_stored, is_helper_joint, pg_of
 from .native import NativeBody, native_collider, native_motion
 from .stored import stored_collider, stored_motion, stored_trigger
 
@@ -22,11 +22,13 @@ def add_object(b: Builder, ob) -> None:
     if kind not in ("MESH", "EMPTY"):
         return
     pg = pg_of(ob)
+    if kind == "EMPTY" and pg is not None and pg.joint.is_node:  # goes back to frame A (``joints.restore_nodes``)
+        b.joint_nodes.append(ob)
     stored = has_stored(pg)
     rb = None if stored else ob.rigid_body
     if not stored and rb is None:  # no physics: nothing to read or write (native needs a rigid body)
         return
-    if pg is not None and (pg.joint.role in HELPER_JOINT_ROLES or (pg.role in PROXY_ROLES and not stored)):
+    if pg is not None and (is_helper_joint(pg) or (pg.role in PROXY_ROLES and not stored)):
         return
     indices = b.node_indices(ob)
     if not indices:

@@ -31,6 +31,15 @@ HELPER_JOINT_ROLES = ("JOINT", *HELPER_ROLES)
 FEW_OBJECTS = 8  # up to this many objects, ExportSession.snapshot_all reads them one by one
 
 
+def set_trs(node, trs: tuple) -> None:
+    """Give a gltf2_io node the local transform ``trs`` (``values_to_gltf.gltf_local``), identity parts left out."""
+    t, q, s = trs
+    node.translation = list(t) if any(abs(v) > 1e-9 for v in t) else None
+    node.rotation = list(q) if abs(abs(q[3]) - 1.0) > 1e-9 else None
+    node.scale = list(s) if any(abs(v - 1.0) > 1e-9 for v in s) else None
+    node.matrix = None
+
+
 def pg_of(ob):
     return getattr(ob, "gltf_physics", None)
 
@@ -47,7 +56,13 @@ def has_stored(pg) -> bool:
 def is_helper(ob) -> bool:
     """Objects the import made that are not glTF nodes of their own (never exported as physics nodes)."""
     pg = pg_of(ob)
-    return pg is not None and (pg.joint.role in HELPER_JOINT_ROLES or pg.role in PROXY_ROLES)
+    return pg is not None and (is_helper_joint(pg) or pg.role in PROXY_ROLES)
+
+
+def is_helper_joint(pg) -> bool:
+    """A constraint Empty the import made (not the joint node itself, ``joint.is_node``), a motor or an anchor."""
+    joint = pg.joint
+    return joint.role in HELPER_JOINT_ROLES and not joint.is_node
 
 
 @dataclass
@@ -174,6 +189,7 @@ class Builder(Reporting):
         self.new_nodes: list[tuple[Any, int | None]] = []  # (gltf2_io.Node, parent index or None = scene root)
         self.native_colliders: dict[int, Any] = {}  # collider node → filter unit object (collision collections)
         self.reparent: list[tuple[Any, Any]] = []  # (nested body, its parent in the file) unparented by the import
+        self.joint_nodes: list[Any] = []  # imported joint nodes that carry their constraint (joints.restore_nodes)
         self.attachments: list[tuple[str, Any, list]] = []  # joints waiting for their attachment nodes (joints.py)
         self.memo: dict[tuple, Any] = {}  # results of pure steps by their exact inputs (``exact_key``), per export
         self._indices: dict[str, list[int]] = {}  # object name → its node indices (final once the plan is built)
@@ -268,12 +284,7 @@ class Builder(Reporting):
             if trs is None:
                 self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} cannot go back under {parent.name!r} (shear)")
                 continue
-            node = self.gltf_node(child)
-            t, q, s = trs
-            node.translation = list(t) if any(abs(v) > 1e-9 for v in t) else None
-            node.rotation = list(q) if abs(abs(q[3]) - 1.0) > 1e-9 else None
-            node.scale = list(s) if any(abs(v - 1.0) > 1e-9 for v in s) else None
-            node.matrix = None
+            set_trs(self.gltf_node(child), trs)
             for scene in self.plan.scenes or []:
                 scene.nodes = [n for n in scene.nodes or [] if n != child]
             parent_node = self.gltf_node(target)

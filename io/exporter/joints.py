@@ -19,10 +19,11 @@ from ..gltf.model import JointDescription, NodeJoint
 from ..gltf.nodes import quat_to_matrix, rigid
 from ..mapping.attachment_frames import attachment_frames
 from ..mapping.axes import AXIS_CHANGE
-from ..mapping.joints_to_blender import permutation_matrix, plan_joint
+from ..mapping.joints_to_blender import cyclic, permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
-from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key
+from ..mapping.values_to_gltf import gltf_local
+from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
 
 AXES = "xyz"
 POSE_TOL = 1e-4
@@ -106,7 +107,7 @@ def _edited(b: Builder, empty, c, pj, plan) -> str | None:
             for i in range(3):
                 if not limits_close(springs[kind][i], getattr(plan, f"{kind}_springs")[i]):
                     return f"{kind} spring on {AXES[i]} changed"
-    if pj.node_a is not None:
+    if pj.node_a is not None and not pj.is_node:  # a joint node carrying its constraint moves with it
         expected = rigid(b.session.world(pj.node_a)) @ AXIS_CHANGE @ permutation_matrix(plan.perm)
         if np.max(np.abs(expected - rigid(b.session.world(empty)))) > POSE_TOL:
             return "moved"
@@ -137,6 +138,39 @@ def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan)
     offset[:3, :3] = quat_to_matrix(tuple(pj.offset_rotation))
     offset[:3, 3] = tuple(pj.offset_translation)
     _attach(b, empty, c, node_joint, pivot_a, pivot_a @ offset)
+
+
+def restore_nodes(b: Builder) -> None:
+    """Imported joint nodes that carry their constraint (``importer.joint_empties``) back at frame A: the Empty is
+    C·A·P(perm) in Blender, its node is C·A·Cᵀ (the permutation is the one the import or the last panel edit applied,
+    ``planned_axis``)."""
+    for ob in b.joint_nodes:
+        pj = ob.gltf_physics.joint
+        perm = cyclic(pj.planned_axis) if pj.planned_axis >= 0 else (0, 1, 2)
+        parent = ob.parent if ob.parent is not None and b.node_index(ob.parent) is not None else None
+        parent_world = b.session.world(parent) if parent is not None else np.eye(4)
+        world = b.session.world(ob) @ (AXIS_CHANGE @ permutation_matrix(perm)).T
+        trs = gltf_local(parent_world, world, b.session.yup)
+        if trs is None:
+            b.note(EXPORT_APPROXIMATED, pointer("objects", ob.name), f"{_where(ob)}: its node's transform has shear")
+            continue
+        for index in b.node_indices(ob):
+            set_trs(b.gltf_node(index), _snapped(trs))
+
+
+def _snapped(trs: tuple) -> tuple:
+    """Values within 2·10⁻⁶ of 0 or 1 (identity parts) made exact, as io_scene_gltf2 does for every node (its
+    ``round_if_near``): the turn back from C·A·P adds 32-bit noise."""
+    t, q, s = trs
+    return (
+        tuple(_near(v, 0.0) for v in t),
+        (*(_near(v, 0.0) for v in q[:3]), _near(q[3], 1.0)),
+        tuple(_near(v, 1.0) for v in s),
+    )
+
+
+def _near(value: float, target: float) -> float:
+    return target if abs(value - target) <= 2.0e-6 else float(value)
 
 
 def _free_for_joint(b: Builder, index: int) -> bool:

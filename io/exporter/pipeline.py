@@ -75,6 +75,7 @@ def build(session: ExportSession, plan, deferred: DeferredJson | None = None) ->
         builder.guarded(nodes_ptr, f"object {name!r}", bodies.add_object, builder, ob)
     builder.guarded("", "collision filters", bodies.assign_native_filters, builder)
     builder.guarded("", "joints", joints.add_joints, builder)
+    builder.guarded("", "joint nodes", joints.restore_nodes, builder)
     builder.guarded("", "restoring nested bodies", builder.restore_parents)
     builder.guarded("", "settings without a glTF field", unwritten.note_unwritten, builder)
     builder.finish_nodes()

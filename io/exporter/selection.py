@@ -8,7 +8,7 @@ the scene graph by ``context.Builder.finish_nodes``).
 
 from __future__ import annotations
 
-from .context import HELPER_JOINT_ROLES, PROXY_ROLES, has_stored, pg_of
+from .context import PROXY_ROLES, has_stored, is_helper_joint, pg_of
 from .stored import is_mesh_geometry
 
 
@@ -33,7 +33,7 @@ def export_decision(ob) -> str:
     pg = pg_of(ob)
     if pg is None:
         return "keep"
-    if pg.joint.role in HELPER_JOINT_ROLES:
+    if is_helper_joint(pg):
         return "drop"
     if pg.role in PROXY_ROLES:
         if has_stored(pg):  # the collider's node had no object: the proxy stands for it

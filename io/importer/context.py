@@ -59,6 +59,7 @@ class ImportContext(Reporting):
     cache: dict = field(default_factory=dict)  # per-import memo of the geometry step (shapes, meshes, volumes)
     placeholder: Any = None  # the placeholder mesh of objects standing in for Empties (proxies.EmptyPlaceholders)
     joint_empties: dict[int, Any] = field(default_factory=dict)  # joint node → its Empty made ahead (joint_empties)
+    node_joints: set[int] = field(default_factory=set)  # joint nodes that carry their constraint (joint_empties)
 
     def __post_init__(self) -> None:
         nodes = self.json.get("nodes")

@@ -1,21 +1,71 @@
-"""Constraint Empties created next to their joint node (``gather_import_node_after_hook``), not after every node.
+"""Which object carries each joint's constraint: the joint node's own Empty, or an Empty made next to it.
 
-Blender keeps ``bpy.data.objects`` sorted by name and places a new name by walking back from the last one. A
-constraint Empty ``<joint node>.joint`` created after all of the file's objects walks back over every name that
-sorts after it (quadratic with thousands of joints); created right after its joint node, it sorts next to the
-newest names (files usually name nodes in the order they list them). The joint step takes the Empty made here
-(``take``) and deletes the ones no joint used (``remove_unused``).
+**On the node** (``node_joints``): a joint node that is a plain leaf Empty (no mesh, camera, light, skin, children or
+physics body; neither animated nor below an animated node; no joint's connected node) carries its constraint itself,
+turned about its origin so that its axes are the constraint's (Blender world matrix C·A·P, exactly as a separate
+constraint Empty: ``joints._on_node``). Export writes the node back at frame A (``exporter.joints.restore_nodes``).
+This saves one object per joint: its creation, and its share of every depsgraph update of the file.
+
+**Made ahead** (``JointEmpties``, ``gather_import_node_after_hook``): Blender keeps ``bpy.data.objects`` sorted by
+name and places a new name by walking back from the last one. A constraint Empty ``<joint node>.joint`` created after
+all of the file's objects walks back over every name that sorts after it (quadratic with thousands of joints);
+created right after its joint node, it sorts next to the newest names (files usually name nodes in the order they
+list them). The joint step takes the Empty made here (``take``) and deletes the ones no joint used
+(``remove_unused``).
 """
 
 from __future__ import annotations
 
 import bpy
 
+from ..gltf.nodes import nearest_marked, parent_map
+from .context import animated_nodes
+
 JOINT_SUFFIX = ".joint"
+_NOT_PLAIN = ("mesh", "camera", "skin")  # JSON keys that make a node more than a plain leaf Empty (and children)
+_OBJECT_EXTENSIONS = ("KHR_lights_punctual",)  # node extensions that make io_scene_gltf2 create another object
+
+
+def node_joints(document, gltf_json: dict) -> set[int]:
+    """Joint nodes whose own Empty can carry the constraint (see the module docstring); O(nodes)."""
+    json_nodes = gltf_json.get("nodes") if isinstance(gltf_json, dict) else None
+    if not isinstance(json_nodes, list):
+        return set()
+    joints = {i: n.joint for i, n in document.nodes.items() if n.joint is not None}
+    connected = {j.connected_node for j in joints.values()}
+    skins = gltf_json.get("skins")
+    skin_joints = (
+        {i for s in skins if isinstance(s, dict) for i in s.get("joints") or ()} if isinstance(skins, list) else set()
+    )
+    out = set()
+    for index, joint in joints.items():
+        physics = document.nodes[index]
+        if (
+            joint.legacy_pivot is not None
+            or index in connected
+            or index in skin_joints
+            or not 0 <= index < len(json_nodes)
+        ):
+            continue
+        if physics.motion is not None or physics.collider is not None or physics.trigger is not None:
+            continue
+        node = json_nodes[index]
+        if not isinstance(node, dict) or node.get("children") or any(key in node for key in _NOT_PLAIN):
+            continue
+        extensions = node.get("extensions")
+        if isinstance(extensions, dict) and any(name in extensions for name in _OBJECT_EXTENSIONS):
+            continue
+        out.add(index)
+    animated = animated_nodes(gltf_json)
+    if out and animated:
+        below = nearest_marked(parent_map(json_nodes), animated, out)
+        out = {index for index in out if below.get(index) is None}
+    return out
 
 
 class JointEmpties:
-    """Node index → an unlinked Empty named ``<node object>.joint`` for every node with a joint."""
+    """Node index → an unlinked Empty named ``<node object>.joint`` for every joint node that cannot carry its
+    constraint itself."""
 
     def __init__(self, joint_nodes: set[int], index: dict[int, int], file_names: set[str]):
         self.joint_nodes = joint_nodes

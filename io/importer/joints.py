@@ -1,7 +1,8 @@
 """Joints → Blender rigid-body constraints (issue 4 part 6; mapping rules in ``joint_mapping`` and docs/joints.md).
 
-Per joint: one Empty at glTF frame A (axes permuted so Blender's hinge/slider axis is the glTF one), linked into the
-world's constraint collection (data API, no ``bpy.ops``), plus one MOTOR Empty per driven degree of freedom (the
+Per joint: one constraint object at glTF frame A (axes permuted so Blender's hinge/slider axis is the glTF one): the
+joint node's own Empty turned to that pose when it is a plain leaf Empty (``joint_empties.node_joints``), else a new
+Empty; linked into the world's constraint collection (data API, no ``bpy.ops``), plus one MOTOR Empty per driven degree of freedom (the
 velocity drives of one type and axis add up to one drive, ``mapping.drives_to_blender``: at most 6). The two bodies
 are the nearest motion ancestors of frame A and frame B. The world side is the nearest static collider body above
 the frame (so ``disable_collisions`` acts against it, as in the conformance scenes), else one shared invisible
@@ -17,7 +18,15 @@ from mathutils import Matrix
 from ..diagnostics import pointer, printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import nearest_marked, relative_offset
-from ..mapping.joints_to_blender import ConstraintPlan, configure_constraint, configure_motor, empty_matrix, plan_joint
+from ..mapping.axes import AXIS_CHANGE
+from ..mapping.joints_to_blender import (
+    ConstraintPlan,
+    configure_constraint,
+    configure_motor,
+    empty_matrix,
+    permutation_matrix,
+    plan_joint,
+)
 from ..mapping.stored import assign, passthrough_json, store_description
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext, passive_anchor
 from .joint_empties import JOINT_SUFFIX, take
@@ -116,8 +125,11 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
     name = _node_name(ctx, index)
-    matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
-    empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
+    empty = _on_node(ctx, index, plan.perm) if index in ctx.node_joints else None
+    on_node = empty is not None
+    if empty is None:
+        matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
+        empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
     constraint = empty.rigid_body_constraint
     configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision, fresh=True)
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
@@ -128,7 +140,7 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
         configure_motor(motor_empty.rigid_body_constraint, motor, obj_a, obj_b, joint.enable_collision)
         sides = (frame_a, frame_b, side_a, side_b)
         _store(ctx, motor_empty, "MOTOR", description, joint, *sides, plan, state, [motor.note])
-    _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state, plan.notes)
+    _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state, plan.notes, on_node)
     for note in plan.notes:
         code = NOT_SIMULATED if "kept for export" in note else APPROXIMATED
         ctx.note(code, ptr, note)
@@ -179,6 +191,26 @@ def _node_name(ctx: ImportContext, index: int) -> str:
     return printable(name) if isinstance(name, str) and name else f"Node_{index}"
 
 
+def _on_node(ctx: ImportContext, index: int, perm: tuple[int, int, int]):
+    """The joint node's own Empty as the constraint object (``joint_empties.node_joints``), or None when its object
+    is not a plain Empty. io_scene_gltf2 gave it the Blender world matrix C·A·Cᵀ; turned about its origin by C·P it is
+    C·A·P, the pose of a separate constraint Empty (``empty_matrix``)."""
+    ob = ctx.objects.get(index)
+    if ob is None or ob.type != "EMPTY" or ob.parent_type != "OBJECT" or ob.rigid_body is not None:
+        return None
+    if ob.rigid_body_constraint is not None:
+        return None
+    turn = _TURNS.get(perm)
+    if turn is None:
+        turn = _TURNS[perm] = Matrix((AXIS_CHANGE @ permutation_matrix(perm)).tolist())
+    ob.matrix_basis = ob.matrix_basis @ turn
+    ctx.world.constraints.objects.link(ob)
+    return ob
+
+
+_TURNS: dict[tuple, Matrix] = {}  # permutation → C·P (read-only use)
+
+
 def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empty=None):
     """A new Empty at ``matrix`` in the collections of the first joint node's object, with a constraint.
 
@@ -195,7 +227,8 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empt
             state.collections = ctx.collections_of(owner)
         else:  # one object: Blender's own scan, not a Python pass over every collection to build the map
             state.collections = list(owner.users_collection)
-        state.collections = state.collections or [ctx.scene.collection]
+        rigid_body = ctx.world.constraints  # a joint node carrying its constraint is in it too (``_on_node``)
+        state.collections = [c for c in state.collections if c != rigid_body] or [ctx.scene.collection]
     if empty is None:  # else made ahead next to its joint node (joint_empties)
         empty = bpy.data.objects.new(name, None)
     empty.empty_display_type = "ARROWS"
@@ -218,8 +251,11 @@ def _relative(state: _State, frame: int, body_node) -> tuple:
     return state.relative(body_node, frame)
 
 
-def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_b, plan, state, notes) -> None:
-    """Keep the exact glTF joint on the constraint object for export.
+def _store(
+    ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_b, plan, state, notes, on_node=False
+) -> None:
+    """Keep the exact glTF joint on the constraint object for export (``on_node``: the object is the joint node,
+    turned by the plan's permutation, ``_on_node``).
 
     The JOINT object keeps the description (limits, drives) and all ``notes``; a MOTOR helper keeps its frames and
     its own drive's note only, so a joint with N drives stores O(N), not N helpers × N notes.
@@ -246,6 +282,8 @@ def _store(ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_
         extras_json=passthrough_json(description) if role == "JOINT" else "",
         node_extras_json=passthrough_json(joint) if role == "JOINT" else "",
         source=description.source or "",
+        is_node=on_node,
+        planned_axis=plan.perm[0] if on_node else -1,
     )
     group = pj.id_properties_ensure()
     # object pointers as ID properties, after ``assign`` wrote the rest at once (RNA writes them one by one; read back

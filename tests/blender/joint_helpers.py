@@ -33,3 +33,27 @@ def step(scene, last: int) -> None:
     """Simulate consecutive frames from the start (rigid bodies only advance frame by frame)."""
     for frame in range(scene.frame_start, last + 1):
         scene.frame_set(frame)
+
+
+def file_frame(path: pathlib.Path, index: int):
+    """Node ``index``'s glTF frame in Blender world (4×4 numpy), from the file: its Blender parent's matrix · C · the
+    node's own TRS. A joint node that carries its constraint is turned (C·A·P), so its own matrix is not the frame."""
+    import json
+
+    import numpy as np
+
+    node = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))["nodes"][index]
+    x, y, z, w = node.get("rotation", (0.0, 0.0, 0.0, 1.0))
+    local = np.eye(4)
+    local[:3, :3] = [
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ]
+    local[:3, :3] *= node.get("scale", (1.0, 1.0, 1.0))
+    local[:3, 3] = node.get("translation", (0.0, 0.0, 0.0))
+    change = np.array([[1.0, 0, 0, 0], [0, 0, -1.0, 0], [0, 1.0, 0, 0], [0, 0, 0, 1.0]])  # glTF → Blender (C)
+    name = node.get("name")
+    ob = bpy.data.objects[name]
+    parent = np.array(ob.parent.matrix_world) @ change if ob.parent is not None else change
+    return parent @ local

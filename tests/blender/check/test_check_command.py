@@ -61,7 +61,7 @@ def test_clean_file_exits_0_with_the_measured_report(clean_run):
 def test_plots_are_pngs(clean_run):
     _run, out = clean_run
     names = sorted(p.name for p in (out / "plots").iterdir())
-    assert names == ["00_drop_trigger_heights.png", "00_drop_trigger_joint_00_Pivot.joint.png"]
+    assert names == ["00_drop_trigger_heights.png", "00_drop_trigger_joint_00_Pivot.png"]
     assert all((out / "plots" / name).read_bytes()[:8] == PNG for name in names)
 
 

@@ -3,6 +3,8 @@ file's exact values."""
 
 from __future__ import annotations
 
+import json
+
 import bpy
 from mathutils import Matrix
 
@@ -89,8 +91,31 @@ def test_unedited_joint_stays_on_its_frame_nodes_and_a_moved_one_gets_new_frames
     assert names[joint["connectedNode"]] == "FrameB" and not _edited(clean)
     description = out["extensions"][RB]["physicsJoints"][joint["joint"]]
     assert description["limits"][2] == {"angularAxes": [0], "min": -0.2, "max": 0.4, "damping": 0}
-    assert not any(name.endswith(".joint") for name in names)  # the constraint Empty is an import helper
+    assert not any(name.endswith(".joint") for name in names)  # no constraint Empty: the node carries it
+    assert "rotation" not in _node(out, "FrameA")  # back at frame A (its Empty is turned in Blender)
     empty = next(ob for ob in bpy.data.objects if ob.rigid_body_constraint is not None)
+    assert empty.name == "FrameA"
+    empty.location.z += 0.5
+    bpy.context.view_layer.update()
+    out = export(tmp_path / "moved.gltf", "2026")
+    assert not _edited(clean)  # the joint node moved: the joint moves with it
+    assert "joint" in _ext(_node(out, "FrameA"))
+    assert _node(out, "FrameA")["translation"] == [0.0, 0.5, 0.0]  # Blender +Z = glTF +Y
+    assert "rotation" not in _node(out, "FrameA")
+
+
+def test_a_moved_constraint_empty_gets_new_frames(clean, tmp_path):
+    """A joint node with a child cannot carry its constraint: a separate Empty does; moved, it gets new frames."""
+    gltf = json.loads((FIXTURES / "joints/hinge_x_limited.gltf").read_text(encoding="utf-8"))
+    gltf["nodes"][1]["children"] = [len(gltf["nodes"])]
+    gltf["nodes"].append({"name": "Marker", "translation": [0.0, 0.1, 0.0]})
+    path = tmp_path / "with_child.gltf"
+    path.write_text(json.dumps(gltf), encoding="utf-8")
+    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
+    empty = next(ob for ob in bpy.data.objects if ob.rigid_body_constraint is not None)
+    assert empty.name == "FrameA.joint"
+    out = export(tmp_path / "joint.gltf", "2026")
+    assert "joint" in _ext(_node(out, "FrameA")) and not _edited(clean)
     empty.location.z += 0.5
     bpy.context.view_layer.update()
     out = export(tmp_path / "moved.gltf", "2026")

@@ -70,7 +70,8 @@ HELPER_ROLES = {"PROXY", "TRIGGER_PROXY"}
 
 def _is_helper(ob) -> bool:
     pg = getattr(ob, "gltf_physics", None)
-    return pg is not None and (pg.role in HELPER_ROLES or pg.joint.role in HELPER_JOINT_ROLES)
+    joint = None if pg is None else pg.joint
+    return pg is not None and (pg.role in HELPER_ROLES or (joint.role in HELPER_JOINT_ROLES and not joint.is_node))
 
 
 def _import(path) -> tuple[list[str], set[str]]:

@@ -1,13 +1,19 @@
-"""Constraint Empties are made next to their joint node (``importer/joint_empties.py``): Blender inserts each new
-object name by walking back from the last one, so an Empty made after all of the file's objects walked over every
-name sorting after it (quadratic with thousands of joints). Fixture: ``replaced.gltf`` (Slab → Hinge (joint), then
-Lever → LeverFrame)."""
+"""Which object carries a joint's constraint (``importer/joint_empties.py``).
+
+* A joint node that is a plain leaf Empty carries its own constraint, turned to the constraint Empty's pose C·A·P.
+* Any other joint node gets a constraint Empty made next to it: Blender inserts each new object name by walking back
+  from the last one, so an Empty made after all of the file's objects walked over every name sorting after it
+  (quadratic with thousands of joints).
+
+Fixture: ``replaced.gltf`` (Slab → Hinge (joint), then Lever → LeverFrame)."""
 
 from __future__ import annotations
 
 import json
 
 import bpy
+import numpy as np
+import pytest
 
 from blenderkit import submodule
 from testkit import FIXTURES
@@ -20,21 +26,97 @@ def _import(addon, path):
     return submodule(addon, "io.hooks").last_report("import")
 
 
-def test_constraint_empty_is_made_right_after_its_joint_node(clean):
-    _import(clean, REPLACED)
+def _variant(tmp_path, change) -> object:
+    """``replaced.gltf`` changed by ``change(data)``, written to ``tmp_path``."""
+    data = json.loads(REPLACED.read_text(encoding="utf-8"))
+    change(data)
+    path = tmp_path / "variant.gltf"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _with_child(data) -> None:
+    """Hinge gets a child node: it is no plain leaf Empty, a separate constraint Empty carries its joint."""
+    data["nodes"][2]["children"] = [len(data["nodes"])]
+    data["nodes"].append({"name": "HingeMarker", "translation": [0.0, 0.1, 0.0]})
+
+
+def test_a_leaf_joint_node_carries_its_constraint_at_the_constraint_pose(clean):
+    report = _import(clean, REPLACED)
+    hinge = bpy.data.objects["Hinge"]
+    assert hinge.rigid_body_constraint is not None and hinge.gltf_physics.joint.role == "JOINT"
+    assert hinge.gltf_physics.joint.is_node and hinge.gltf_physics.joint.node_a == hinge
+    assert not any(ob.name.startswith("Hinge.joint") for ob in bpy.data.objects)
+    assert hinge.name in bpy.context.scene.rigidbody_world.constraints.objects
+    assert report.counts["joints"] == 1 and report.counts["constraints"] == 1
+    # the pose a separate constraint Empty gets: C·A·P(perm), A = the joint node's glTF world frame
+    mapping = submodule(clean, "io.mapping.joints_to_blender")
+    perm = mapping.cyclic(hinge.gltf_physics.joint.planned_axis)
+    frame_a = np.eye(4)
+    frame_a[:3, 3] = (0.0, 1.0, 0.0)  # Slab at the origin, Hinge at +1 glTF Y
+    bpy.context.view_layer.update()
+    np.testing.assert_allclose(np.array(hinge.matrix_world), mapping.empty_matrix(frame_a, perm), atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _with_child,
+        lambda data: data["nodes"][2].update(mesh=0, extensions=data["nodes"][2]["extensions"]),
+        lambda data: data.update(
+            animations=[
+                {
+                    "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+                    "samplers": [{"input": 0, "output": 0}],
+                }
+            ]
+        ),
+    ],
+    ids=["child", "mesh", "animated_parent"],
+)
+def test_a_joint_node_that_is_more_than_a_leaf_empty_keeps_its_pose(clean, tmp_path, change):
+    data = json.loads(REPLACED.read_text(encoding="utf-8"))
+    change(data)
+    document = submodule(clean, "io.gltf.parse").parse_gltf(data).document
+    assert submodule(clean, "io.importer.joint_empties").node_joints(document, data) == set()
+    if "animations" in data or "mesh" in data["nodes"][2]:
+        return  # the fixture has no accessors or meshes: the decision is what is tested
+    _import(clean, _variant(tmp_path, change))
+    hinge = next(ob for ob in bpy.data.objects if ob.name.startswith("Hinge") and ob.rigid_body_constraint)
+    assert hinge.name == "Hinge.joint" and not hinge.gltf_physics.joint.is_node
+
+
+def test_both_ways_simulate_the_same(clean, tmp_path):
+    """The joint node carrying its constraint and a separate Empty give the same motion (same pose, same plan)."""
+    from joint_helpers import step
+
+    positions = []
+    for path in (REPLACED, _variant(tmp_path, _with_child)):
+        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+        _import(clean, path)
+        scene = bpy.context.scene
+        step(scene, scene.frame_start + 30)
+        positions.append(np.array(bpy.data.objects["Lever"].matrix_world))
+    assert np.linalg.norm(positions[0][:3, 3] - (0.0, 0.0, 1.5)) > 0.1  # the lever swung about the hinge
+    np.testing.assert_allclose(positions[0], positions[1], atol=1e-5)
+
+
+def test_constraint_empty_is_made_right_after_its_joint_node(clean, tmp_path):
+    _import(clean, _variant(tmp_path, _with_child))
     objects = bpy.data.objects
     empty = objects["Hinge.joint"]
     assert empty.rigid_body_constraint is not None and empty.gltf_physics.joint.role == "JOINT"
     assert objects["Hinge"].session_uid < empty.session_uid < objects["Lever"].session_uid
+    assert objects["Hinge"].rigid_body_constraint is None
     assert empty.users_collection and empty.name in bpy.context.scene.rigidbody_world.constraints.objects
 
 
 def test_file_node_named_like_the_empty_keeps_its_name(clean, tmp_path):
-    data = json.loads(REPLACED.read_text(encoding="utf-8"))
-    data["nodes"][4]["name"] = "Hinge.joint"  # LeverFrame, created after Hinge
-    path = tmp_path / "clash.gltf"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    _import(clean, path)
+    def clash(data) -> None:
+        _with_child(data)
+        data["nodes"][4]["name"] = "Hinge.joint"  # LeverFrame, created after Hinge
+
+    _import(clean, _variant(tmp_path, clash))
     assert bpy.data.objects["Hinge.joint"].rigid_body_constraint is None  # the file's node
     assert bpy.data.objects["Hinge.joint.001"].rigid_body_constraint is not None
 

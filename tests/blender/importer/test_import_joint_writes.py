@@ -112,10 +112,13 @@ def test_shared_descriptions_store_what_one_description_per_joint_stores(clean, 
         n = int(pj.node_a.name.removeprefix("Frame"))
         assert (pj.node_a.name, pj.node_b.name) == (f"Frame{n}", f"FrameB{n}")
         assert (len(pj.limits), len(pj.drives)) == [(3, 2), (1, 0), (0, 1)][n % 3]
-    # a frame node's users: its collection, the JOINT Empty and the MOTOR helpers pointing at it
+    # a frame node's users: its collection and the world's constraint collection (the leaf joint node carries its
+    # constraint), then the objects pointing at it: itself (its stored joint's node_a) and its MOTOR helper
     frame = bpy.data.objects["Frame0"]
+    assert frame.rigid_body_constraint is not None and frame.gltf_physics.joint.is_node
     pointing = [ob for ob in bpy.data.objects if frame in (ob.gltf_physics.joint.node_a, ob.gltf_physics.joint.node_b)]
-    assert frame.users == 1 + len(pointing) == 3
+    assert sorted(ob.name for ob in pointing) == ["Frame0", "Frame0.motor0"]
+    assert frame.users == 2 + len(pointing) == 4
 
 
 def test_shared_descriptions_export_as_the_file_says(clean, tmp_path):

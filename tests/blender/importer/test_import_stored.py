@@ -67,7 +67,7 @@ def test_replaced_empties_keep_stored_values(clean):
     assert pg.collider.filter.name == "LeverOnly"
     assert json.loads(pg.collider.filter.collide_with_systems) == ["ground"]
 
-    empty = bpy.data.objects["Hinge.joint"]
+    empty = bpy.data.objects["Hinge"]  # a leaf joint node carries its constraint
     constraint, joint = empty.rigid_body_constraint, empty.gltf_physics.joint
     assert constraint.object1 == slab and constraint.object2 == lever and not constraint.disable_collisions
     assert joint.role == "JOINT" and joint.joint_name == "SlabHinge" and joint.enable_collision

@@ -39,9 +39,11 @@ def test_angular_drive_preview_uses_the_glTF_axis_of_frame_a(clean, tmp_path, mo
     pj = empty.gltf_physics.joint
     node_a = pj.node_a
     assert node_a is not None and node_a.name == "FrameA"
-    # glTF axis k of frame A in Blender world: the node's Blender matrix is C·W·Cᵀ, so C·W·e_k = M_node·C·e_k
+    # glTF axis k of frame A in Blender world, from the file: frame A = body A's node (Blender matrix C·W·Cᵀ) · the
+    # joint node's rotation R, so C·W·R·e_k = M_body·C·R·e_k (the joint node's own Empty now carries the constraint)
     c = submodule(clean, "io.mapping.axes").AXIS_CHANGE[:3, :3]
-    expected = np.array(node_a.matrix_world.to_3x3()) @ c[:, axis]
+    turn = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])  # +90° about glTF Z
+    expected = np.array(node_a.parent.matrix_world.to_3x3()) @ c @ turn[:, axis]
     seen = []
     readout = submodule(clean, "ui.readout")
     monkeypatch.setattr(readout, "angular_effective_inertia", lambda a, inverse: seen.append(a) or 1.0)

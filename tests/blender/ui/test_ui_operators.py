@@ -157,9 +157,7 @@ def test_validate_scene_checks_joints(addon, clean):
     assert _run("validate_scene", [], check_export=False) == {"FINISHED"}
     messages = _messages(addon, "validate_scene")
     assert len(messages) == 2
-    assert messages[0].startswith(
-        "ERROR GLTF_PHYSICS_STORED_BAD_VALUE at /objects/FrameA.joint/gltf_physics/joint/limits/0"
-    )
+    assert messages[0].startswith("ERROR GLTF_PHYSICS_STORED_BAD_VALUE at /objects/FrameA/gltf_physics/joint/limits/0")
     assert messages[1].startswith("WARNING GLTF_PHYSICS_STORED_DEPENDENCY at ") and "damping" in messages[1]
 
 
@@ -204,7 +202,7 @@ def test_validate_scene_validates_what_export_writes(addon, clean):
         assert ranges and ranges[0].pointer.startswith("/extensions/KHR_physics_rigid_bodies/physicsJoints/")
     assert _run("validate_scene", []) == {"FINISHED"}
     messages = _messages(addon, "validate_scene")
-    assert messages[0].startswith("ERROR GLTF_PHYSICS_STORED_BAD_VALUE at /objects/FrameA.joint/")
+    assert messages[0].startswith("ERROR GLTF_PHYSICS_STORED_BAD_VALUE at /objects/FrameA/")
     assert all(m.startswith("export: ") for m in messages[1:])
     assert len(messages) == 1 + sum(d.severity >= 2 for d in exported)
 

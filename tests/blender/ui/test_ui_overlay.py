@@ -233,18 +233,20 @@ def test_every_object_of_imported_fixtures_draws_without_errors(clean, fixture, 
 
 
 def test_imported_joint_frames_sit_on_their_frame_nodes(clean):
-    from joint_helpers import constraints, import_gltf
+    from joint_helpers import constraints, file_frame, import_gltf
     from testkit import ROOT
 
     collect = submodule(clean, "ui.overlay_collect")
-    axes = submodule(clean, "io.mapping.axes")
-    import_gltf(clean, ROOT / "tests" / "fixtures" / "joints" / "offset_fixed.gltf")
+    path = ROOT / "tests" / "fixtures" / "joints" / "offset_fixed.gltf"
+    import_gltf(clean, path)
     (empty,) = constraints("JOINT")
     pj = empty.gltf_physics.joint
     assert pj.node_a is not None and pj.node_b is not None
     _description, frame_a, frame_b = collect.joint_frames(empty)
+    nodes = [n["name"] for n in json.loads(path.read_text(encoding="utf-8"))["nodes"]]
     for frame, node in ((frame_a, pj.node_a), (frame_b, pj.node_b)):
-        expected = np.array(node.matrix_world) @ axes.AXIS_CHANGE  # the node's glTF axes in Blender world
+        bpy.context.view_layer.update()
+        expected = file_frame(path, nodes.index(node.name))  # the node's glTF axes in Blender world
         assert_allclose(frame[:3, 3], expected[:3, 3], atol=1e-5)
         assert_allclose(frame[:3, :3], expected[:3, :3] / np.linalg.norm(expected[:3, :3], axis=0), atol=1e-5)
     assert np.linalg.norm(frame_b[:3, 3] - frame_a[:3, 3]) > 0.1  # the fixture's frames are apart

@@ -6,11 +6,11 @@ from __future__ import annotations
 import bpy
 import numpy as np
 import pytest
-from mathutils import Vector
+from mathutils import Matrix, Vector
 
 from blenderkit import submodule
 from export_helpers import export, last_export
-from joint_helpers import constraints, import_gltf
+from joint_helpers import constraints, file_frame, import_gltf
 from scene_helpers import rigid_body_world, rigid_box
 from testkit import fixture
 from ui_helpers import draw_panel
@@ -47,9 +47,11 @@ def test_limit_edit_moves_the_hinge_range_and_exports_it(clean, tmp_path):
 
 
 def test_changing_the_hinge_axis_turns_the_empty_and_keeps_the_export_stored(clean, tmp_path):
-    import_gltf(clean, fixture("joints/hinge_x_limited.gltf"))
+    path = fixture("joints/hinge_x_limited.gltf")
+    import_gltf(clean, path)
     (empty,) = constraints("JOINT")
     pj = empty.gltf_physics.joint
+    frame_a = Matrix(file_frame(path, 1).tolist()).to_3x3().normalized()  # the joint node (its Empty turns)
     locked = next(limit for limit in pj.limits if limit.kind == "ANGULAR" and limit.axes[1] and limit.axes[2])
     free = next(limit for limit in pj.limits if limit.kind == "ANGULAR" and limit.axes[0])
     locked.axes = (True, True, False)  # lock X and Y …
@@ -57,8 +59,7 @@ def test_changing_the_hinge_axis_turns_the_empty_and_keeps_the_export_stored(cle
     c = empty.rigid_body_constraint
     assert c.type == "HINGE"
     hinge = empty.matrix_world.to_3x3().col[2].normalized()  # Blender's hinge turns about the Empty's Z
-    frame_a = pj.node_a.matrix_world.to_3x3().normalized()
-    assert abs(hinge.dot(frame_a @ Vector((0.0, -1.0, 0.0)))) == pytest.approx(1.0)  # glTF Z = Blender −Y
+    assert abs(hinge.dot(frame_a @ Vector((0.0, 0.0, 1.0)))) == pytest.approx(1.0)  # glTF Z of frame A
     (description,) = _descriptions(export(tmp_path / "axis.gltf", "2026"))
     assert _limit(description, "angularAxes", [2])["max"] == pytest.approx(0.4)
     assert not _edited(clean)
