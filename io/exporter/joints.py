@@ -17,12 +17,11 @@ import numpy as np
 from ..diagnostics import pointer
 from ..gltf.model import JointDescription, NodeJoint
 from ..gltf.nodes import quat_to_matrix, rigid
-from ..mapping.attachment_frames import attachment_frames
+from ..mapping.attachment_frames import attachment_frames, gltf_locals
 from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import cyclic, permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
-from ..mapping.values_to_gltf import gltf_local
 from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
 
 AXES = "xyz"
@@ -141,21 +140,30 @@ def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan)
 
 
 def restore_nodes(b: Builder) -> None:
-    """Imported joint nodes that carry their constraint (``importer.joint_empties``) back at frame A: the Empty is
-    C·A·P(perm) in Blender, its node is C·A·Cᵀ (the permutation is the one the import or the last panel edit applied,
-    ``planned_axis``)."""
+    """Imported joint nodes that carry their constraint (``importer.joint_empties``) back at frame A, all in one numpy
+    pass: the Empty is C·A·P(perm) in Blender, its node C·A·Cᵀ (the permutation is the one the import or the last
+    panel edit applied, ``planned_axis``)."""
+    if not b.joint_nodes:
+        return
+    parents, worlds = [], []
     for ob in b.joint_nodes:
-        pj = ob.gltf_physics.joint
-        perm = cyclic(pj.planned_axis) if pj.planned_axis >= 0 else (0, 1, 2)
+        planned = ob.gltf_physics.joint.planned_axis
+        turn = _TURNS_BACK.get(planned)
+        if turn is None:
+            perm = cyclic(planned) if planned >= 0 else (0, 1, 2)
+            turn = _TURNS_BACK[planned] = (AXIS_CHANGE @ permutation_matrix(perm)).T
         parent = ob.parent if ob.parent is not None and b.node_index(ob.parent) is not None else None
-        parent_world = b.session.world(parent) if parent is not None else np.eye(4)
-        world = b.session.world(ob) @ (AXIS_CHANGE @ permutation_matrix(perm)).T
-        trs = gltf_local(parent_world, world, b.session.yup)
+        parents.append(None if parent is None else b.session.world(parent))
+        worlds.append(b.session.world(ob) @ turn)
+    for ob, trs in zip(b.joint_nodes, gltf_locals(parents, worlds, b.session.yup), strict=True):
         if trs is None:
             b.note(EXPORT_APPROXIMATED, pointer("objects", ob.name), f"{_where(ob)}: its node's transform has shear")
             continue
         for index in b.node_indices(ob):
             set_trs(b.gltf_node(index), _snapped(trs))
+
+
+_TURNS_BACK: dict[int, np.ndarray] = {}  # planned axis → (C·P)ᵀ
 
 
 def _snapped(trs: tuple) -> tuple:

@@ -2,11 +2,12 @@
 
 Per joint: one constraint object at glTF frame A (axes permuted so Blender's hinge/slider axis is the glTF one): the
 joint node's own Empty turned to that pose when it is a plain leaf Empty (``joint_empties.node_joints``), else a new
-Empty; linked into the world's constraint collection (data API, no ``bpy.ops``), plus one MOTOR Empty per driven degree of freedom (the
-velocity drives of one type and axis add up to one drive, ``mapping.drives_to_blender``: at most 6). The two bodies
-are the nearest motion ancestors of frame A and frame B. The world side is the nearest static collider body above
-the frame (so ``disable_collisions`` acts against it, as in the conformance scenes), else one shared invisible
-PASSIVE anchor that collides with nothing. The exact glTF joint is stored in ``Object.gltf_physics.joint``.
+Empty; linked into the world's constraint collection (data API, no ``bpy.ops``), plus one MOTOR Empty per driven
+degree of freedom (the velocity drives of one type and axis add up to one drive, ``mapping.drives_to_blender``: at
+most 6). The two bodies are the nearest motion ancestors of frame A and frame B. The world side is the nearest static
+collider body above the frame (so ``disable_collisions`` acts against it, as in the conformance scenes), else one
+shared invisible PASSIVE anchor that collides with nothing. The exact glTF joint is stored in
+``Object.gltf_physics.joint``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Joint attachment frames of a whole export in one numpy pass (issue 14): ``values_to_gltf.attachment_frame`` for
-many (parent world, pivot world) pairs at once.
+many (parent world, pivot world) pairs at once, and ``values_to_gltf.gltf_local`` for many nodes (``gltf_locals``).
 
 The common case (finite matrices, non-degenerate pivot axes, invertible parent, a local transform a glTF TRS holds
 exactly) is computed with stacked arrays; any other pair goes through the one-at-a-time ``attachment_frame``, so the
@@ -15,7 +15,7 @@ import numpy as np
 from ..gltf.model import Frame
 from ..gltf.nodes import DEGENERATE
 from .axes import axis_change
-from .values_to_gltf import attachment_frame
+from .values_to_gltf import attachment_frame, gltf_local
 
 
 def _rigid_many(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -84,6 +84,36 @@ def _quats(r: np.ndarray) -> np.ndarray:
     return q
 
 
+def _decompose_many(local: np.ndarray, ok: np.ndarray) -> tuple[list, list, list, np.ndarray]:
+    """Translations, rotations (xyzw) and scales of the 4×4s in ``local`` that a glTF TRS holds exactly (no shear,
+    no zero or non-finite scale); ``ok`` (updated) marks them, the other rows hold placeholders."""
+    basis = local[:, :3, :3]
+    peak = np.max(np.abs(basis), axis=1)
+    ok &= np.isfinite(local).all(axis=(1, 2)) & (peak >= 1e-12).all(axis=1)
+    peak = np.where(ok[:, None], peak, 1.0)
+    scale = peak * np.sqrt(np.sum((basis / peak[:, None, :]) ** 2, axis=1))
+    ok &= (scale >= 1e-12).all(axis=1) & np.isfinite(scale).all(axis=1)
+    scale = np.where(ok[:, None], scale, 1.0)
+    rot = basis / scale[:, None, :]
+    flip = np.linalg.det(rot) < 0
+    scale[flip, 0] *= -1.0
+    rot[flip, :, 0] *= -1.0
+    unit = basis / scale[:, None, :]
+    gram = np.transpose(unit, (0, 2, 1)) @ unit
+    ok &= (np.abs(gram - np.eye(3)) <= 1e-6 + 1e-5 * np.eye(3)).all(axis=(1, 2))
+    quats = _quats(rot)
+    return local[:, :3, 3].tolist(), quats.tolist(), scale.tolist(), ok
+
+
+def _stacked(parents: Sequence[np.ndarray | None], matrices: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """(parents, matrices) as (n, 4, 4) arrays (None = identity) and the rows where both are finite."""
+    n = len(matrices)
+    matrix = np.asarray(matrices, dtype=float).reshape(n, 4, 4)
+    parent = np.array([np.eye(4) if p is None else np.asarray(p, dtype=float) for p in parents]).reshape(n, 4, 4)
+    ok = np.isfinite(matrix).all(axis=(1, 2)) & np.isfinite(parent).all(axis=(1, 2))
+    return parent, matrix, ok
+
+
 def attachment_frames(
     parents: Sequence[np.ndarray | None], pivots: Sequence[np.ndarray], yup: bool = True
 ) -> list[Frame | None]:
@@ -91,29 +121,12 @@ def attachment_frames(
     n = len(pivots)
     if n == 0:
         return []
-    pivot = np.asarray(pivots, dtype=float).reshape(n, 4, 4)
-    parent = np.array([np.eye(4) if p is None else np.asarray(p, dtype=float) for p in parents]).reshape(n, 4, 4)
+    parent, pivot, ok = _stacked(parents, pivots)
     with np.errstate(all="ignore"):  # rows with non-finite or degenerate values go the one-at-a-time way
-        ok = np.isfinite(pivot).all(axis=(1, 2)) & np.isfinite(parent).all(axis=(1, 2))
         rigid, ok_rigid = _rigid_many(np.where(ok[:, None, None], pivot, np.eye(4)))
         inverse, ok_inverse = _affine_inverse_many(np.where(ok[:, None, None], parent, np.eye(4)))
-        local = axis_change(yup) @ inverse @ rigid
-        basis = local[:, :3, :3]
-        peak = np.max(np.abs(basis), axis=1)
-        ok &= ok_rigid & ok_inverse & np.isfinite(local).all(axis=(1, 2)) & (peak >= 1e-12).all(axis=1)
-        peak = np.where(ok[:, None], peak, 1.0)
-        scale = peak * np.sqrt(np.sum((basis / peak[:, None, :]) ** 2, axis=1))
-        ok &= (scale >= 1e-12).all(axis=1) & np.isfinite(scale).all(axis=1)
-        scale = np.where(ok[:, None], scale, 1.0)
-        rot = basis / scale[:, None, :]
-        flip = np.linalg.det(rot) < 0
-        scale[flip, 0] *= -1.0
-        rot[flip, :, 0] *= -1.0
-        unit = basis / scale[:, None, :]
-        gram = np.transpose(unit, (0, 2, 1)) @ unit
-        ok &= (np.abs(gram - np.eye(3)) <= 1e-6 + 1e-5 * np.eye(3)).all(axis=(1, 2))
-        quats = _quats(rot)
-    translations, rotations, scales = local[:, :3, 3].tolist(), quats.tolist(), scale.tolist()
+        ok &= ok_rigid & ok_inverse
+        translations, rotations, scales, ok = _decompose_many(axis_change(yup) @ inverse @ rigid, ok)
     out: list[Frame | None] = []
     for i in range(n):
         if not ok[i]:
@@ -127,3 +140,24 @@ def attachment_frames(
             )
         )
     return out
+
+
+def gltf_locals(
+    parents: Sequence[np.ndarray | None], worlds: Sequence[np.ndarray], yup: bool = True
+) -> list[tuple[tuple, tuple, tuple] | None]:
+    """``values_to_gltf.gltf_local(parents[i] or identity, worlds[i], yup)`` for every i (within float rounding)."""
+    n = len(worlds)
+    if n == 0:
+        return []
+    parent, world, ok = _stacked(parents, worlds)
+    k = axis_change(yup)
+    with np.errstate(all="ignore"):  # rows with non-finite or degenerate values go the one-at-a-time way
+        inverse, ok_inverse = _affine_inverse_many(np.where(ok[:, None, None], parent, np.eye(4)))
+        ok &= ok_inverse
+        translations, rotations, scales, ok = _decompose_many(k @ inverse @ world @ k.T, ok)
+    return [
+        (tuple(translations[i]), tuple(rotations[i]), tuple(scales[i]))
+        if ok[i]
+        else gltf_local(np.eye(4) if parents[i] is None else parents[i], worlds[i], yup)
+        for i in range(n)
+    ]

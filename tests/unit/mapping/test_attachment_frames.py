@@ -75,3 +75,40 @@ def test_edge_cases_keep_the_one_at_a_time_answers():
 
 def test_no_pairs():
     assert batch.attachment_frames([], []) == []
+
+
+def _same_trs(a, b) -> None:
+    if b is None:
+        assert a is None
+        return
+    assert a is not None
+    for got, want in zip(a, b, strict=True):
+        assert got == pytest.approx(want, abs=1e-9, rel=1e-9)
+
+
+@pytest.mark.parametrize("yup", [True, False])
+def test_node_locals_equal_the_one_at_a_time_locals(yup):
+    """``gltf_locals`` (the exporter's joint nodes written back at frame A) = ``gltf_local`` node by node, scale kept."""
+    rng = np.random.default_rng(15)
+    parents = [None if i % 5 == 0 else _random_affine(rng) for i in range(300)]
+    parents += [_random_affine(rng, (1.5, 1.5)) for _ in range(100)]  # uniform scale: no shear in the local
+    worlds = [_random_affine(rng) for _ in range(400)]
+    got = batch.gltf_locals(parents, worlds, yup)
+    for trs, parent, world in zip(got, parents, worlds, strict=True):
+        _same_trs(trs, single.gltf_local(np.eye(4) if parent is None else parent, world, yup))
+    for trs in got[300:]:  # the worlds' own scales (0.2-3) divided by the parents' 1.5 survive in the locals
+        assert trs is not None and min(abs(v) for v in trs[2]) >= 0.2 / 1.5 - 1e-9
+
+
+def test_node_locals_edge_cases_keep_the_one_at_a_time_answers():
+    sheared = np.eye(4)
+    sheared[0, 1] = 0.7
+    nan = np.eye(4)
+    nan[0, 3] = math.nan
+    cases = [(np.diag([1.0, 0.0, 1.0, 1.0]), np.eye(4)), (sheared, np.eye(4)), (None, nan), (None, np.eye(4))]
+    parents, worlds = zip(*cases, strict=True)
+    got = batch.gltf_locals(list(parents), list(worlds))
+    for trs, (parent, world) in zip(got, cases, strict=True):
+        _same_trs(trs, single.gltf_local(np.eye(4) if parent is None else parent, world))
+    assert got[0] is None and got[1] is None and got[3] == ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0), (1.0, 1.0, 1.0))
+    assert batch.gltf_locals([], []) == []
