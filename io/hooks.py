@@ -75,6 +75,7 @@ class GltfPhysicsImport:
 
     def __init__(self):
         frozen_objects.thaw()  # a previous import aborted before its last hook
+        gltf_addon.keep_parsed_json()  # io_scene_gltf2 reads the file next: its JSON dict is kept for our parse
         self.extensions = gltf_addon.handled_extensions()
         self.report = RunReport("import")
         self.document = None
@@ -91,6 +92,7 @@ class GltfPhysicsImport:
         self.file_names = gltf_addon.escape_names(gltf)  # before the importer names anything
         if not _import_enabled():
             self.report.counts["disabled"] = 1
+            gltf_addon.forget_parsed_json()
             return
         with gc_paused():  # many short-lived objects: no full collector passes in between
             self.json = gltf_addon.raw_json(gltf)
@@ -124,7 +126,8 @@ class GltfPhysicsImport:
             return
         try:
             self.placeholders.after_node(vnode, gltf_node)
-            self.joint_empties.after_node(gltf_node, blender_object)
+            if self.joint_empties.joint_nodes:  # joint nodes that need a constraint Empty
+                self.joint_empties.after_node(gltf_node, blender_object)
         except Exception as exc:
             self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"restoring a node after its object failed: {exc}")
 

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 from ...sim.pairs import PhysicsMaterial
 from ..mapping import stored as props
-from ..mapping.combine_pairs import Body, plan
+from ..mapping.combine_pairs import Body, default_rule_exact, plan
 from .context import APPROXIMATED, ImportContext
 from .reproduce_helpers import NOT_REPRODUCIBLE, REPRODUCED
 
 
 def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
     """``dynamic``: (motion node, object carrying its simulation) of the import's dynamic bodies."""
+    doc = ctx.document
+    used = {
+        id(m): m for m in (props.lookup(doc.materials, n.collider.material) for n in doc.nodes.values() if n.collider)
+    }
+    if default_rule_exact(_material(m) for m in used.values()):  # no pair of the file's materials needs a plan
+        return
     carriers = dict(dynamic)
     first_collider = _first_colliders(ctx)
     realisers: dict[int, list] = {}  # body node → the collision-shape objects of its colliders

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...sim.pairs import PhysicsMaterial, combine_materials
@@ -83,6 +84,14 @@ def _kinds(bodies: list[Body]) -> list[list[Body]]:
     for body in bodies:
         kinds.setdefault((body.material, body.collections), []).append(body)
     return list(kinds.values())
+
+
+def default_rule_exact(materials: Iterable[PhysicsMaterial | None]) -> bool:
+    """True when the default rule is exact for every pair of ``materials`` (None = the default material): then
+    ``plan`` returns None for any bodies carrying them, so an import can skip gathering its bodies (a file written by
+    Blender multiplies everywhere)."""
+    kinds = list(set(materials))
+    return all(_close(_product(current(a), current(b)), combined(a, b)) for a in kinds for b in kinds)
 
 
 def plan(dynamic: list[Body], static: list[Body]) -> Plan | None:

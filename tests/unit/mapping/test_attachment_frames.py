@@ -88,7 +88,7 @@ def _same_trs(a, b) -> None:
 
 @pytest.mark.parametrize("yup", [True, False])
 def test_node_locals_equal_the_one_at_a_time_locals(yup):
-    """``gltf_locals`` (the exporter's joint nodes written back at frame A) = ``gltf_local`` node by node, scale kept."""
+    """``gltf_locals`` (joint nodes written back at frame A) = ``gltf_local`` node by node, scale kept."""
     rng = np.random.default_rng(15)
     parents = [None if i % 5 == 0 else _random_affine(rng) for i in range(300)]
     parents += [_random_affine(rng, (1.5, 1.5)) for _ in range(100)]  # uniform scale: no shear in the local

@@ -80,3 +80,26 @@ def test_many_bodies_are_planned_per_kind():
     assert time.perf_counter() - began < 2.0  # per kind pair: not 3 × 10^8 body pairs
     assert len(plan.values) == 40_000 and plan.exact == [0, 1, 2]
     assert plan.values[29_999] == pytest.approx(cp.combined(kinds[2], GROUND.material))
+
+
+@pytest.mark.parametrize(
+    ("materials", "exact"),
+    [
+        ([_material(0.2, 0.1, "multiply"), _material(0.8, 0.5, "multiply")], True),  # Blender's own rule
+        ([_material(0.5, 0.3, "average")], True),  # one material: the square root is exact against itself
+        ([_material(0.5, 0.3, "average"), None], False),  # two materials averaged: not a product
+        ([_material(0.2, 0.1, "minimum"), _material(0.8, 0.5, "multiply")], False),
+        ([None, None], True),
+    ],
+)
+def test_default_rule_exact_says_when_no_pair_needs_a_plan(materials, exact):
+    """The import's shortcut (``reproduce_combine.build``): when it says exact, ``plan`` returns None for any bodies
+    with these materials, whatever their roles and collections."""
+    assert cp.default_rule_exact(materials) is exact
+    bodies = [cp.Body(i, m, ALL) for i, m in enumerate(materials)]
+    for dynamic in bodies:
+        result = cp.plan([dynamic], [b for b in bodies if b is not dynamic] or [dynamic])
+        if exact:
+            assert result is None
+    if not exact:
+        assert any(cp.plan([d], [s]) is not None for d in bodies for s in bodies if d is not s)
