@@ -73,6 +73,6 @@ def unregister() -> None:
     command.unregister()
     gltf_addon.unregister_export_draw(__package__)
     hooks.thaw_collector()  # an import aborted before its last hook
-    gltf_addon.release_parsed_json()  # io_scene_gltf2's loader as it was
+    hooks.release_parsed_json()  # io_scene_gltf2's JSON loader as it was
 
     ui.unregister()

@@ -33,59 +33,25 @@ def blender_version() -> tuple[int, int, int]:
 
 
 # --- import side -------------------------------------------------------------------------------------------------
-# io_scene_gltf2 parses the file into ``gltf.data`` (gltf2_io classes) and keeps no raw JSON: ``keep_parsed_json``
-# keeps the dict its loader returns (``glTFImporter.load_json``, used for .gltf and .glb alike), else it is read again.
-
-_PARSED: list[dict] = []  # the dict ``glTFImporter.load_json`` returned last (at most one, taken by ``raw_json``)
+# io_scene_gltf2 parses the file into ``gltf.data`` (gltf2_io classes) and keeps no raw JSON: the import keeps the dict
+# its loader returns (``importer/parsed_json.py`` wraps ``importer_class().load_json``), else ``raw_json`` reads again.
 
 
-def keep_parsed_json() -> None:
-    """Wrap ``glTFImporter.load_json`` so the next import's parsed JSON is kept for ``raw_json`` (idempotent; the
-    extension's import hooks call this when they are created, before io_scene_gltf2 reads the file)."""
-    from io_scene_gltf2.io.imp.gltf2_io_gltf import glTFImporter
-
-    current = glTFImporter.__dict__.get("load_json")
-    function = getattr(current, "__func__", None)
-    if function is None or hasattr(function, "gltf_physics_original"):
-        return
-
-    def load_json(content):
-        document = function(content)
-        _PARSED[:] = [document]
-        return document
-
-    load_json.gltf_physics_original = current
-    glTFImporter.load_json = staticmethod(load_json)
-
-
-def forget_parsed_json() -> None:
-    """Drop the kept parse (an import that reads no physics)."""
-    _PARSED.clear()
-
-
-def release_parsed_json() -> None:
-    """Undo ``keep_parsed_json`` (unregister) and drop what it kept."""
-    _PARSED.clear()
+def importer_class() -> type | None:
+    """io_scene_gltf2's ``glTFImporter`` (its ``load_json`` parses .gltf and .glb; 4.2/4.5/5.0); None without it."""
     try:
         from io_scene_gltf2.io.imp.gltf2_io_gltf import glTFImporter
     except ImportError:
-        return
-    function = getattr(glTFImporter.__dict__.get("load_json"), "__func__", None)
-    original = getattr(function, "gltf_physics_original", None)
-    if original is not None:
-        glTFImporter.load_json = original
+        return None
+    return glTFImporter
 
 
 def raw_json(gltf) -> dict:
-    """The document as a plain JSON dict: the one io_scene_gltf2 parsed for this import (``keep_parsed_json``; the
-    hooks read it before anything changes it), else re-read from ``gltf.filename`` (.gltf and .glb).
+    """The document as a plain JSON dict (re-read from ``gltf.filename``; .gltf and .glb).
 
     Uses the importer's own loaders (``glTFImporter.load_json`` / ``load_glb``, same names in 4.2/4.5/5.0); falls
     back to ``gltf.data.to_dict()`` when the file cannot be read again.
     """
-    kept = _PARSED.pop() if _PARSED else None
-    if isinstance(kept, dict) and _same_document(kept, gltf.data):
-        return kept
     try:
         with open(gltf.filename, "rb") as handle:
             content = memoryview(handle.read())
@@ -97,18 +63,7 @@ def raw_json(gltf) -> dict:
             return document
     except Exception:  # unreadable now, or an importer without these loaders: use the parsed data
         pass
-    finally:
-        _PARSED.clear()  # the loader ran again (wrapped): nothing is kept past this import
     return gltf.data.to_dict()
-
-
-def _same_document(document: dict, data) -> bool:
-    """Does ``document`` (a kept parse) list as many nodes, meshes, accessors and scenes as ``gltf.data``?"""
-    for key in ("nodes", "meshes", "accessors", "scenes"):
-        listed = document.get(key)
-        if len(listed if isinstance(listed, list) else ()) != len(getattr(data, key, None) or ()):
-            return False
-    return True
 
 
 def escape_names(gltf) -> dict[int, str]:

@@ -18,7 +18,7 @@ from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSes
 from .exporter.selection import session_decision
 from .gltf.parse import parse_gltf
 from .gltf.validate.codes import INTERNAL_ERROR
-from .importer import frozen_objects
+from .importer import frozen_objects, parsed_json
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
@@ -33,6 +33,11 @@ from .importer.world import create_world_early
 from .report import RunReport, operator_lines
 
 log = logging.getLogger(__name__)
+
+
+def release_parsed_json() -> None:
+    """io_scene_gltf2's JSON loader as it was (the root's unregister; ``importer.parsed_json``)."""
+    parsed_json.release(gltf_addon.importer_class())
 
 
 LAST_REPORTS: dict[str, RunReport] = {}
@@ -75,7 +80,7 @@ class GltfPhysicsImport:
 
     def __init__(self):
         frozen_objects.thaw()  # a previous import aborted before its last hook
-        gltf_addon.keep_parsed_json()  # io_scene_gltf2 reads the file next: its JSON dict is kept for our parse
+        parsed_json.keep(gltf_addon.importer_class())  # io_scene_gltf2 reads the file next: its dict is kept for us
         self.extensions = gltf_addon.handled_extensions()
         self.report = RunReport("import")
         self.document = None
@@ -92,10 +97,13 @@ class GltfPhysicsImport:
         self.file_names = gltf_addon.escape_names(gltf)  # before the importer names anything
         if not _import_enabled():
             self.report.counts["disabled"] = 1
-            gltf_addon.forget_parsed_json()
+            parsed_json.forget()
             return
         with gc_paused():  # many short-lived objects: no full collector passes in between
-            self.json = gltf_addon.raw_json(gltf)
+            self.json = parsed_json.take(gltf.data)
+            if self.json is None:
+                self.json = gltf_addon.raw_json(gltf)
+                parsed_json.forget()  # the wrapped loader ran again
             result = parse_gltf(self.json)
         for diag in result.diagnostics:  # the import goes on without the dropped data: never an ERROR here
             severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity

@@ -181,7 +181,8 @@ class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
         min=-1,
         max=2,
         description="First frame-A axis of the cyclic permutation the constraint Empty carries since the last panel "
-        "edit (-1 = as the import or Add glTF Joint built it); not glTF data",
+        "edit or, on a joint node carrying its constraint, since the import (-1 = as the import or Add glTF Joint "
+        "built it; on such a node: no permutation); not glTF data",
     )
 
 

@@ -42,6 +42,8 @@ def current_perm(ob, pj, c) -> tuple[int, int, int]:
     measured against frame A (the frame node's pose, or body A's pose with the stored frame)."""
     if pj.planned_axis >= 0:
         return cyclic(pj.planned_axis)
+    if pj.is_node:  # a joint node carrying its constraint: the import stores the axis unless it is the identity
+        return cyclic(0)
     empty = rigid(np.array(ob.matrix_world))[:3, :3]
     if pj.node_a is not None and not pj.is_node:
         frame = rigid(np.array(pj.node_a.matrix_world))[:3, :3] @ AXIS_CHANGE[:3, :3]

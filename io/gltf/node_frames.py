@@ -9,6 +9,7 @@ it, node by node.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -29,6 +30,23 @@ def _numbers(value, size: int) -> list | None:
     if isinstance(value, list) and len(value) == size and all(is_number(v) for v in value):
         return value
     return None
+
+
+_KEYS_PRESENT = frozenset({"translation", "rotation", "scale"})
+
+
+def _all_numbers(values: list, size: int) -> bool:
+    """``_numbers(v, size)`` holds for every value, checked for the whole list at once (C-level passes over the
+    lists and their items; a False answer sends the caller node by node)."""
+    if set(map(type, values)) != {list} or set(map(len, values)) != {size}:
+        return False
+    flat = list(itertools.chain.from_iterable(values))
+    if not set(map(type, flat)) <= _PLAIN:
+        return False
+    try:
+        return math.isfinite(sum(flat))  # a finite sum: every item is finite
+    except OverflowError:  # a huge integer
+        return False
 
 
 def _quat_matrices(q: np.ndarray) -> np.ndarray:
@@ -131,11 +149,14 @@ def _local_matrices_numpy(nodes: list) -> np.ndarray:
         if "matrix" in node:
             explicit[i] = _numbers(node["matrix"], 16)
             continue
-        for key, size in (("translation", 3), ("rotation", 4), ("scale", 3)):
-            value = _numbers(node[key], size) if key in node else None
-            if value is not None:
-                found[key][0].append(i)
-                found[key][1].append(value)
+        for key in _KEYS_PRESENT.intersection(node):  # usually one to three of them
+            found[key][0].append(i)
+            found[key][1].append(node[key])
+    for key, size in (("translation", 3), ("rotation", 4), ("scale", 3)):
+        rows, values = found[key]
+        if values and not _all_numbers(values, size):  # some value is malformed: node by node (it reads as identity)
+            kept = [(i, v) for i, v in zip(rows, values, strict=True) if _numbers(v, size) is not None]
+            found[key] = ([i for i, _ in kept], [v for _, v in kept])
     for key, target in (("translation", t), ("rotation", q), ("scale", s)):
         rows, values = found[key]
         if rows:  # one assignment per component kind, not one per node
@@ -371,5 +392,5 @@ class WorldFrames:
             if len(world) <= SMALL and rigid_python_exact():
                 self._scales = _column_norms(world.tolist())
             else:
-                self._scales = [tuple(float(v) for v in row) for row in np.linalg.norm(world[:, :3, :3], axis=1)]
+                self._scales = list(map(tuple, np.linalg.norm(world[:, :3, :3], axis=1).tolist()))
         return self._scales[index]

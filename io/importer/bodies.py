@@ -140,12 +140,16 @@ def _mark_proxy(ob, index: int, generated_for_node: bool) -> None:
 
 
 def _add_rigid_body(ctx: ImportContext, ob, shape: str, body_type: str, kinematic: bool = False):
-    if ob.rigid_body is None:
+    fresh = ob.rigid_body is None
+    if fresh:
         ctx.world.collection.objects.link(ob)
     rb = ob.rigid_body
-    rb.type = body_type
-    rb.collision_shape = shape
-    rb.kinematic = kinematic
+    if not fresh or body_type != "ACTIVE":  # a new rigid body is ACTIVE, CONVEX_HULL, not Animated
+        rb.type = body_type
+    if not fresh or shape != "CONVEX_HULL":
+        rb.collision_shape = shape
+    if not fresh or kinematic:
+        rb.kinematic = kinematic
     rb.linear_damping = 0.0
     rb.angular_damping = 0.0
     return rb

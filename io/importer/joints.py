@@ -284,7 +284,7 @@ def _store(
         node_extras_json=passthrough_json(joint) if role == "JOINT" else "",
         source=description.source or "",
         is_node=on_node,
-        planned_axis=plan.perm[0] if on_node else -1,
+        planned_axis=plan.perm[0] if on_node and plan.perm[0] else -1,  # -1 on the node: no permutation
     )
     group = pj.id_properties_ensure()
     # object pointers as ID properties, after ``assign`` wrote the rest at once (RNA writes them one by one; read back

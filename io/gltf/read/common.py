@@ -54,7 +54,13 @@ class DropUnitError(Exception):
 
 
 def is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite JSON number (not a boolean); an integer beyond every float is none (``math.isfinite`` raises)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def fits_float32(value: float) -> bool:

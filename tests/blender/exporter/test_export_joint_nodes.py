@@ -81,3 +81,31 @@ def test_physics_export_off_writes_the_turned_node_as_blender_holds_it(clean, tm
     out = export(tmp_path / "plain.gltf", "2026", physics=False)
     rotation = _node(out, "FrameA").get("rotation")
     assert rotation is not None and not np.allclose(rotation, TRS["rotation"], atol=1e-3)
+
+
+def test_a_joint_node_without_permutation_turns_from_the_identity_on_a_panel_edit(clean, tmp_path):
+    """A hinge about glTF Z needs no permutation: nothing is stored for it; editing it into a hinge about glTF X
+    turns the node from there, and export still writes the file's transform."""
+    gltf = json.loads((FIXTURES / "joints/hinge_z.gltf").read_text(encoding="utf-8"))
+    gltf["nodes"][1].update(TRS)
+    gltf["nodes"][3].update(translation=[-0.9, 0.2, 0.3], rotation=list(TURN))  # frame B on frame A
+    path = tmp_path / "hinge_z.gltf"
+    path.write_text(json.dumps(gltf), encoding="utf-8")
+    import_gltf(clean, path)
+    (joint,) = constraints("JOINT")
+    pj = joint.gltf_physics.joint
+    assert joint.rigid_body_constraint.type == "HINGE" and pj.is_node and pj.planned_axis == -1
+    hinge_before = np.array(joint.matrix_world)[:3, 2].copy()  # Blender's hinge turns about the Empty's Z
+    locked = next(limit for limit in pj.limits if limit.kind == "ANGULAR")
+    locked.axes = (False, True, True)  # lock Y and Z …
+    item = pj.limits.add()
+    item.kind, item.axes = "ANGULAR", (True, False, False)  # … and leave X free: a hinge about glTF X
+    bpy.context.view_layer.update()
+    assert joint.rigid_body_constraint.type == "HINGE" and pj.planned_axis == 1
+    hinge_after = np.array(joint.matrix_world)[:3, 2]
+    assert (
+        abs(float(np.dot(hinge_before / np.linalg.norm(hinge_before), hinge_after / np.linalg.norm(hinge_after))))
+        < 1e-3
+    )
+    out = export(tmp_path / "edited.gltf", "2026")
+    _assert_file_transform(_node(out, "FrameA"))

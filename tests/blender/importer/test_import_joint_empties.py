@@ -86,19 +86,28 @@ def test_a_joint_node_that_is_more_than_a_leaf_empty_keeps_its_pose(clean, tmp_p
     assert hinge.name == "Hinge.joint" and not hinge.gltf_physics.joint.is_node
 
 
+def _off_centre(data) -> None:
+    """The lever's centre 0.3 m off the hinge along glTF Z (frames kept together): gravity swings it about glTF X."""
+    data["nodes"][3]["translation"] = [0.0, 1.5, 0.3]
+    data["nodes"][4]["translation"] = [0.0, -0.5, -0.3]
+
+
 def test_both_ways_simulate_the_same(clean, tmp_path):
-    """The joint node carrying its constraint and a separate Empty give the same motion (same pose, same plan)."""
+    """The joint node carrying its constraint and a separate Empty give the same motion (same pose, same plan).
+    Reproduce Motion is off: its velocity pre-roll does not give the same motion in every import of a session."""
     from joint_helpers import step
 
-    positions = []
-    for path in (REPLACED, _variant(tmp_path, _with_child)):
+    poses = []
+    for change in (_off_centre, lambda data: (_off_centre(data), _with_child(data))):
         bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
-        _import(clean, path)
+        bpy.context.scene.gltf_physics.import_reproduce = False
+        _import(clean, _variant(tmp_path, change))
         scene = bpy.context.scene
-        step(scene, scene.frame_start + 30)
-        positions.append(np.array(bpy.data.objects["Lever"].matrix_world))
-    assert np.linalg.norm(positions[0][:3, 3] - (0.0, 0.0, 1.5)) > 0.1  # the lever swung about the hinge
-    np.testing.assert_allclose(positions[0], positions[1], atol=1e-5)
+        step(scene, scene.frame_start + 40)
+        poses.append(np.array(bpy.data.objects["Lever"].matrix_world))
+    assert [ob.name for ob in bpy.data.objects if ob.rigid_body_constraint] == ["Hinge.joint"]
+    assert np.linalg.norm(poses[0][:3, 3] - (0.0, -0.3, 1.5)) > 0.1  # the lever swung about the hinge
+    np.testing.assert_allclose(poses[0], poses[1], atol=1e-5)
 
 
 def test_constraint_empty_is_made_right_after_its_joint_node(clean, tmp_path):

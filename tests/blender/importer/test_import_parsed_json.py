@@ -1,5 +1,5 @@
-"""The physics parse reads the JSON dict io_scene_gltf2 parsed for the import (``gltf_addon.keep_parsed_json``), not
-the file a second time; unregistering gives io_scene_gltf2 its loader back."""
+"""The physics parse reads the JSON dict io_scene_gltf2 parsed for the import (``importer/parsed_json.py``), not the
+file a second time; unregistering gives io_scene_gltf2 its loader back."""
 
 from __future__ import annotations
 
@@ -38,17 +38,17 @@ def test_the_file_is_decoded_once_per_import(clean, tmp_path, monkeypatch, form)
     report = submodule(clean, "io.hooks").last_report("import")
     assert counting.calls == 1
     assert report.counts["rigid_bodies"] == 3 and report.counts["joints"] == 1
-    assert not submodule(clean, "io.gltf_addon")._PARSED  # nothing kept past the import
+    assert not submodule(clean, "io.importer.parsed_json")._KEPT  # nothing kept past the import
 
 
 def test_a_kept_parse_of_another_document_is_not_used(clean, monkeypatch):
     """A leftover dict (an import that failed before our hooks) that does not list the file's nodes is ignored."""
-    addon = submodule(clean, "io.gltf_addon")
+    kept = submodule(clean, "io.importer.parsed_json")._KEPT
     real = gltf2_io_gltf.glTFImporter.load_json
 
     def stale_then_real(content):
         document = real(content)
-        addon._PARSED[:] = [{"nodes": [{}] * 99}]
+        kept[:] = [{"nodes": [{}] * 99}]
         return document
 
     monkeypatch.setattr(gltf2_io_gltf.glTFImporter, "load_json", staticmethod(stale_then_real))
@@ -57,14 +57,14 @@ def test_a_kept_parse_of_another_document_is_not_used(clean, monkeypatch):
 
 
 def test_release_gives_io_scene_gltf2_its_loader_back(clean):
-    addon = submodule(clean, "io.gltf_addon")
+    parsed = submodule(clean, "io.importer.parsed_json")
     importer = gltf2_io_gltf.glTFImporter
-    addon.keep_parsed_json()
-    addon.keep_parsed_json()  # idempotent: wrapped once
+    parsed.keep(importer)
+    parsed.keep(importer)  # idempotent: wrapped once
     wrapped = importer.__dict__["load_json"].__func__
     assert not hasattr(wrapped.gltf_physics_original.__func__, "gltf_physics_original")
-    addon.release_parsed_json()
+    submodule(clean, "io.hooks").release_parsed_json()  # what unregistering does
     assert not hasattr(importer.__dict__["load_json"].__func__, "gltf_physics_original")
     assert importer.load_json(b'{"asset": {"version": "2.0"}}') == {"asset": {"version": "2.0"}}
-    assert not addon._PARSED
-    addon.keep_parsed_json()  # as the next import would
+    assert not parsed._KEPT
+    parsed.keep(importer)  # as the next import would

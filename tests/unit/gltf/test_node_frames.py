@@ -259,3 +259,43 @@ def test_scales_are_bit_identical_to_the_numpy_norms(nodes):
     reference = np.linalg.norm(frames._world[:, :3, :3], axis=1)
     for index in range(len(nodes)):
         assert np.array(frames.scale(index)).tobytes() == reference[index].tobytes()
+
+
+MALFORMED = [
+    [True, 0.0, 1.0],  # a boolean is no number
+    None,
+    [float("inf"), 0.0, 0.0],
+    [float("nan"), 0.0, 0.0],
+    [10**400, 0.0, 0.0],  # an integer beyond any float
+    ["1", 0.0, 0.0],
+    [1.0, 2.0],
+    {"x": 1.0},
+    [1e308, 1e308, -1e308],  # finite items whose sum overflows
+]
+
+
+@pytest.mark.parametrize("bad", range(len(MALFORMED)))
+@pytest.mark.parametrize("key", ["translation", "rotation", "scale"])
+def test_many_nodes_with_one_malformed_value_read_as_node_by_node(key, bad):
+    """Above ``SMALL`` nodes the TRS lists are checked all at once; one malformed value sends that key node by node,
+    where it reads as its default (same answer as ``nodes.local_matrix`` for every node)."""
+    value = MALFORMED[bad]
+    if key == "rotation" and isinstance(value, list) and len(value) == 3:
+        value = [*value, 1.0]
+    rng = np.random.default_rng(bad)
+    nodes = [
+        {"translation": rng.normal(size=3).tolist(), "rotation": [0.0, 0.0, 0.0, 1.0], "scale": [1.0, 2.0, 0.5]}
+        for _ in range(3 * frames_mod.SMALL)
+    ]
+    nodes[17][key] = value
+    got = frames_mod._local_matrices_numpy(nodes)
+    with np.errstate(all="ignore"):
+        for i, node in enumerate(nodes):
+            np.testing.assert_array_equal(got[i], frames_mod._local_matrices_numpy([node])[0])
+            assert np.allclose(got[i], gltf_nodes.local_matrix(node), atol=1e-12, equal_nan=True), i
+
+
+def test_an_integer_beyond_every_float_is_no_number():
+    is_number = submodule("io.gltf.read.common").is_number
+    assert not is_number(10**400) and not is_number(-(10**400)) and not is_number(True)
+    assert is_number(10**300) and is_number(0) and is_number(-2.5)
