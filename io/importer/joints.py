@@ -16,7 +16,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..diagnostics import pointer, printable
+from ..diagnostics import printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import nearest_marked, relative_offset
 from ..mapping.axes import AXIS_CHANGE
@@ -91,9 +91,10 @@ class _State:
 
 
 def _joint_pointer(physics, index: int) -> str:
+    """``/nodes/<index>/extensions/…`` (fixed names and an index: nothing to escape; built per joint)."""
     if physics.source in OMI_REVISIONS:
-        return pointer("nodes", index, "extensions", OMI_JOINT)
-    return pointer("nodes", index, "extensions", KHR_RIGID_BODIES, "joint")
+        return f"/nodes/{index}/extensions/{OMI_JOINT}"
+    return f"/nodes/{index}/extensions/{KHR_RIGID_BODIES}/joint"
 
 
 def _build_one(state: _State, index: int, joint, ptr: str) -> None:
