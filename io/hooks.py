@@ -201,7 +201,7 @@ class GltfPhysicsExport:
     ``blender_export`` / ``export_bodies`` / ``export_joints``. Results stay in ``last_report("export")``."""
 
     def __init__(self):
-        frozen_objects.thaw()  # an import aborted before its last hook
+        frozen_objects.thaw()  # an import or export aborted before its last hook
         self.Extension, self.ChildOfRootExtension = gltf_addon.extension_classes()
         self.report = RunReport("export")
         self.session = None
@@ -279,6 +279,8 @@ class GltfPhysicsExport:
                 export_pipeline.build(session, gltf2_plan, self.deferred)
         finally:
             _report_export(self.report, session.revision, export_settings)
+        if self.deferred is not None:  # the plan and our JSON stay out of the collector's passes until the file is
+            frozen_objects.freeze()  # written (``post_export_hook`` thaws; 4.5+, where it exists)
 
     @_guarded("export")
     def gather_gltf_encoded_hook(self, gltf_format, sort_order, export_settings):
@@ -289,6 +291,7 @@ class GltfPhysicsExport:
     @_guarded("export")
     def post_export_hook(self, export_settings):
         """The file is written (4.5+): add the physics JSON held back from io_scene_gltf2's passes."""
+        frozen_objects.thaw()
         if self.deferred is not None:
             with gc_paused():
                 self.deferred.finish(export_settings)

@@ -6,6 +6,10 @@ walks every Python object of the session, and the parsed file (ours and io_scene
 they are skipped: a full pass costs what it would without the file. Nothing is lost: ``thaw`` hands them back to the
 collector (the import's last hook; the next import or export, or unregistering, if an import was aborted in
 between). Another add-on's freeze is left alone: then nothing is frozen here.
+
+A physics export on 4.5+ does the same once our extensions hook has built the physics (``io/hooks.py``): io_scene_gltf2
+then turns its plan into JSON and writes the file, and ``post_export_hook`` thaws (4.2 has no such hook: nothing is
+frozen there).
 """
 
 from __future__ import annotations
