@@ -134,8 +134,7 @@ class GltfPhysicsImport:
             return
         try:
             self.placeholders.after_node(vnode, gltf_node)
-            if self.joint_empties.joint_nodes:  # joint nodes that need a constraint Empty
-                self.joint_empties.after_node(gltf_node, blender_object)
+            self.joint_empties.after_node(gltf_node, blender_object)
         except Exception as exc:
             self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"restoring a node after its object failed: {exc}")
 

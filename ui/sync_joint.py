@@ -23,6 +23,7 @@ from ..io.mapping.joints_to_blender import (
     configure_constraint,
     configure_motor,
     cyclic,
+    node_perm,
     permutation_matrix,
     plan_joint,
 )
@@ -40,12 +41,10 @@ def _nearest_perm(rotation: np.ndarray) -> tuple[int, int, int]:
 def current_perm(ob, pj, c) -> tuple[int, int, int]:
     """The permutation the constraint Empty ``ob`` carries now: the one the last sync applied (``planned_axis``), else
     measured against frame A (the frame node's pose, or body A's pose with the stored frame)."""
-    if pj.planned_axis >= 0:
-        return cyclic(pj.planned_axis)
-    if pj.is_node:  # a joint node carrying its constraint: the import stores the axis unless it is the identity
-        return cyclic(0)
+    if pj.planned_axis >= 0 or pj.is_node:  # a joint node carrying its constraint: stored unless the identity
+        return node_perm(pj.planned_axis)
     empty = rigid(np.array(ob.matrix_world))[:3, :3]
-    if pj.node_a is not None and not pj.is_node:
+    if pj.node_a is not None:
         frame = rigid(np.array(pj.node_a.matrix_world))[:3, :3] @ AXIS_CHANGE[:3, :3]
         return _nearest_perm(frame.T @ empty)
     body = c.object1

@@ -19,7 +19,7 @@ from ..gltf.model import JointDescription, NodeJoint
 from ..gltf.nodes import quat_to_matrix, rigid
 from ..mapping.attachment_frames import attachment_frames, gltf_locals
 from ..mapping.axes import AXIS_CHANGE
-from ..mapping.joints_to_blender import cyclic, permutation_matrix, plan_joint
+from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
 from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
@@ -147,11 +147,7 @@ def restore_nodes(b: Builder) -> None:
         return
     parents, worlds = [], []
     for ob in b.joint_nodes:
-        planned = ob.gltf_physics.joint.planned_axis
-        turn = _TURNS_BACK.get(planned)
-        if turn is None:
-            perm = cyclic(planned) if planned >= 0 else (0, 1, 2)
-            turn = _TURNS_BACK[planned] = (AXIS_CHANGE @ permutation_matrix(perm)).T
+        turn = node_turn(node_perm(ob.gltf_physics.joint.planned_axis)).T
         parent = ob.parent if ob.parent is not None and b.node_index(ob.parent) is not None else None
         parents.append(None if parent is None else b.session.world(parent))
         worlds.append(b.session.world(ob) @ turn)
@@ -161,9 +157,6 @@ def restore_nodes(b: Builder) -> None:
             continue
         for index in b.node_indices(ob):
             set_trs(b.gltf_node(index), _snapped(trs))
-
-
-_TURNS_BACK: dict[int, np.ndarray] = {}  # planned axis → (C·P)ᵀ
 
 
 def _snapped(trs: tuple) -> tuple:

@@ -74,6 +74,8 @@ class JointEmpties:
         self.empties: dict[int, bpy.types.Object] = {}
 
     def after_node(self, gltf_node, blender_object) -> None:
+        if not self.joint_nodes:  # every joint node carries its constraint (or the file has no joints)
+            return
         index = self.index.get(id(gltf_node)) if gltf_node is not None else None
         if index not in self.joint_nodes or blender_object is None or index in self.empties:
             return

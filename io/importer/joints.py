@@ -19,13 +19,13 @@ from mathutils import Matrix
 from ..diagnostics import printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
 from ..gltf.nodes import nearest_marked, relative_offset
-from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import (
     ConstraintPlan,
     configure_constraint,
     configure_motor,
     empty_matrix,
-    permutation_matrix,
+    node_planned_axis,
+    node_turn,
     plan_joint,
 )
 from ..mapping.stored import assign, passthrough_json, store_description
@@ -198,19 +198,19 @@ def _on_node(ctx: ImportContext, index: int, perm: tuple[int, int, int]):
     is not a plain Empty. io_scene_gltf2 gave it the Blender world matrix C·A·Cᵀ; turned about its origin by C·P it is
     C·A·P, the pose of a separate constraint Empty (``empty_matrix``)."""
     ob = ctx.objects.get(index)
-    if ob is None or ob.type != "EMPTY" or ob.parent_type != "OBJECT" or ob.rigid_body is not None:
+    if ob is None or ob.type != "EMPTY" or ob.parent_type != "OBJECT":
         return None
-    if ob.rigid_body_constraint is not None:
+    if ob.rigid_body is not None or ob.rigid_body_constraint is not None:
         return None
     turn = _TURNS.get(perm)
     if turn is None:
-        turn = _TURNS[perm] = Matrix((AXIS_CHANGE @ permutation_matrix(perm)).tolist())
+        turn = _TURNS[perm] = Matrix(node_turn(perm).tolist())
     ob.matrix_basis = ob.matrix_basis @ turn
     ctx.world.constraints.objects.link(ob)
     return ob
 
 
-_TURNS: dict[tuple, Matrix] = {}  # permutation → C·P (read-only use)
+_TURNS: dict[tuple, Matrix] = {}  # permutation → ``node_turn`` as a Matrix (read-only use)
 
 
 def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empty=None):
@@ -285,7 +285,7 @@ def _store(
         node_extras_json=passthrough_json(joint) if role == "JOINT" else "",
         source=description.source or "",
         is_node=on_node,
-        planned_axis=plan.perm[0] if on_node and plan.perm[0] else -1,  # -1 on the node: no permutation
+        planned_axis=node_planned_axis(plan.perm) if on_node else -1,
     )
     group = pj.id_properties_ensure()
     # object pointers as ID properties, after ``assign`` wrote the rest at once (RNA writes them one by one; read back

@@ -20,7 +20,10 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
     """``dynamic``: (motion node, object carrying its simulation) of the import's dynamic bodies."""
     doc = ctx.document
     used = {
-        id(m): m for m in (props.lookup(doc.materials, n.collider.material) for n in doc.nodes.values() if n.collider)
+        id(m): m
+        for m in (
+            props.lookup(doc.materials, n.collider.material) for n in doc.nodes.values() if n.collider is not None
+        )
     }
     if default_rule_exact(_material(m) for m in used.values()):  # no pair of the file's materials needs a plan
         return

@@ -339,3 +339,25 @@ def empty_axis(perm: tuple[int, int, int], axis: int) -> int:
 def empty_matrix(frame_a: np.ndarray, perm: tuple[int, int, int]) -> np.ndarray:
     """Blender world matrix of a constraint Empty at glTF frame A (rigid, glTF space) with axes ``perm``."""
     return AXIS_CHANGE @ frame_a @ permutation_matrix(perm)
+
+
+# A joint node that carries its own constraint (``importer.joint_empties``): io_scene_gltf2 gives it C·A·Cᵀ, turned by
+# ``node_turn`` it is ``empty_matrix``'s C·A·P; its permutation is stored as ``joint.planned_axis`` (-1: the identity).
+
+
+@functools.cache
+def node_turn(perm: tuple[int, int, int]) -> np.ndarray:
+    """C·P: what a joint node's Blender matrix is multiplied by (on the right) to carry its constraint; read-only."""
+    m = AXIS_CHANGE @ permutation_matrix(perm)
+    m.flags.writeable = False
+    return m
+
+
+def node_planned_axis(perm: tuple[int, int, int]) -> int:
+    """``joint.planned_axis`` stored for a joint node turned by ``perm`` (-1, the default, for the identity)."""
+    return perm[0] if perm[0] else -1
+
+
+def node_perm(planned_axis: int) -> tuple[int, int, int]:
+    """The permutation a joint node carries, from its stored ``joint.planned_axis``."""
+    return cyclic(planned_axis if planned_axis >= 0 else 0)
