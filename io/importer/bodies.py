@@ -22,6 +22,7 @@ from ..mapping import passthrough
 from ..mapping import stored as props
 from . import reproduce
 from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
+from .direct_writes import replayed
 from .geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
 from .proxies import empty_mesh, holds_no_mesh, new_child_object, relative_transform, replace_with_mesh_object
 from .proxies import style_as_proxy as _style
@@ -120,16 +121,28 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     pg = ob.gltf_physics
     if ctx.document.nodes[index].motion is None or ctx.body_objects.get(index) != ob:  # else ``_motion_body`` did
         props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
-    props.assign(
-        pg.collider,
-        has_collider=True,
-        disabled=collider.geometry is not None and _zero_scale(ctx, index),
-        passthrough=passthrough.dumps(collider),
-    )
-    props.store_geometry(pg.collider.geometry, doc, collider.geometry, ctx.cache)
-    material = props.lookup(doc.materials, collider.material)
-    props.store_material(pg.collider.material, material, collider.material, ctx.cache)
-    props.store_filter(pg.collider.filter, props.lookup(doc.filters, collider.filter), collider.filter)
+    disabled = collider.geometry is not None and _zero_scale(ctx, index)
+    text = passthrough.dumps(collider)
+    flt = props.lookup(doc.filters, collider.filter)
+
+    def write() -> None:
+        pc = pg.collider
+        props.assign(pc, has_collider=True, disabled=disabled, passthrough=text)
+        props.store_geometry(pc.geometry, doc, collider.geometry, ctx.cache)
+        material = props.lookup(doc.materials, collider.material)
+        props.store_material(pc.material, material, collider.material, ctx.cache)
+        props.store_filter(pc.filter, flt, collider.filter)
+
+    # colliders alike (same shape, material, no filter: its texts' update callbacks must run) share their values
+    key = None if flt is not None else (disabled, text, _geometry_key(collider.geometry), collider.material)
+    replayed(pg.collider, key, ctx.cache.setdefault("stored colliders", {}), write)
+
+
+def _geometry_key(geometry) -> tuple | None:
+    """What ``stored.store_geometry`` writes for ``geometry`` depends on (with the document)."""
+    if geometry is None:
+        return None
+    return (geometry.shape, geometry.mesh, geometry.node, geometry.convex_hull, passthrough.dumps(geometry))
 
 
 def _mark_proxy(ob, index: int, generated_for_node: bool) -> None:

@@ -16,6 +16,7 @@ groups get the same: shared shapes, materials, defaults); a plan holding a zero 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 
 from ..mapping.stored import assign_each
 
@@ -104,6 +105,23 @@ def assign(pg, values: dict) -> None:
         if len(_PLANS) >= MAX_PLANS:  # bounded across imports (values met once, e.g. each body's mass, add up)
             _PLANS.clear()
         _PLANS[key] = plan
+
+
+def replayed(pg, key: Hashable | None, memo: dict, write: Callable[[], None]) -> None:
+    """``write()`` fills the empty group ``pg``; a later group with an equal ``key`` gets a copy of the ID properties
+    that left (``IDPropertyGroup.to_dict`` / ``update``, nested groups included: RNA reads back the same values),
+    not the values one by one. ``key`` None, or a group that already holds values: ``write()`` every time. Only for
+    writes that change nothing but ``pg``'s own values (no update callback that must run)."""
+    group = pg.id_properties_ensure()
+    if key is None or len(group):
+        write()
+        return
+    values = memo.get(key)
+    if values is not None:
+        group.update(values)
+        return
+    write()
+    memo[key] = group.to_dict()
 
 
 def _plan(pg, values: dict) -> tuple[dict, tuple]:
