@@ -92,15 +92,16 @@ def _off_centre(data) -> None:
     data["nodes"][4]["translation"] = [0.0, -0.5, -0.3]
 
 
-def test_both_ways_simulate_the_same(clean, tmp_path):
-    """The joint node carrying its constraint and a separate Empty give the same motion (same pose, same plan).
-    Reproduce Motion is off: its velocity pre-roll does not give the same motion in every import of a session."""
+@pytest.mark.parametrize("reproduce", [False, True])
+def test_both_ways_simulate_the_same(clean, tmp_path, reproduce):
+    """The joint node carrying its constraint and a separate Empty give the same motion (same pose, same plan), with
+    and without Reproduce Motion (the lever's initial angular velocity: a pre-roll)."""
     from joint_helpers import step
 
     poses = []
     for change in (_off_centre, lambda data: (_off_centre(data), _with_child(data))):
         bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
-        bpy.context.scene.gltf_physics.import_reproduce = False
+        bpy.context.scene.gltf_physics.import_reproduce = reproduce
         _import(clean, _variant(tmp_path, change))
         scene = bpy.context.scene
         step(scene, scene.frame_start + 40)
