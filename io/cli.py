@@ -2,8 +2,12 @@
 
 Adding a subcommand: write ``add_subcommand(subparsers)`` in your module; it must create its parser with
 ``subparsers.add_parser(name, help=...)`` and ``set_defaults(func=run)`` where ``run(args) -> int`` is the exit code.
-Then add it to ``SUBCOMMANDS`` below (bpy-free modules only, imported at module level: a broken import fails
-loudly) or call ``register`` with the function.
+Then add its name and an adder that imports your module to ``MODULES`` below (bpy-free modules only) or call
+``register`` with the function.
+
+Start-up: a command line names one command, and only that command's module is imported (``metrics`` and ``check``
+load numpy and the simulation code, ~90 ms ``convert`` does not wait for before starting its workers); the overview
+(``--help``, no or an unknown command) imports them all. ``validate`` and ``migrate`` import the parser when they run.
 """
 
 from __future__ import annotations
@@ -14,24 +18,42 @@ import os
 import sys
 from collections.abc import Callable
 
-from ..sim import joint_report
-from .check import driver as check_driver
-from .convert import driver as convert_driver
 from .diagnostics import Diagnostic, PhysicsDataError, Severity, printable, safe_streams
+from .gltf.extensions import TARGETS
 from .gltf.files import load, save
-from .gltf.migrate import TARGETS, migrate
-from .gltf.parse import parse_gltf
 from .gltf.safe_files import BLOCKING
 from .gltf.validate.codes import INTERNAL_ERROR
 
 #: Exit codes of every subcommand: the run is clean; the input has errors; usage error or unreadable input.
 EXIT_OK, EXIT_INPUT_ERRORS, EXIT_USAGE = 0, 1, 2
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    joint_report.add_subcommand,
-    convert_driver.add_subcommand,
-    check_driver.add_subcommand,
-]
+
+def _add_metrics(subparsers) -> None:
+    from ..sim import joint_report
+
+    joint_report.add_subcommand(subparsers)
+
+
+def _add_convert(subparsers) -> None:
+    from .convert import driver
+
+    driver.add_subcommand(subparsers)
+
+
+def _add_check(subparsers) -> None:
+    from .check import driver
+
+    driver.add_subcommand(subparsers)
+
+
+#: Subcommands of other modules: name → the function that imports the module and adds the subcommand.
+MODULES: dict[str, Callable[[argparse._SubParsersAction], None]] = {
+    "metrics": _add_metrics,
+    "convert": _add_convert,
+    "check": _add_check,
+}
+#: Subcommands added with ``register``.
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = []
 
 
 def register(add_subcommand: Callable[[argparse._SubParsersAction], None]) -> None:
@@ -42,6 +64,8 @@ def register(add_subcommand: Callable[[argparse._SubParsersAction], None]) -> No
 def _file_diagnostics(path: str) -> tuple[list[Diagnostic], bool]:
     """The diagnostics of one file and whether it could be read at all; never raises, so one bad file never
     stops the report of the others."""
+    from .gltf.parse import parse_gltf  # numpy and the whole parser: only for the commands that parse
+
     try:
         document = load(path).json
     except PhysicsDataError as exc:
@@ -92,6 +116,8 @@ def run_migrate(args: argparse.Namespace) -> int:
     """Exit codes: 0 written without errors; 1 the input has errors (invalid physics or a missing resource: written
     without them; not a glTF object, a refused or uncopyable resource: nothing written); 2 usage or I/O: OUT is IN,
     IN unreadable, OUT unwritable."""
+    from .gltf.migrate import migrate  # numpy and the whole parser: only for the commands that parse
+
     if _same_file(args.input, args.output):
         print(
             printable(f"error: OUT {args.output} is the same file as IN {args.input}; nothing written"),
@@ -173,16 +199,32 @@ def add_migrate(subparsers) -> None:
     parser.set_defaults(func=run_migrate)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: every subcommand, except the ``MODULES`` ones ``argv`` does not name when it names
+    a command (``None``: all of them)."""
     parser = argparse.ArgumentParser(prog="gltf-physics", description="glTF physics tools (KHR and OMI).")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for adder in (add_validate, add_migrate, *SUBCOMMANDS):
+    add_validate(subparsers)
+    add_migrate(subparsers)
+    named = _named_command(argv)
+    for name, add in MODULES.items():
+        if named is None or named == name:
+            add(subparsers)
+    for adder in SUBCOMMANDS:
         adder(subparsers)
     return parser
+
+
+def _named_command(argv: list[str] | None) -> str | None:
+    """The known command ``argv`` starts with (the top-level parser has no options but ``-h``); None otherwise."""
+    first = next((a for a in argv if not a.startswith("-")), None) if argv is not None else None
+    known = {"validate", "migrate", *MODULES}
+    return first if first in known and not (argv and argv[0] in ("-h", "--help")) else None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; argparse exits with 2 on a usage error."""
     safe_streams()
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
     return args.func(args)

@@ -14,7 +14,7 @@ import sys
 import time
 
 from ..diagnostics import printable
-from ..gltf.migrate import TARGETS
+from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
 from .plan import FORMATS, Job, PlanError, parse_shard, plan, up_to_date

@@ -34,4 +34,7 @@ REV_OMI_2024_11 = "OMI-2024-11"  # legacy OMI_physics_joint {constraints, nodeA,
 REV_OMI_2023_08 = "OMI-2023-08"  # OMI_physics_body.type + node-level OMI_physics_shape
 REV_OMI_2023_05 = "OMI-2023-05"  # OMI_physics_body.type + OMI_collider
 KHR_REVISIONS = (REV_KHR_2026, REV_KHR_2024_10, REV_KHR_2024_07)
+# What the writers produce (``write.write_target``, ``migrate --to``, ``convert --to``): the KHR revisions, current OMI.
+KHR_TARGETS = ("2026", "2024-10", "2024-07")
+TARGETS = (*KHR_TARGETS, "omi")
 OMI_REVISIONS = (REV_OMI, REV_OMI_2024_11, REV_OMI_2023_08, REV_OMI_2023_05)

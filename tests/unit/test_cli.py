@@ -30,9 +30,35 @@ def _one(pattern):
 def test_help_lists_subcommands():
     result = run("--help")
     assert result.returncode == 0
-    for name in ("validate", "migrate"):
+    for name in ("validate", "migrate", "metrics", "convert", "check"):
         assert name in result.stdout
-    assert run("migrate", "--help").returncode == 0
+    for name in ("migrate", "metrics", "convert", "check"):
+        assert run(name, "--help").returncode == 0, name
+
+
+def _imported(*args) -> set[str]:
+    """The modules loaded when ``bin/launch.py ARGS`` exits (listed by an ``atexit`` hook), without any Blender."""
+    import sys
+
+    script = (
+        "import atexit, runpy, sys\n"
+        "atexit.register(lambda: print('MODULES', *sorted(sys.modules), file=sys.stderr))\n"
+        f"sys.argv = ['launch.py', *{list(args)!r}]\n"
+        f"runpy.run_path({str(ROOT / 'bin' / 'launch.py')!r}, run_name='__main__')\n"
+    )
+    result = subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120)
+    listed = [line for line in result.stderr.splitlines() if line.startswith("MODULES ")]
+    assert listed, result.stderr
+    return set(listed[-1].split()[1:])
+
+
+def test_convert_starts_without_numpy_or_the_simulation_code():
+    """``convert`` starts its workers sooner: only its own module of the other commands is imported."""
+    modules = _imported("convert", "--help")
+    assert "gltf_physics.io.convert.driver" in modules
+    assert not {"numpy", "gltf_physics.sim", "gltf_physics.io.check.driver", "gltf_physics.io.gltf.parse"} & modules
+    overview = _imported("--help")  # the overview loads every command
+    assert {"numpy", "gltf_physics.sim", "gltf_physics.io.check.driver"} <= overview
 
 
 @pytest.mark.corpus

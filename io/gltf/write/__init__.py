@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
+from ..extensions import KHR_TARGETS, TARGETS
 from .common import WriteOutput, guard_numbers
-from .khr import KHR_TARGETS, write_khr
+from .khr import write_khr
 from .omi import write_omi
 
-TARGETS = (*KHR_TARGETS, "omi")
+__all__ = ["KHR_TARGETS", "TARGETS", "WriteOutput", "write_khr", "write_omi", "write_target"]
 
 
 def write_target(document, to: str, gltf: dict | None) -> WriteOutput:

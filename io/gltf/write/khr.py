@@ -9,6 +9,7 @@ from ...diagnostics import pointer
 from ..extensions import KHR_COLLISION_SHAPES as COLLISION
 from ..extensions import KHR_IMPLICIT_SHAPES as IMPLICIT
 from ..extensions import KHR_RIGID_BODIES as RB
+from ..extensions import KHR_TARGETS
 from ..model import (
     IMPLICIT_TYPES,
     KINEMATIC,
@@ -34,8 +35,6 @@ from .common import (
     write_material,
     write_params,
 )
-
-KHR_TARGETS = ("2026", "2024-10", "2024-07")
 
 
 class _KhrWriter:
