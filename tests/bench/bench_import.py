@@ -1,7 +1,8 @@
 """Benchmark (not a test): physics import cost on a 2,000-body / 1,000-joint glTF.
 
 Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
-[--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect] [--freeze-ab]``
+[--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect] [--freeze-ab]
+[--cold]``
 
 ``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
 ``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
@@ -14,7 +15,9 @@ Blender glTF import; our hooks return at once) and on, each after an untimed ``g
 the previous one's garbage). Reports the best of ``--runs`` of each and the ratio. ``--collect`` also times a full
 ``gc.collect()`` right after each import: the collector work an import leaves to the session (a physics import keeps
 the parsed file out of the collector's passes until its last hook, ``importer/frozen_objects.py``). ``--freeze-ab``
-adds a third interleaved import per run: physics on, nothing frozen.
+adds a third interleaved import per run: physics on, nothing frozen. ``--cold`` forgets the write plans the session
+has kept (``importer.direct_writes``) before each physics import, untimed: every physics import is then measured as
+the first import of that file in a session.
 """
 
 from __future__ import annotations
@@ -219,16 +222,28 @@ def import_once(
 
 
 def measure(
-    bpy, path: pathlib.Path, runs: int, spent: dict, world_first: bool = False, collect: bool = False, frozen=None
+    bpy,
+    path: pathlib.Path,
+    runs: int,
+    spent: dict,
+    world_first: bool = False,
+    collect: bool = False,
+    frozen=None,
+    cold=None,
 ) -> dict:
     """``runs`` interleaved plain / physics imports of ``path``: {"plain", "physics", "steps", "plain_steps"}; with
-    ``frozen`` (the ``importer.frozen_objects`` module) also a physics import that freezes nothing ("unfrozen")."""
+    ``frozen`` (the ``importer.frozen_objects`` module) also a physics import that freezes nothing ("unfrozen");
+    with ``cold`` (the ``importer.direct_writes`` module) its kept write plans are forgotten before each physics
+    import."""
     out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": [], "unfrozen": []}
     for _ in range(runs):
         spent.clear()
         out["plain"].append(import_once(bpy, path, False, world_first=world_first, collect=collect))
         out["plain_steps"].append(dict(spent))
         spent.clear()
+        if cold is not None:
+            cold._PLANS.clear()
+            cold._SPECS.clear()
         out["physics"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
         out["steps"].append(dict(spent))
         if frozen is not None:
@@ -267,6 +282,7 @@ def main() -> None:
     parser.add_argument(
         "--freeze-ab", action="store_true", help="also time physics imports that freeze nothing (frozen_objects)"
     )
+    parser.add_argument("--cold", action="store_true", help="forget the kept write plans before each physics import")
     args = parser.parse_args()
     if args.empties:
         args.scene = "generated-empties"
@@ -279,7 +295,8 @@ def main() -> None:
     for bodies in args.sizes or [args.bodies]:
         path = write_scene(user, args.scene, bodies)
         frozen = importlib.import_module(f"{addon.__name__}.io.importer.frozen_objects") if args.freeze_ab else None
-        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, frozen)
+        cold = importlib.import_module(f"{addon.__name__}.io.importer.direct_writes") if args.cold else None
+        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, frozen, cold)
         plain, physics, steps = result["plain"], result["physics"], result["steps"]
         rows.append({"bodies": bodies, **result})
         scene = bpy.context.scene
