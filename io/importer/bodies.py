@@ -317,11 +317,11 @@ def _apply_motion(
         rb.kinematic = True
         ctx.note(APPROXIMATED, _at(ctx, m) + "/mass", "mass 0 (infinite): imported as an animated passive body")
     else:
-        rb.kinematic = props.is_kinematic(motion) or animated
+        props.write_changed(rb, "kinematic", props.is_kinematic(motion) or animated)
         if animated and not props.is_kinematic(motion):
             ctx.note(APPROXIMATED, _at(ctx, m), "animated body: follows the animation (Animated), not simulated")
     if motion.mass is not None and motion.mass > 0.0:
-        rb.mass = motion.mass
+        props.write_changed(rb, "mass", motion.mass)
     elif motion.mass is None:
         volume = volume_of()
         if volume is not None and volume > 0.0:
