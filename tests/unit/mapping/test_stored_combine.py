@@ -52,3 +52,25 @@ def test_unknown_combine_mode_simulates_like_an_absent_one():
     stored.apply_material(rb_unknown, PhysicsMaterial(dynamic_friction=0.4, friction_combine="foo"))
     stored.apply_material(rb_absent, PhysicsMaterial(dynamic_friction=0.4))
     assert rb_unknown.friction == rb_absent.friction == math.sqrt(0.4)
+
+
+class _CountingBody:
+    """A rigid body stand-in that counts writes (Blender runs an update per write)."""
+
+    def __init__(self, **values):
+        object.__setattr__(self, "writes", [])
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        self.writes.append(name)
+        object.__setattr__(self, name, value)
+
+
+def test_apply_material_writes_only_the_settings_that_change():
+    rb = _CountingBody(friction=0.5, restitution=0.0)  # Blender's defaults
+    stored.apply_material(rb, PhysicsMaterial(dynamic_friction=0.25, restitution=0.0))  # √0.25 = 0.5, √0 = 0
+    assert rb.writes == [] and (rb.friction, rb.restitution) == (0.5, 0.0)
+    rb = _CountingBody(friction=0.5, restitution=0.0)
+    stored.apply_material(rb, PhysicsMaterial(dynamic_friction=0.36, restitution=0.64))
+    assert rb.writes == ["friction", "restitution"] and (rb.friction, rb.restitution) == (0.6, 0.8)
