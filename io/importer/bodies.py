@@ -133,8 +133,10 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
         props.store_material(pc.material, material, collider.material, ctx.cache)
         props.store_filter(pc.filter, flt, collider.filter)
 
-    # colliders alike (same shape, material, no filter: its texts' update callbacks must run) share their values
-    key = None if flt is not None else (disabled, text, _geometry_key(collider.geometry), collider.material)
+    # colliders alike (same shape, material, no filter: its texts' update callbacks must run) share their values; the
+    # key holds everything ``write`` reads that differs between colliders (the filter index is stored even unresolved)
+    key = (disabled, text, _geometry_key(collider.geometry), collider.material, collider.filter)
+    key = None if flt is not None else key
     replayed(pg.collider, key, ctx.cache.setdefault("stored colliders", {}), write)
 
 
