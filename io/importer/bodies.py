@@ -135,8 +135,8 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
 
     # colliders alike (same shape, material, no filter: its texts' update callbacks must run) share their values; the
     # key holds everything ``write`` reads that differs between colliders (the filter index is stored even unresolved)
-    key = (disabled, text, _geometry_key(collider.geometry), collider.material, collider.filter)
-    key = None if flt is not None else key
+    shareable = flt is None
+    key = (disabled, text, _geometry_key(collider.geometry), collider.material, collider.filter) if shareable else None
     replayed(pg.collider, key, ctx.cache.setdefault("stored colliders", {}), write)
 
 
@@ -155,17 +155,12 @@ def _mark_proxy(ob, index: int, generated_for_node: bool) -> None:
 
 
 def _add_rigid_body(ctx: ImportContext, ob, shape: str, body_type: str, kinematic: bool = False):
-    fresh = ob.rigid_body is None
-    if fresh:
+    if ob.rigid_body is None:
         ctx.world.collection.objects.link(ob)
     rb = ob.rigid_body
-    if not fresh or body_type != "ACTIVE":  # a new rigid body is ACTIVE, CONVEX_HULL, not Animated
-        rb.type = body_type
-    if not fresh or shape != "CONVEX_HULL":
-        rb.collision_shape = shape
-    if not fresh or kinematic:
-        rb.kinematic = kinematic
-    rb.linear_damping = 0.0
+    for name, value in (("type", body_type), ("collision_shape", shape), ("kinematic", kinematic)):
+        props.write_changed(rb, name, value)  # a new body is already ACTIVE, CONVEX_HULL, not Animated
+    rb.linear_damping = 0.0  # never Blender's default (0.04 / 0.1): written
     rb.angular_damping = 0.0
     return rb
 

@@ -107,6 +107,12 @@ def assign(pg, values: dict) -> None:
         _PLANS[key] = plan
 
 
+def forget_plans() -> None:
+    """Drop the plans and property specs kept across imports (``bench_import.py --cold``: a file's first import)."""
+    _PLANS.clear()
+    _SPECS.clear()
+
+
 def replayed(pg, key: Hashable | None, memo: dict, write: Callable[[], None]) -> None:
     """``write()`` fills the empty group ``pg``; a later group with an equal ``key`` gets a copy of the ID properties
     that left (``IDPropertyGroup.to_dict`` / ``update``, nested groups included: RNA reads back the same values),

@@ -242,8 +242,7 @@ def measure(
         out["plain_steps"].append(dict(spent))
         spent.clear()
         if cold is not None:
-            cold._PLANS.clear()
-            cold._SPECS.clear()
+            cold.forget_plans()
         out["physics"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
         out["steps"].append(dict(spent))
         if frozen is not None:
