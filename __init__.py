@@ -71,7 +71,7 @@ def unregister() -> None:
     from .io.convert import command
 
     command.unregister()
-    gltf_addon.unregister_export_draw(__package__)
+    gltf_addon.register_export_draw(__package__, None)
     hooks.thaw_collector()  # an import aborted before its last hook
     hooks.release_parsed_json()  # io_scene_gltf2's JSON loader as it was
 

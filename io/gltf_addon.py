@@ -6,6 +6,7 @@ Checked against io_scene_gltf2 4.2.83 (blender-v4.2-release), 4.5.51 (blender-v4
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from .diagnostics import all_printable, printable
@@ -251,8 +252,6 @@ def drop(vnode) -> None:
 
 def report_to_export_operator(export_settings, level: str, message: str) -> None:
     """Queue a message for the export operator (io_scene_gltf2's ``export_settings['log']`` popup buffer)."""
-    from types import SimpleNamespace
-
     log = export_settings.get("log") if isinstance(export_settings, dict) else None
     report_to_operator(SimpleNamespace(log=log), level, message)
 
@@ -282,6 +281,26 @@ def node_from_dict(data: dict) -> Any:
     from io_scene_gltf2.io.com import gltf2_io
 
     return gltf2_io.Node.from_dict(dict(data))
+
+
+def triangle_mesh(name: str, positions, indices) -> Any:
+    """A ``gltf2_io.Mesh`` of one triangle primitive: POSITION (float32 (n, 3) array, with its bounds) and indices
+    (uint16 / uint32 array), flattened into the file like io_scene_gltf2's own meshes (``BinaryData`` views)."""
+    from io_scene_gltf2.io.com import gltf2_io
+
+    if blender_version() >= (4, 3, 0):  # 4.3 renamed io/exp/gltf2_io_binary_data.py -> binary_data.py
+        from io_scene_gltf2.io.exp.binary_data import BinaryData
+    else:
+        from io_scene_gltf2.io.exp.gltf2_io_binary_data import BinaryData
+    accessors = [  # ARRAY_BUFFER FLOAT VEC3 with max / min; ELEMENT_ARRAY_BUFFER UNSIGNED_INT or UNSIGNED_SHORT
+        gltf2_io.Accessor(BinaryData(a.tobytes(), view), None, kind, len(a), None, None, *bounds, None, None, None, t)
+        for a, view, kind, t, bounds in (
+            (positions, 34962, 5126, "VEC3", (positions.max(axis=0).tolist(), positions.min(axis=0).tolist())),
+            (indices, 34963, 5125 if indices.itemsize == 4 else 5123, "SCALAR", (None, None)),
+        )
+    ]
+    primitive = gltf2_io.MeshPrimitive({"POSITION": accessors[0]}, None, None, accessors[1], None, None, None)
+    return gltf2_io.Mesh(extensions=None, extras=None, name=name, primitives=[primitive], weights=None)
 
 
 # --- export: physics JSON written after io_scene_gltf2 (``post_export_hook``) --------------------------------------
@@ -333,11 +352,9 @@ def placeholder_nodes(markers: list[str]) -> list:
                 return self.extras
 
         cls = _PLACEHOLDERS[gltf2_io.Node] = PlaceholderNode
-    nodes = []
-    for marker in markers:
-        node = cls(*([None] * 12))
+    nodes = [cls(*([None] * 12)) for _ in markers]
+    for node, marker in zip(nodes, markers, strict=True):
         node.extras = marker
-        nodes.append(node)
     return nodes
 
 
@@ -368,20 +385,16 @@ def held_node_class(entries: dict[int, tuple[str, tuple]], snapshot) -> type:
 
 
 def register_export_draw(key: str, draw) -> None:
-    """Show ``draw`` in the export dialog: 4.5 and 5.0 no longer auto-discover ``draw_export`` and read
-    ``io_scene_gltf2.exporter_extension_layout_draw``; a disabled glTF add-on is not an error."""
+    """Show ``draw`` in the export dialog (None: stop showing it): 4.5 and 5.0 no longer auto-discover
+    ``draw_export`` and read ``io_scene_gltf2.exporter_extension_layout_draw``; a disabled glTF add-on is not an
+    error."""
     try:
         import io_scene_gltf2
 
-        io_scene_gltf2.exporter_extension_layout_draw[key] = draw
+        layouts = io_scene_gltf2.exporter_extension_layout_draw
     except (ImportError, AttributeError):
-        pass
-
-
-def unregister_export_draw(key: str) -> None:
-    try:
-        import io_scene_gltf2
-
-        io_scene_gltf2.exporter_extension_layout_draw.pop(key, None)
-    except (ImportError, AttributeError):
-        pass
+        return
+    if draw is None:
+        layouts.pop(key, None)
+    else:
+        layouts[key] = draw

@@ -14,6 +14,7 @@ from . import gltf_addon
 from .diagnostics import Severity, printable
 from .exporter import deferred_json
 from .exporter import pipeline as export_pipeline
+from .exporter.collision_meshes import collision_mesh
 from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSession
 from .exporter.selection import session_decision
 from .gltf.parse import parse_gltf
@@ -235,17 +236,29 @@ class GltfPhysicsExport:
             for vnode, ob in gltf_addon.tree_objects(vtree):
                 if isinstance(ob, object_type):
                     self.session.snapshot(ob)
-                    if gltf_addon.is_kept(vnode) and session_decision(self.session.decisions, ob) == "drop":
+                    if not gltf_addon.is_kept(vnode):
+                        continue
+                    decision = session_decision(self.session.decisions, ob)
+                    if decision == "drop":
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
+                    elif decision == "keep" and ob.type == "MESH":  # its mesh is rendered: io_scene_gltf2 writes it
+                        self.session.collision_meshes[ob.data.as_pointer()] = None
 
     @_guarded("export")
     def gather_node_mesh_hook(self, gltf_hook_node_mesh, blender_object, export_settings):
         """Generated collision geometry is not exported as a render mesh."""
         if self._session(export_settings) is None or not isinstance(blender_object, _object_type()):
             return
-        if session_decision(self.session.decisions, blender_object) == "no_mesh":
+        decision = session_decision(self.session.decisions, blender_object)
+        if decision == "no_mesh":
             gltf_hook_node_mesh.export_mesh = False
+        elif decision == "collision":  # geometry only: written here, without io_scene_gltf2's normals
+            session = self.session
+            mesh = collision_mesh(blender_object, export_settings, session.yup, session.collision_meshes)
+            if mesh is not None:
+                gltf_hook_node_mesh.export_mesh = False
+                session.meshes_of[blender_object.as_pointer()] = mesh
 
     @_guarded("export")
     def gather_node_hook(self, gltf2_node, blender_object, export_settings):
@@ -256,6 +269,9 @@ class GltfPhysicsExport:
         _restore_file_name(gltf2_node, blender_object)
         session = self._session(export_settings)
         if session is not None:
+            mesh = session.meshes_of.get(blender_object.as_pointer())
+            if mesh is not None:
+                gltf2_node.mesh = mesh
             session.record_node(gltf2_node, blender_object)
 
     @_guarded("export")

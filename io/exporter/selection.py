@@ -29,7 +29,8 @@ def _mesh_kind(geometry) -> bool:
 
 
 def export_decision(ob) -> str:
-    """ "drop" (import helper, never a node), "no_mesh" (node without its generated mesh) or "keep"."""
+    """ "drop" (import helper, never a node), "no_mesh" (node without its generated mesh), "collision" (a node
+    exported for its collision mesh only: ``collision_meshes``) or "keep"."""
     pg = pg_of(ob)
     if pg is None:
         return "keep"
@@ -38,17 +39,17 @@ def export_decision(ob) -> str:
     if pg.role in PROXY_ROLES:
         if has_stored(pg):  # the collider's node had no object: the proxy stands for it
             geometry = pg.trigger.geometry if pg.role == "TRIGGER_PROXY" else pg.collider.geometry
-            return "keep" if _mesh_kind(geometry) else "no_mesh"
+            return "collision" if _mesh_kind(geometry) else "no_mesh"
         owner = _node_object_of_proxy(ob)
         if owner is not None:
             geometry = owner.gltf_physics.trigger.geometry if pg.role == "TRIGGER_PROXY" else None
             geometry = geometry or owner.gltf_physics.collider.geometry
             if _mesh_kind(geometry):
-                return "keep"  # holds the collision mesh: exported, then taken out of the scene graph
+                return "collision"  # holds the collision mesh: exported, then taken out of the scene graph
         return "drop"
     if pg.generated_mesh:
         mesh_geometry = _mesh_kind(pg.collider.geometry) and pg.collider.has_collider
-        return "keep" if mesh_geometry else "no_mesh"
+        return "collision" if mesh_geometry else "no_mesh"
     return "keep"
 
 
