@@ -236,14 +236,9 @@ class GltfPhysicsExport:
             for vnode, ob in gltf_addon.tree_objects(vtree):
                 if isinstance(ob, object_type):
                     self.session.snapshot(ob)
-                    if not gltf_addon.is_kept(vnode):
-                        continue
-                    decision = session_decision(self.session.decisions, ob)
-                    if decision == "drop":
+                    if gltf_addon.is_kept(vnode) and session_decision(self.session.decisions, ob) == "drop":
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
-                    elif decision == "keep" and ob.type == "MESH":  # its mesh is rendered: io_scene_gltf2 writes it
-                        self.session.collision_meshes[ob.data.as_pointer()] = None
 
     @_guarded("export")
     def gather_node_mesh_hook(self, gltf_hook_node_mesh, blender_object, export_settings):

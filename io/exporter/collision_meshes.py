@@ -4,8 +4,9 @@ A proxy holding a glTF collision mesh, or a node whose mesh was generated for it
 "collision"), is exported only for its geometry. io_scene_gltf2's mesh export gathers normals, splits vertices by
 them and writes a NORMAL accessor the input never had, at a few milliseconds per mesh. A plain collision mesh (no
 modifiers, shape keys, materials, UV maps, colours, custom normals or attributes of its own, no loose geometry
-to export) is written here with one ``foreach_get`` per array, in the mesh's own vertex order (the order the import
-read from the file); anything else goes through io_scene_gltf2 as before.
+to export) that no other object uses is written here with one ``foreach_get`` per array, in the mesh's own vertex
+order (the order the import read from the file); anything else goes through io_scene_gltf2 as before (a mesh another
+object renders stays one glTF mesh shared by both).
 """
 
 from __future__ import annotations
@@ -56,14 +57,14 @@ def triangles(mesh) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def collision_mesh(ob, export_settings, yup: bool, cache: dict) -> Any | None:
-    """The glTF mesh for ``ob``'s collision-only mesh, or None (io_scene_gltf2 exports it). One per mesh data
-    and export (``cache``): holders of the same mesh share it, as io_scene_gltf2's own cache would; a mesh an
-    exported object renders is in ``cache`` as None beforehand (one glTF mesh, the rendered one, serves both)."""
+    """The glTF mesh for ``ob``'s collision-only mesh, or None (io_scene_gltf2 exports it). Only a mesh no other
+    object uses: one that something also renders stays one shared glTF mesh, io_scene_gltf2's (``cache``: per mesh
+    data and export)."""
     key = ob.data.as_pointer() if ob.type == "MESH" else None
     if key in cache:
         return cache[key]
     found = None
-    if key is not None and plain_mesh(ob, export_settings):
+    if key is not None and ob.data.users == 1 and plain_mesh(ob, export_settings):
         data = triangles(ob.data)
         if data is not None:
             positions, corners = data

@@ -77,7 +77,9 @@ class ExportSession:
     objects: dict[str, Any] = field(default_factory=dict)  # object name → bpy Object
     worlds: dict[str, np.ndarray] = field(default_factory=dict)  # object name → Blender world matrix snapshot
     decisions: dict[int, str] = field(default_factory=dict)  # object address → selection.export_decision
-    collision_meshes: dict = field(default_factory=dict)  # mesh address → collision_meshes.collision_mesh (or None)
+    collision_meshes: dict = field(
+        default_factory=dict
+    )  # mesh address → collision_meshes.collision_mesh (None: not ours)
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
 
     def record_node(self, node, ob) -> None:
