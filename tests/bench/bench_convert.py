@@ -14,9 +14,10 @@ Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--corpus]
    extension disabled (plain Blender glTF, the issue's baseline: no file of the library lists a physics extension
    in ``extensionsRequired``), enabled with ``Scene.gltf_physics`` import and export physics off (our hooks return
    at once) and on; best of ``--runs`` per file, summed. With ``--corpus`` the same for every corpus file, each
-   re-exported in its own container (``.gltf`` separate, ``.glb``); a file that cannot be imported in every mode
-   (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a malformed
-   validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
+   re-exported in its own container (``.gltf`` separate, ``.glb``), its best import and best export summed, then
+   the import and export time physics adds and the five files that add most; a file that cannot be imported in
+   every mode (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a
+   malformed validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ def overhead(
     import addon_utils
     import bpy
 
-    def once(path: pathlib.Path, mode: str, container: str) -> float:
+    def once(path: pathlib.Path, mode: str, container: str) -> tuple[float, float]:
+        """Seconds of the import and of the export (the scene reset before them is not timed)."""
         bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
         if mode == "disabled":
             addon_utils.disable(devkit.ADDON, default_set=True)
@@ -129,31 +131,34 @@ def overhead(
         out.parent.mkdir(exist_ok=True)
         start = time.perf_counter()
         bpy.ops.import_scene.gltf(filepath=str(path))
+        imported = time.perf_counter()
         bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
-        return time.perf_counter() - start
+        return imported - start, time.perf_counter() - imported
 
     modes = ("disabled", "off", "on")
     totals = dict.fromkeys(modes, 0.0)
     for path in files:
         for mode in modes:
-            totals[mode] += min(once(path, mode, "GLB") for _ in range(runs))
+            totals[mode] += min(sum(once(path, mode, "GLB")) for _ in range(runs))
     _overhead_result(f"import + GLB export, {len(files)} files, best of {runs}", totals, len(files))
     if corpus:  # each file re-exported in its own container, as ``--format same``
-        totals, measured, excluded = dict.fromkeys(modes, 0.0), 0, []
+        totals, measured, excluded, added = dict.fromkeys(modes, 0.0), 0, [], []
         for path in corpus:
             container = "GLB" if path.suffix.lower() == ".glb" else "GLTF_SEPARATE"
             best = {}
             for mode in modes:
                 try:  # a file Blender cannot import without the extension (it requires a physics one) or at all
-                    best[mode] = min(once(path, mode, container) for _ in range(runs))
+                    times = [once(path, mode, container) for _ in range(runs)]
                 except RuntimeError as exc:
                     excluded.append((path, mode, str(exc).strip().splitlines()[-1][:80]))
                     break
+                best[mode] = (min(t[0] for t in times), min(t[1] for t in times))  # import, export: best of each
             if len(best) < len(modes):
                 continue
             measured += 1
             for mode in modes:
-                totals[mode] += best[mode]
+                totals[mode] += sum(best[mode])
+            added.append(([b - a for a, b in zip(best["disabled"], best["on"], strict=True)], path))
         failed = collections.Counter(mode for _, mode, _ in excluded)
         result(
             f"corpus ({CORPUS}): {len(corpus)} files, {len(excluded)} excluded, not importable with the extension "
@@ -166,6 +171,15 @@ def overhead(
             totals,
             measured,
             summed=True,
+        )
+        result(
+            f"corpus, physics on - extension disabled (best import and best export of each file, summed): import "
+            f"+{sum(a[0] for a, _ in added) * 1e3:.0f} ms, export +{sum(a[1] for a, _ in added) * 1e3:.0f} ms; "
+            "largest: "
+            + ", ".join(
+                f"{p.name} +{a[0] * 1e3:.1f} / +{a[1] * 1e3:.1f} ms"
+                for a, p in sorted(added, key=lambda row: -sum(row[0]))[:5]
+            )
         )
     devkit.enable()
 

@@ -1,13 +1,14 @@
 """Benchmark (not a test): physics export cost on the 2,000-body / 1,000-joint scene of bench_import.py.
 
 Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 3]
-[--scene imported|nudged|native|native-empties] [--profile [--sort tottime] [--profile-only REGEX]] [--profile-diff]
-[--through-plan]``
+[--budget 10] [--scene imported|nudged|native|native-empties] [--profile [--sort tottime] [--profile-only REGEX]]
+[--profile-diff] [--through-plan] [--gc-stats]``
 
 ``--scene native`` (issue 14) exports the natively authored scene of ``native_scene.py`` (five shapes, six
 constraint types, generated here with the data API); ``native-empties`` imports that scene's file with its bodies on
 Empties and exports it again. ``--sizes`` measures each size in the same process (plain and physics exports
-interleaved, an untimed ``gc.collect()`` before each) and ends with a markdown table (ratio, added time per body).
+interleaved, an untimed ``gc.collect()`` before each) and ends with a markdown table (runs, ratio, added time per
+body). Each size gets ``--runs`` runs, then more while it has taken fewer than ``--budget`` seconds (10; at most 25).
 
 Installs the extension as the test tier does, imports the generated file once (physics on), then exports the
 scene alternately with ``scene.gltf_physics.export_physics`` off (plain Blender glTF export; our hooks return at
@@ -70,10 +71,24 @@ def time_steps(package: str) -> dict[str, float]:
     return totals
 
 
+COLLECTOR: dict = {"seconds": 0.0, "passes": 0, "start": 0.0}  # full (generation 2) collector passes (--gc-stats)
+
+
+def _on_collect(phase: str, info: dict) -> None:
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        COLLECTOR["start"] = time.perf_counter()
+    else:
+        COLLECTOR["seconds"] += time.perf_counter() - COLLECTOR["start"]
+        COLLECTOR["passes"] += 1
+
+
 def export_once(path: pathlib.Path, physics: bool) -> float:
     import bpy
 
     bpy.context.scene.gltf_physics.export_physics = physics
+    COLLECTOR.update(seconds=0.0, passes=0)
     start = time.perf_counter()
     assert bpy.ops.export_scene.gltf(filepath=str(path), export_format="GLTF_SEPARATE") == {"FINISHED"}
     return time.perf_counter() - start
@@ -124,13 +139,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bodies", type=int, default=2000)
     parser.add_argument("--sizes", type=int, nargs="+", help="several body counts: one markdown table row each")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=3, help="runs per size, at least")
+    parser.add_argument(
+        "--budget", type=float, default=10.0, help="more runs while a size took fewer seconds (0: none)"
+    )
     parser.add_argument("--scene", choices=("imported", "nudged", "native", "native-empties"), default="imported")
     parser.add_argument("--native", action="store_true", help="= --scene nudged (every joint written from Blender)")
     parser.add_argument("--profile", action="store_true", help="print the top functions of one physics export")
     parser.add_argument("--sort", default="cumulative", help="pstats sort key of --profile (e.g. tottime)")
     parser.add_argument("--profile-only", default="", help="regex of --profile's lines (e.g. gltf_physics)")
     parser.add_argument("--profile-diff", action="store_true", help="self time per function: physics minus plain")
+    parser.add_argument("--gc-stats", action="store_true", help="time of full collector passes in each export")
     parser.add_argument("--through-plan", action="store_true", help="physics JSON through io_scene_gltf2's passes")
     args = parser.parse_args()
     if args.native:
@@ -146,13 +165,23 @@ def main() -> None:
     for bodies in args.sizes or [args.bodies]:
         prepare(bpy, user, args.scene, bodies)
         plain, physics, steps = [], [], []
-        for _ in range(args.runs):
+        if args.gc_stats:
+            gc.callbacks.append(_on_collect)
+        for _ in native_scene.repetitions(args.runs, args.budget):
             gc.collect()  # no export pays for the previous one's garbage (not timed)
             plain.append(export_once(out, False))
+            collected = dict(COLLECTOR)
             totals.clear()
             gc.collect()
             physics.append(export_once(out, True))
             steps.append(dict(totals))
+            if args.gc_stats:
+                print(
+                    f"full collector passes: plain {collected['passes']} in {collected['seconds']:.3f} s, "
+                    f"physics {COLLECTOR['passes']} in {COLLECTOR['seconds']:.3f} s"
+                )
+        if args.gc_stats:
+            gc.callbacks.remove(_on_collect)
         rows.append({"bodies": bodies, "plain": plain, "physics": physics})
         hooks = __import__(f"{addon.__name__}.io.hooks", fromlist=["last_report"])
         report = hooks.last_report("export")
@@ -169,7 +198,7 @@ def main() -> None:
         best = steps[physics.index(min(physics))]
         print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
         sys.stdout.flush()
-    print(f"\nbpy {bpy.app.version_string}, {args.scene} scene, best of {args.runs} interleaved runs:\n")
+    print(f"\nbpy {bpy.app.version_string}, {args.scene} scene, best of the interleaved runs (at least {args.runs}):\n")
     print(native_scene.markdown_table(rows, "export"))
     if args.profile:
         profile = cProfile.Profile()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import time
 
 SHAPES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONVEX_HULL")
 CONSTRAINTS = ("FIXED", "POINT", "HINGE", "SLIDER", "GENERIC", "GENERIC_SPRING")
@@ -96,17 +97,32 @@ def write_file(bodies: int, path: pathlib.Path, empties: bool = False) -> dict[s
     }
 
 
+MAX_RUNS = 25
+
+
+def repetitions(runs: int, budget: float):
+    """Run numbers for one size: at least ``runs``, then more while fewer than ``budget`` seconds have passed (at
+    most ``MAX_RUNS``). A small scene's run is cheap and its added time (a difference of two short minima) the
+    noisiest: it gets more samples; a large one gets ``runs``."""
+    start = time.perf_counter()
+    done = 0
+    while done < runs or (done < MAX_RUNS and time.perf_counter() - start < budget):
+        yield done
+        done += 1
+
+
 def markdown_table(rows: list[dict], what: str) -> str:
-    """Rows of {bodies, plain, physics, runs} → a markdown table with ratio and added time per body."""
+    """Rows of {bodies, plain, physics} → a markdown table with the number of runs, ratio and added time per
+    body."""
     lines = [
-        f"| bodies | constraints | plain {what} (best) | with physics (best) | ratio | added | added per body |",
-        "|---|---|---|---|---|---|---|",
+        f"| bodies | constraints | runs | plain {what} (best) | with physics (best) | ratio | added | added per body |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         plain, physics = min(row["plain"]), min(row["physics"])
         added = physics - plain
         lines.append(
-            f"| {row['bodies']:,} | {row['bodies'] // 2:,} | {plain:.3f} s | {physics:.3f} s | {physics / plain:.2f}× "
-            f"| {added:.3f} s | {added / row['bodies'] * 1e6:.0f} µs |"
+            f"| {row['bodies']:,} | {row['bodies'] // 2:,} | {len(row['plain'])} | {plain:.3f} s | {physics:.3f} s "
+            f"| {physics / plain:.2f}× | {added:.3f} s | {added / row['bodies'] * 1e6:.0f} µs |"
         )
     return "\n".join(lines)
