@@ -77,9 +77,7 @@ class ExportSession:
     objects: dict[str, Any] = field(default_factory=dict)  # object name → bpy Object
     worlds: dict[str, np.ndarray] = field(default_factory=dict)  # object name → Blender world matrix snapshot
     decisions: dict[int, str] = field(default_factory=dict)  # object address → selection.export_decision
-    collision_meshes: dict = field(
-        default_factory=dict
-    )  # mesh address → collision_meshes.collision_mesh (None: not ours)
+    collision_meshes: dict = field(default_factory=dict)  # mesh address → glTF mesh we write, or None
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
 
     def record_node(self, node, ob) -> None:
