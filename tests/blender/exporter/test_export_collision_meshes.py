@@ -55,7 +55,9 @@ class _Builder:
     def write(self, path: pathlib.Path, nodes: list[dict]) -> pathlib.Path:
         uri = "data:application/octet-stream;base64," + base64.b64encode(bytes(self.data)).decode()
         self.doc["buffers"] = [{"byteLength": len(self.data), "uri": uri}]
-        self.doc.update(nodes=nodes, scenes=[{"nodes": list(range(len(nodes)))}], scene=0)
+        children = {c for node in nodes for c in node.get("children", [])}
+        roots = [i for i in range(len(nodes)) if i not in children]
+        self.doc.update(nodes=nodes, scenes=[{"nodes": roots}], scene=0)
         path.write_text(json.dumps(self.doc))
         return path
 
@@ -166,6 +168,26 @@ def test_collision_mesh_with_uvs_keeps_them(clean, tmp_path):
     mesh = _collision_mesh(out, "Hull")
     assert "TEXCOORD_0" in mesh["primitives"][0]["attributes"]
     assert _triangles(out, tmp_path / "out", mesh) == _expected(TETRA, TETRA_TRIANGLES)
+
+
+@pytest.mark.parametrize("revision", ["2026", "2024-10"])
+def test_compound_of_mesh_colliders(clean, tmp_path, revision):
+    """A body with mesh colliders on itself and on a child: the import builds a compound of proxies holding the
+    meshes; the export writes each one (ours) and both colliders reference it (2024-10: through ``geometry.node``)."""
+    builder = _Builder()
+    box, tetra = builder.mesh("Box", BOX, BOX_TRIANGLES), builder.mesh("Tetra", TETRA, TETRA_TRIANGLES)
+    body = _collider(box, name="Body", children=[1])
+    body["extensions"][RB]["motion"] = {"mass": 1.0}
+    child = _collider(tetra, True, name="Child", translation=[0, 2, 0])
+    _import(builder, tmp_path, [body, child])
+
+    out = export(tmp_path / "out" / "compound.gltf", revision)
+    for name, positions, triangles in (("Body", BOX, BOX_TRIANGLES), ("Child", TETRA, TETRA_TRIANGLES)):
+        geometry = next(n for n in out["nodes"] if n.get("name") == name)["extensions"][RB]["collider"]["geometry"]
+        assert ("node" if revision == "2024-10" else "mesh") in geometry, geometry
+        mesh = _collision_mesh(out, name)
+        assert set(mesh["primitives"][0]["attributes"]) == {"POSITION"}, mesh
+        assert _triangles(out, tmp_path / "out", mesh) == _expected(positions, triangles)
 
 
 def test_glb_export_writes_collision_meshes(clean, tmp_path):
