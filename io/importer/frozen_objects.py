@@ -7,6 +7,10 @@ they are skipped: a full pass costs what it would without the file. Nothing is l
 collector (the import's last hook; the next import or export, or unregistering, if an import was aborted in
 between). Another add-on's freeze is left alone: then nothing is frozen here.
 
+A physics import freezes twice: when io_scene_gltf2 has loaded the JSON of a file that declares physics (before it
+builds its data model from it: a full pass there walks the whole session; ``parsed_json.arm``), and once the physics
+is parsed (the data model and our document join the frozen objects).
+
 A physics export on 4.5+ does the same once our extensions hook has built the physics (``io/hooks.py``): io_scene_gltf2
 then turns its plan into JSON and writes the file, and ``post_export_hook`` thaws (4.2 has no such hook: nothing is
 frozen there).
@@ -20,8 +24,9 @@ _STATE = {"frozen": False}
 
 
 def freeze() -> None:
-    """Hide every object alive now from the collector, unless someone else already froze objects."""
-    if _STATE["frozen"] or gc.get_freeze_count():
+    """Hide every object alive now from the collector (called again: the objects created since join them), unless
+    someone else already froze objects."""
+    if not _STATE["frozen"] and gc.get_freeze_count():
         return
     gc.freeze()
     _STATE["frozen"] = True

@@ -9,7 +9,11 @@ accessors and scenes (a leftover of an import that failed before our hooks) is n
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
+
 _KEPT: list[dict] = []  # the dict the wrapped ``load_json`` returned last (at most one)
+_ON_LOAD: list[Callable[[object], None]] = []  # handed the next loaded dict, once (``arm``)
 _MARK = "gltf_physics_original"  # attribute of our wrapper: the loader it wraps
 
 
@@ -22,15 +26,26 @@ def keep(importer_class) -> None:
 
     def load_json(content):
         _KEPT[:] = [function(content)]
+        callbacks, _ON_LOAD[:] = list(_ON_LOAD), []
+        for callback in callbacks:
+            with contextlib.suppress(Exception):  # never the importer's problem: our hooks run as without it
+                callback(_KEPT[0])
         return _KEPT[0]
 
     setattr(load_json, _MARK, current)
     importer_class.load_json = staticmethod(load_json)
 
 
+def arm(on_load: Callable[[object], None]) -> None:
+    """Hand the next dict the wrapped loader returns to ``on_load`` (once: the import whose hooks were just created
+    reads its file next), before io_scene_gltf2 builds its data model from it."""
+    _ON_LOAD[:] = [on_load]
+
+
 def release(importer_class) -> None:
     """Give ``importer_class`` its own ``load_json`` back (unregister) and drop what was kept."""
     _KEPT.clear()
+    _ON_LOAD.clear()
     current = None if importer_class is None else importer_class.__dict__.get("load_json")
     original = getattr(getattr(current, "__func__", None), _MARK, None)
     if original is not None:
@@ -53,3 +68,4 @@ def take(data) -> dict | None:
 def forget() -> None:
     """Drop a kept dict (an import that reads no physics, or after the file was read again)."""
     _KEPT.clear()
+    _ON_LOAD.clear()

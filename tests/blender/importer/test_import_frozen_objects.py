@@ -32,6 +32,23 @@ def seen(clean, monkeypatch):
     frozen.thaw()
 
 
+@pytest.fixture
+def data_model_seen(clean, monkeypatch):
+    """Whether the import had frozen the session when io_scene_gltf2 built its data model from the loaded JSON."""
+    from io_scene_gltf2.io.imp import gltf2_io_gltf
+
+    frozen = submodule(clean, "io.importer.frozen_objects")
+    build, out = gltf2_io_gltf.gltf_from_dict, []
+
+    def watched(data):
+        out.append(frozen.is_frozen())
+        return build(data)
+
+    monkeypatch.setattr(gltf2_io_gltf, "gltf_from_dict", watched)
+    yield out
+    frozen.thaw()
+
+
 def _scene_module():
     try:
         from io_scene_gltf2.blender.imp import scene  # 4.3+
@@ -83,3 +100,22 @@ def test_another_freeze_is_left_alone(seen, clean):
         assert gc.get_freeze_count() > 0  # and not thawed by it either (frozen objects freed since do not count)
     finally:
         gc.unfreeze()
+
+
+def test_frozen_from_the_loaded_json_on(data_model_seen, seen, clean):
+    """A file that declares physics: frozen as soon as io_scene_gltf2 has loaded the JSON, before it builds its data
+    model (a full collector pass over everything alive otherwise runs there); the objects created until the physics
+    is built are frozen too."""
+    assert bpy.ops.import_scene.gltf(filepath=str(REPLACED)) == {"FINISHED"}
+    assert data_model_seen == [True]
+    assert len(seen) == 1 and seen[0][1]
+    assert gc.get_freeze_count() == 0 and not submodule(clean, "io.importer.frozen_objects").is_frozen()
+
+
+def test_no_early_freeze_without_physics(data_model_seen, seen, clean, tmp_path):
+    plain = tmp_path / "plain.gltf"
+    plain.write_text('{"asset": {"version": "2.0"}, "nodes": [{"name": "a"}], "scenes": [{"nodes": [0]}]}')
+    assert bpy.ops.import_scene.gltf(filepath=str(plain)) == {"FINISHED"}
+    bpy.context.scene.gltf_physics.import_physics = False
+    assert bpy.ops.import_scene.gltf(filepath=str(REPLACED)) == {"FINISHED"}
+    assert data_model_seen == [False, False] and seen == [] and gc.get_freeze_count() == 0
