@@ -71,24 +71,14 @@ def time_steps(package: str) -> dict[str, float]:
     return totals
 
 
-COLLECTOR: dict = {"seconds": 0.0, "passes": 0, "start": 0.0}  # full (generation 2) collector passes (--gc-stats)
-
-
-def _on_collect(phase: str, info: dict) -> None:
-    if info["generation"] != 2:
-        return
-    if phase == "start":
-        COLLECTOR["start"] = time.perf_counter()
-    else:
-        COLLECTOR["seconds"] += time.perf_counter() - COLLECTOR["start"]
-        COLLECTOR["passes"] += 1
+PASSES = native_scene.FullPasses()  # the collector's full passes of the last export (printed with --gc-stats)
 
 
 def export_once(path: pathlib.Path, physics: bool) -> float:
     import bpy
 
     bpy.context.scene.gltf_physics.export_physics = physics
-    COLLECTOR.update(seconds=0.0, passes=0)
+    PASSES.reset()
     start = time.perf_counter()
     assert bpy.ops.export_scene.gltf(filepath=str(path), export_format="GLTF_SEPARATE") == {"FINISHED"}
     return time.perf_counter() - start
@@ -161,27 +151,22 @@ def main() -> None:
     if args.through_plan:  # the path before the JSON was added after the export (bpy 4.5+; 4.2 always takes it)
         __import__(f"{addon.__name__}.io.exporter.deferred_json", fromlist=["ENABLED"]).ENABLED = False
     totals = time_steps(addon.__name__)
+    if args.gc_stats:
+        PASSES.start()
     rows = []
     for bodies in args.sizes or [args.bodies]:
         prepare(bpy, user, args.scene, bodies)
         plain, physics, steps = [], [], []
-        if args.gc_stats:
-            gc.callbacks.append(_on_collect)
         for _ in native_scene.repetitions(args.runs, args.budget):
             gc.collect()  # no export pays for the previous one's garbage (not timed)
             plain.append(export_once(out, False))
-            collected = dict(COLLECTOR)
+            collected = PASSES.text()
             totals.clear()
             gc.collect()
             physics.append(export_once(out, True))
             steps.append(dict(totals))
             if args.gc_stats:
-                print(
-                    f"full collector passes: plain {collected['passes']} in {collected['seconds']:.3f} s, "
-                    f"physics {COLLECTOR['passes']} in {COLLECTOR['seconds']:.3f} s"
-                )
-        if args.gc_stats:
-            gc.callbacks.remove(_on_collect)
+                print(f"full collector passes: plain {collected}, physics {PASSES.text()}")
         rows.append({"bodies": bodies, "plain": plain, "physics": physics})
         hooks = __import__(f"{addon.__name__}.io.hooks", fromlist=["last_report"])
         report = hooks.last_report("export")

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
 [--budget 10] [--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect]
-[--freeze-ab] [--cold]``
+[--freeze-ab] [--cold] [--gc-stats]``
 
 ``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
 ``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
@@ -198,6 +198,9 @@ def time_hooks(package: str, spent: dict[str, float]) -> None:
     scene_module.BlenderScene.select_imported_objects = staticmethod(timed_select)
 
 
+PASSES = native_scene.FullPasses()  # the collector's full passes of the last import (printed with --gc-stats)
+
+
 def import_once(
     bpy,
     path: pathlib.Path,
@@ -212,6 +215,7 @@ def import_once(
         bpy.ops.rigidbody.world_add()
     bpy.context.scene.gltf_physics.import_physics = physics
     gc.collect()  # every import starts without the previous one's garbage (not timed)
+    PASSES.reset()
     start = time.perf_counter()
     if profile is not None:
         profile.enable()
@@ -239,16 +243,18 @@ def measure(
     ``frozen`` (the ``importer.frozen_objects`` module) also a physics import that freezes nothing ("unfrozen");
     with ``cold`` (the ``importer.direct_writes`` module) its kept write plans are forgotten before each physics
     import."""
-    out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": [], "unfrozen": []}
+    out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": [], "unfrozen": [], "passes": []}
     for _ in native_scene.repetitions(runs, budget):
         spent.clear()
         out["plain"].append(import_once(bpy, path, False, world_first=world_first, collect=collect))
         out["plain_steps"].append(dict(spent))
+        out["passes"].append(PASSES.text())
         spent.clear()
         if cold is not None:
             cold.forget_plans()
         out["physics"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
         out["steps"].append(dict(spent))
+        out["passes"][-1] = f"full collector passes: plain {out['passes'][-1]}, physics {PASSES.text()}"
         if frozen is not None:
             freeze, frozen.freeze = frozen.freeze, lambda: None
             try:
@@ -289,6 +295,7 @@ def main() -> None:
         "--freeze-ab", action="store_true", help="also time physics imports that freeze nothing (frozen_objects)"
     )
     parser.add_argument("--cold", action="store_true", help="forget the kept write plans before each physics import")
+    parser.add_argument("--gc-stats", action="store_true", help="time of full collector passes in each import")
     args = parser.parse_args()
     if args.empties:
         args.scene = "generated-empties"
@@ -302,7 +309,12 @@ def main() -> None:
         path = write_scene(user, args.scene, bodies)
         frozen = importlib.import_module(f"{addon.__name__}.io.importer.frozen_objects") if args.freeze_ab else None
         cold = importlib.import_module(f"{addon.__name__}.io.importer.direct_writes") if args.cold else None
+        if args.gc_stats:
+            PASSES.start()
         result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, frozen, cold, args.budget)
+        if args.gc_stats:
+            PASSES.stop()
+            print("\n".join(result["passes"]))
         plain, physics, steps = result["plain"], result["physics"], result["steps"]
         rows.append({"bodies": bodies, **result})
         scene = bpy.context.scene

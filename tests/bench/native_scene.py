@@ -8,6 +8,7 @@ Used by ``bench_import.py`` / ``bench_export.py`` (``--scene native`` / ``native
 
 from __future__ import annotations
 
+import gc
 import json
 import pathlib
 import time
@@ -126,3 +127,31 @@ def markdown_table(rows: list[dict], what: str) -> str:
             f"| {physics / plain:.2f}× | {added:.3f} s | {added / row['bodies'] * 1e6:.0f} µs |"
         )
     return "\n".join(lines)
+
+
+class FullPasses:
+    """Count and time the garbage collector's full (generation 2) passes between ``reset`` calls (``--gc-stats``)."""
+
+    def __init__(self):
+        self.passes, self.seconds, self._start = 0, 0.0, 0.0
+
+    def start(self) -> None:
+        gc.callbacks.append(self._on_collect)
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._on_collect)
+
+    def reset(self) -> None:
+        self.passes, self.seconds = 0, 0.0
+
+    def text(self) -> str:
+        return f"{self.passes} in {self.seconds:.3f} s"
+
+    def _on_collect(self, phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._start
+            self.passes += 1

@@ -24,7 +24,7 @@ def seen(clean, monkeypatch):
     build, out = pipeline.build, []
 
     def watched(ctx):
-        out.append((gc.get_freeze_count(), frozen.is_frozen()))
+        out.append((gc.get_freeze_count(), frozen.is_frozen(), gc.get_threshold()))
         return build(ctx)
 
     monkeypatch.setattr(pipeline, "build", watched)
@@ -59,9 +59,13 @@ def _scene_module():
 
 def test_frozen_while_built_thawed_after(seen, clean):
     assert gc.get_freeze_count() == 0
+    before = gc.get_threshold()
     assert bpy.ops.import_scene.gltf(filepath=str(REPLACED)) == {"FINISHED"}
     assert len(seen) == 1 and seen[0][0] > 1000 and seen[0][1]
+    factor = submodule(clean, "io.importer.frozen_objects").FULL_PASS_FACTOR
+    assert seen[0][2] == (*before[:2], before[2] * factor)  # full passes rare while frozen
     assert gc.get_freeze_count() == 0 and not submodule(clean, "io.importer.frozen_objects").is_frozen()
+    assert gc.get_threshold() == before
     assert submodule(clean, "io.hooks").last_report("import").counts["joints"] == 1
 
 
@@ -74,6 +78,7 @@ def test_nothing_frozen_with_physics_import_off(seen):
 def test_aborted_import_is_thawed_by_the_next_import_or_export(seen, clean, monkeypatch, tmp_path):
     frozen = submodule(clean, "io.importer.frozen_objects")
     scene = _scene_module().BlenderScene
+    thresholds = gc.get_threshold()
 
     def broken(gltf):
         raise RuntimeError("animation import failed")
@@ -89,7 +94,7 @@ def test_aborted_import_is_thawed_by_the_next_import_or_export(seen, clean, monk
         bpy.ops.import_scene.gltf(filepath=str(REPLACED))
     assert frozen.is_frozen()
     submodule(clean, "io.hooks").thaw_collector()  # what unregister() calls
-    assert not frozen.is_frozen() and gc.get_freeze_count() == 0
+    assert not frozen.is_frozen() and gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
 
 
 def test_another_freeze_is_left_alone(seen, clean):
@@ -97,6 +102,7 @@ def test_another_freeze_is_left_alone(seen, clean):
     try:
         assert bpy.ops.import_scene.gltf(filepath=str(REPLACED)) == {"FINISHED"}
         assert seen and not seen[0][1]  # not frozen by the import
+        assert seen[0][2] == gc.get_threshold()  # nor its thresholds changed
         assert gc.get_freeze_count() > 0  # and not thawed by it either (frozen objects freed since do not count)
     finally:
         gc.unfreeze()
