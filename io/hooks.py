@@ -84,7 +84,9 @@ class GltfPhysicsImport:
     def __init__(self):
         frozen_objects.thaw()  # a previous import aborted before its last hook
         parsed_json.keep(gltf_addon.importer_class())  # io_scene_gltf2 reads the file next: its dict is kept for us
-        parsed_json.arm(_freeze_for_physics)
+        if _import_enabled():  # frozen while the JSON is decoded; thawed at once if the file declares no physics
+            frozen_objects.freeze()
+            parsed_json.arm(_keep_frozen_for_physics)
         self.extensions = gltf_addon.handled_extensions()
         self.report = RunReport("import")
         self.document = None
@@ -102,6 +104,7 @@ class GltfPhysicsImport:
         if not _import_enabled():
             self.report.counts["disabled"] = 1
             parsed_json.forget()
+            frozen_objects.thaw()
             return
         with gc_paused():  # many short-lived objects: no full collector passes in between
             self.json = parsed_json.take(gltf.data)
@@ -114,7 +117,7 @@ class GltfPhysicsImport:
             self.report.add(severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
         if self.document.is_empty():
-            frozen_objects.thaw()  # frozen when the JSON was loaded (``_freeze_for_physics``): nothing to build
+            frozen_objects.thaw()  # frozen when the JSON was loaded (``_keep_frozen_for_physics``): nothing to build
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
         if not self.document.is_empty():
             candidates = replacement_candidates(self.document, self.json.get("nodes") or [])
@@ -178,14 +181,14 @@ class GltfPhysicsImport:
             gltf_addon.report_to_operator(gltf, level, message)
 
 
-def _freeze_for_physics(document) -> None:
-    """io_scene_gltf2 has loaded the JSON and builds its data model from it next, allocating enough for a full
-    collector pass over every object alive (45 ms at 2,000 bodies): a file that declares physics, imported with
-    physics on, is frozen from here (``frozen_objects``; thawed by the last hook, or when there is no physics)."""
+def _keep_frozen_for_physics(document) -> None:
+    """io_scene_gltf2 has decoded the JSON (frozen since the hooks were created: decoding a large file allocates
+    enough for a full collector pass over every object alive) and builds its data model from it next (another such
+    pass, 45 ms at 2,000 bodies): a file that declares physics stays frozen (``frozen_objects``; thawed by the last
+    hook, or when it has no physics after all), any other is thawed now."""
     used = document.get("extensionsUsed") if isinstance(document, dict) else None
-    declared = isinstance(used, list) and not PHYSICS_NAMES.isdisjoint(n for n in used if isinstance(n, str))
-    if declared and _import_enabled():
-        frozen_objects.freeze()
+    if not (isinstance(used, list) and not PHYSICS_NAMES.isdisjoint(n for n in used if isinstance(n, str))):
+        frozen_objects.thaw()
 
 
 def _import_enabled() -> bool:

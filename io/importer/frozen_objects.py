@@ -7,9 +7,10 @@ they are skipped: a full pass costs what it would without the file. Nothing is l
 collector (the import's last hook; the next import or export, or unregistering, if an import was aborted in
 between). Another add-on's freeze is left alone: then nothing is frozen here.
 
-A physics import freezes twice: when io_scene_gltf2 has loaded the JSON of a file that declares physics (before it
-builds its data model from it: a full pass there walks the whole session; ``parsed_json.arm``), and once the physics
-is parsed (the data model and our document join the frozen objects).
+An import with physics on freezes twice: when its hooks are created, before io_scene_gltf2 decodes the JSON and builds
+its data model from it (each allocates enough for a full pass over the whole session; thawed at once when the loaded
+JSON declares no physics: ``parsed_json.arm``), and once the physics is parsed (the data model and our document join
+the frozen objects).
 
 While frozen, full passes wait for 100 times as many younger collections as usual (the third collector threshold):
 with most objects frozen, the collector's rule "a full pass once the objects that survived since the last one reach a
