@@ -248,6 +248,8 @@ class GltfPhysicsExport:
         """Import helpers (constraint Empties, world anchor, implicit-shape proxies) are not glTF nodes."""
         if self._session(export_settings) is None:
             return
+        if deferred_json.ENABLED and gltf_addon.can_write_after_export(export_settings):
+            frozen_objects.freeze()  # io_scene_gltf2 gathers every node next (``post_export_hook`` thaws; 4.5+)
         object_type = _object_type()
         with gc_paused():
             self.session.snapshot_all()

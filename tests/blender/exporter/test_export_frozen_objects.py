@@ -58,3 +58,22 @@ def test_an_export_after_another_freeze_freezes_nothing(clean, monkeypatch, tmp_
         gc.unfreeze()
     if bpy.app.version >= (4, 5, 0):
         assert calls  # the export did ask
+
+
+def test_frozen_while_the_nodes_are_gathered(clean, monkeypatch, tmp_path):
+    """From the first export hook (the tree filter) on 4.5+: io_scene_gltf2 gathers every node with the session
+    frozen (full collector passes there walk the whole session); thawed after the file is written."""
+    assert bpy.ops.import_scene.gltf(filepath=str(FIXTURES / "import" / "replaced.gltf")) == {"FINISHED"}
+    frozen = submodule(clean, "io.importer.frozen_objects")
+    hooks = submodule(clean, "io.hooks")
+    seen = []
+    node_hook = hooks.GltfPhysicsExport.gather_node_hook
+
+    def watched(self, gltf2_node, blender_object, export_settings):
+        seen.append(frozen.is_frozen())
+        return node_hook(self, gltf2_node, blender_object, export_settings)
+
+    monkeypatch.setattr(hooks.GltfPhysicsExport, "gather_node_hook", watched)
+    assert bpy.ops.export_scene.gltf(filepath=str(tmp_path / "out.glb"), export_format="GLB") == {"FINISHED"}
+    assert seen and all(seen) == (bpy.app.version >= (4, 5, 0))
+    assert not frozen.is_frozen() and gc.get_freeze_count() == 0
