@@ -103,6 +103,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     todo = []
     for job in jobs:
         if args.skip_existing and up_to_date(job):
+            p.remove_partial(job.output)  # stale: left by a run killed between the final rename and its clean-up
             results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": []}
             progress.finished(job.key, results[job.key])
         else:

@@ -254,15 +254,6 @@ class Pool:
             tail = worker.tail()
             self._retire(worker, kill=True)
             result = p.failure("worker", p.WORKER_CRASHED, f"the worker died on this file: {tail}", seconds)
-        _remove_partial(job.output)
+        p.remove_partial(job.output)
         self.events.put(("done", job, result))
         return None
-
-
-def _remove_partial(output: pathlib.Path) -> None:
-    partial = p.partial_path(output)
-    with contextlib.suppress(OSError):
-        if partial.is_dir():
-            shutil.rmtree(partial)
-        else:
-            partial.unlink()

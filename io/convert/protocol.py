@@ -9,8 +9,10 @@ process's fd 1 is pointed at stderr, so Blender's and io_scene_gltf2's prints ne
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pathlib
+import shutil
 
 from ..diagnostics import Diagnostic, Severity
 
@@ -73,6 +75,17 @@ def decode(line: str) -> dict | None:
     except json.JSONDecodeError:
         return None
     return message if isinstance(message, dict) else None
+
+
+def remove_partial(output: pathlib.Path) -> None:
+    """Remove ``output``'s temporary folder / file: a killed worker's, or one a run killed between the final rename
+    and its clean-up left beside a finished output (``--skip-existing`` then skips the file)."""
+    partial = partial_path(output)
+    with contextlib.suppress(OSError):
+        if partial.is_dir() and not partial.is_symlink():
+            shutil.rmtree(partial)
+        elif partial.exists() or partial.is_symlink():
+            partial.unlink()
 
 
 def partial_path(output: pathlib.Path) -> pathlib.Path:

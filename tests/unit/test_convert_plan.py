@@ -78,3 +78,22 @@ def test_up_to_date_compares_modification_times(tmp_path):
     os.utime(job.input, None)
     os.utime(job.output, (1_000_000, 1_000_000))
     assert not plan.up_to_date(job)
+
+
+def test_skip_existing_removes_a_stale_partial_beside_a_finished_output(tmp_path, capsys):
+    """A run killed between the final rename and its clean-up leaves ``.<name>.partial`` beside a finished output;
+    ``--skip-existing`` skips that file, and removes the stale folder (found by the killed-run test in CI)."""
+    driver = submodule("io.convert.driver")
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "a.gltf").write_text('{"asset": {"version": "2.0"}}')
+    out.mkdir()
+    (out / "a.glb").write_bytes(b"glTF")
+    stale = out / ".a.glb.partial"
+    stale.mkdir()
+    (stale / "a.glb").write_bytes(b"")
+    os.utime(src / "a.gltf", (1, 1))  # older than the output
+    code = driver.main(["convert", str(src), "-o", str(out), "--format", "glb", "--skip-existing"], "t", None, "x")
+    assert code == 0, capsys.readouterr().err
+    assert not stale.exists()
+    assert (out / "a.glb").read_bytes() == b"glTF"
