@@ -116,10 +116,10 @@ class GltfPhysicsImport:
             severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
             self.report.add(severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
+        create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
         if self.document.is_empty():
             frozen_objects.thaw()  # frozen when the JSON was loaded (``_keep_frozen_for_physics``): nothing to build
-        create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
-        if not self.document.is_empty():
+        else:
             candidates = replacement_candidates(self.document, self.json.get("nodes") or [])
             self.placeholders = EmptyPlaceholders(candidates, gltf)
             self.node_joints = node_joints(self.document, self.json)
@@ -187,7 +187,8 @@ def _keep_frozen_for_physics(document) -> None:
     pass, 45 ms at 2,000 bodies): a file that declares physics stays frozen (``frozen_objects``; thawed by the last
     hook, or when it has no physics after all), any other is thawed now."""
     used = document.get("extensionsUsed") if isinstance(document, dict) else None
-    if not (isinstance(used, list) and not PHYSICS_NAMES.isdisjoint(n for n in used if isinstance(n, str))):
+    declared = isinstance(used, list) and not PHYSICS_NAMES.isdisjoint(n for n in used if isinstance(n, str))
+    if not declared:
         frozen_objects.thaw()
 
 
@@ -248,7 +249,7 @@ class GltfPhysicsExport:
         """Import helpers (constraint Empties, world anchor, implicit-shape proxies) are not glTF nodes."""
         if self._session(export_settings) is None:
             return
-        if deferred_json.ENABLED and gltf_addon.can_write_after_export(export_settings):
+        if _writes_after_export(export_settings):
             frozen_objects.freeze()  # io_scene_gltf2 gathers every node next (``post_export_hook`` thaws; 4.5+)
         object_type = _object_type()
         with gc_paused():
@@ -302,7 +303,7 @@ class GltfPhysicsExport:
                 "",
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )
-        if deferred_json.ENABLED and gltf_addon.can_write_after_export(export_settings):
+        if _writes_after_export(export_settings):
             self.deferred = deferred_json.DeferredJson(export_settings, self.report)
         try:
             with gc_paused():  # many short-lived objects: no full collector passes in between
@@ -325,6 +326,11 @@ class GltfPhysicsExport:
         if self.deferred is not None:
             with gc_paused():
                 self.deferred.finish(export_settings)
+
+
+def _writes_after_export(export_settings) -> bool:
+    """The physics JSON is added after the file is written (``deferred_json``), so ``post_export_hook`` thaws."""
+    return deferred_json.ENABLED and gltf_addon.can_write_after_export(export_settings)
 
 
 @functools.cache
