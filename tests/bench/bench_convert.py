@@ -1,23 +1,27 @@
 """Benchmark (not a test): batch conversion speed (``convert``) and the per-file cost of physics.
 
-Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--corpus] [--overhead 100] [--runs 3]
-[--no-speed] [--rounds R]``
+Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--library fixtures assets] [--corpus]
+[--overhead 100] [--runs 3] [--no-speed] [--rounds R]``
 
-1. A generated library of ``--files`` glTF files: our fixtures (``tests/fixtures/import`` and ``joints``: bodies,
-   compound and mesh colliders, every joint type, filters, triggers) copied round-robin into numbered folders.
+1. Generated libraries of ``--files`` files each (``--library``, both by default):
+   - ``fixtures``: our unit fixtures (``tests/fixtures/import`` and ``joints``: bodies, compound and mesh colliders,
+     every joint type, filters, triggers; 2 to 8 nodes and a few triangles each) copied round-robin into numbered
+     folders: the worst case, where physics is most of each file;
+   - ``assets``: ``asset_library.py``'s assets (crate stacks, doors, chains, vehicles, rock fields: render meshes of
+     0.6k to 7k triangles, bodies, joints, drives, filters, triggers, convex-hull and triangle-mesh colliders, .glb).
    ``convert LIB -o OUT --format glb`` is timed (wall clock, fresh OUT, this Python's bpy) with ``--jobs 1`` and
    ``--jobs 2``: files/s and the ratio of wall times.
 2. ``--corpus``: the same for the folder ``../shared/corpus`` (read in place; every ``.gltf`` / ``.glb``, each
    re-exported in its own container: ``--format same``, as the corpus holds ``a.gltf`` beside ``a.glb``).
 3. Per-file cost of physics: in one bpy process with the extension installed as the Blender test tier does, each of
-   ``--overhead`` library files is reset + imported + exported as GLB (only import + export timed) with the
-   extension disabled (plain Blender glTF, the issue's baseline: no file of the library lists a physics extension
-   in ``extensionsRequired``), enabled with ``Scene.gltf_physics`` import and export physics off (our hooks return
-   at once) and on; best of ``--runs`` per file, summed. With ``--corpus`` the same for every corpus file, each
-   re-exported in its own container (``.gltf`` separate, ``.glb``), its best import and best export summed, then
-   the import and export time physics adds and the five files that add most; a file that cannot be imported in
-   every mode (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a
-   malformed validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
+   the first ``--overhead`` files of each library is reset + imported + exported as GLB (only import + export timed)
+   with the extension disabled (plain Blender glTF, the issue's baseline: no file of the library lists a physics
+   extension in ``extensionsRequired``), enabled with ``Scene.gltf_physics`` import and export physics off (our hooks
+   return at once) and on; best of ``--runs`` per file, summed. With ``--corpus`` the same for every corpus file,
+   each re-exported in its own container (``.gltf`` separate, ``.glb``), its best import and best export summed, then
+   the import and export time physics adds and the five files that add most; a file that cannot be imported in every
+   mode (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a malformed
+   validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
 """
 
 from __future__ import annotations
@@ -46,7 +50,8 @@ def result(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def library(folder: pathlib.Path, count: int) -> list[pathlib.Path]:
+def fixture_library(folder: pathlib.Path, count: int) -> list[pathlib.Path]:
+    """``count`` copies of the unit fixtures, round-robin, in numbered folders."""
     sources = sorted((FIXTURES / "import").glob("*.gltf")) + sorted((FIXTURES / "joints").glob("*.gltf"))
     files = []
     for i in range(count):
@@ -56,6 +61,17 @@ def library(folder: pathlib.Path, count: int) -> list[pathlib.Path]:
         shutil.copyfile(source, target)
         files.append(target)
     return files
+
+
+def asset_library(folder: pathlib.Path, count: int) -> list[pathlib.Path]:
+    """``count`` generated assets (``asset_library.py``, seed 0)."""
+    sys.path.insert(0, str(HERE))  # tests/bench, for its generator (never the repository root)
+    import asset_library as generator
+
+    return generator.generate(folder, count)
+
+
+LIBRARIES = {"fixtures": fixture_library, "assets": asset_library}
 
 
 def timed_convert(inputs: list[pathlib.Path], jobs: int, work: pathlib.Path, fmt: str) -> tuple[float, dict]:
@@ -109,7 +125,7 @@ def speed(name: str, inputs: list[pathlib.Path], work: pathlib.Path, fmt: str = 
 
 
 def overhead(
-    files: list[pathlib.Path], runs: int, work: pathlib.Path, corpus: list[pathlib.Path] | None = None
+    libraries: dict[str, list[pathlib.Path]], runs: int, work: pathlib.Path, corpus: list[pathlib.Path] | None = None
 ) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
     import devkit
@@ -136,11 +152,12 @@ def overhead(
         return imported - start, time.perf_counter() - imported
 
     modes = ("disabled", "off", "on")
-    totals = dict.fromkeys(modes, 0.0)
-    for path in files:
-        for mode in modes:
-            totals[mode] += min(sum(once(path, mode, "GLB")) for _ in range(runs))
-    _overhead_result(f"import + GLB export, {len(files)} files, best of {runs}", totals, len(files))
+    for name, files in libraries.items():
+        totals = dict.fromkeys(modes, 0.0)
+        for path in files:
+            for mode in modes:
+                totals[mode] += min(sum(once(path, mode, "GLB")) for _ in range(runs))
+        _overhead_result(f"{name} library, import + GLB export, {len(files)} files, best of {runs}", totals, len(files))
     if corpus:  # each file re-exported in its own container, as ``--format same``
         totals, measured, excluded, added = dict.fromkeys(modes, 0.0), 0, [], []
         for path in corpus:
@@ -209,6 +226,7 @@ def corpus_files() -> list[pathlib.Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=500)
+    parser.add_argument("--library", nargs="+", choices=sorted(LIBRARIES), default=["fixtures", "assets"])
     parser.add_argument("--corpus", action="store_true")
     parser.add_argument("--overhead", type=int, default=100, help="files for the physics cost (0: skip)")
     parser.add_argument("--runs", type=int, default=3)
@@ -217,15 +235,18 @@ def main() -> None:
     args = parser.parse_args()
     work = pathlib.Path(tempfile.mkdtemp(prefix="bench_convert_"))
     try:
-        files = library(work / "lib", args.files)
-        if not args.no_speed:
-            speed(f"library of {args.files}", [work / "lib"], work, rounds=args.rounds)
+        libraries = {}
+        for name in args.library:
+            libraries[name] = LIBRARIES[name](work / name, args.files)
+            if not args.no_speed:
+                speed(f"{name} library of {args.files}", [work / name], work, rounds=args.rounds)
         if args.corpus and not CORPUS.is_dir():
             result(f"corpus: {CORPUS} not found, skipped")
         if args.corpus and CORPUS.is_dir() and not args.no_speed:
             speed("corpus", [CORPUS], work, "same", args.rounds)  # a.gltf and a.glb side by side: keep each container
         if args.overhead:
-            overhead(files[: args.overhead], args.runs, work, corpus_files() if args.corpus else None)
+            chosen = {name: files[: args.overhead] for name, files in libraries.items()}
+            overhead(chosen, args.runs, work, corpus_files() if args.corpus else None)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("\n".join(["", "== bench_convert", *RESULTS]), flush=True)
