@@ -5,6 +5,7 @@ is killed after --timeout; Blender-authored rigid bodies and constraints in a .b
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -13,6 +14,7 @@ import sys
 import time
 
 import bpy
+import khronos
 import pytest
 from convert_helpers import LIBRARY, ROOT, convert, library, report
 
@@ -187,6 +189,43 @@ def test_gltf_to_blend_and_back(tmp_path, tools):
     assert result.returncode == 0, result.stderr
     expected = counts(read_json(FIXTURES / "joints" / "hinge_x.gltf"))
     assert report(tmp_path / "r.json")["hinge.gltf"]["counts"] == expected
+
+
+@pytest.mark.parametrize("revision", ["2026", "2024-10"])
+def test_generated_assets_convert_and_validate(tmp_path, tools, revision):
+    """The benchmark's generated assets (one of each kind: render meshes, drives, filters, triggers, convex-hull and
+    triangle-mesh colliders, a collision mesh no node renders): every output validates, here and in the Khronos
+    validator, and holds the input's physics, also when ``geometry.mesh`` becomes ``geometry.node`` (2024-10)."""
+    load, errors, counts = tools
+    generator = _asset_library()
+    inputs = generator.generate(tmp_path / "in", len(generator.KINDS))
+    out = tmp_path / "out"
+    result = convert(tmp_path / "in", "-o", out, "--to", revision, "--validate", "--report", tmp_path / "r.json")
+    assert result.returncode == 0, result.stderr
+    files = report(tmp_path / "r.json")
+    for path in inputs:
+        name = path.relative_to(tmp_path / "in").as_posix()
+        written = out / name
+        khronos.check(written)
+        assert files[name]["status"] in ("converted", "warnings") and errors(written) == [], name
+        assert files[name]["counts"] == counts(load(path).json), name
+        document = load(written).json
+        geometries = [
+            node["extensions"][RB]["collider"]["geometry"]
+            for node in document["nodes"]
+            if "collider" in node.get("extensions", {}).get(RB, {})
+        ]
+        meshes = [g for g in geometries if "mesh" in g or "node" in g]
+        assert all(("mesh" in g) == (revision == "2026") for g in meshes), name
+        if name.split("/")[-1].startswith(("rocks", "vehicle")):
+            assert any(g.get("convexHull") for g in meshes), name
+
+
+def _asset_library():
+    spec = importlib.util.spec_from_file_location("asset_library", ROOT / "tests" / "bench" / "asset_library.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.corpus
