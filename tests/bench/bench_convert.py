@@ -153,11 +153,16 @@ def overhead(
 
     modes = ("disabled", "off", "on")
     for name, files in libraries.items():
-        totals = dict.fromkeys(modes, 0.0)
+        totals, added = dict.fromkeys(modes, 0.0), []
         for path in files:
+            best = {}
             for mode in modes:
-                totals[mode] += min(sum(once(path, mode, "GLB")) for _ in range(runs))
+                times = [once(path, mode, "GLB") for _ in range(runs)]
+                best[mode] = min(times, key=sum)
+                totals[mode] += sum(best[mode])
+            added.append(([b - a for a, b in zip(best["disabled"], best["on"], strict=True)], path))
         _overhead_result(f"{name} library, import + GLB export, {len(files)} files, best of {runs}", totals, len(files))
+        _added_result(f"{name} library", added, by_kind=name == "assets")
     if corpus:  # each file re-exported in its own container, as ``--format same``
         totals, measured, excluded, added = dict.fromkeys(modes, 0.0), 0, [], []
         for path in corpus:
@@ -199,6 +204,25 @@ def overhead(
             )
         )
     devkit.enable()
+
+
+def _added_result(label: str, added: list[tuple[list[float], pathlib.Path]], by_kind: bool = False) -> None:
+    """The import and export time physics adds per file: the five largest, and the mean per asset kind."""
+    largest = sorted(added, key=lambda row: -sum(row[0]))[:5]
+    line = f"{label}, physics on - extension disabled, largest (import / export): " + ", ".join(
+        f"{p.name} +{a[0] * 1e3:.1f} / +{a[1] * 1e3:.1f} ms" for a, p in largest
+    )
+    if by_kind:  # asset_library.py names its files <kind>_<index>.glb
+        kinds: dict[str, list[list[float]]] = {}
+        for a, p in added:
+            kinds.setdefault(p.stem.split("_")[0], []).append(a)
+        means = {
+            kind: [sum(column) / len(rows) * 1e3 for column in zip(*rows, strict=True)] for kind, rows in kinds.items()
+        }
+        line += "; mean per kind: " + ", ".join(
+            f"{kind} +{imp:.1f} / +{exp:.1f} ms" for kind, (imp, exp) in sorted(means.items())
+        )
+    result(line)
 
 
 def _overhead_result(label: str, totals: dict[str, float], count: int, summed: bool = False) -> None:
