@@ -133,10 +133,10 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
         props.store_material(pc.material, material, collider.material, ctx.cache)
         props.store_filter(pc.filter, flt, collider.filter)
 
-    # colliders alike (same shape, material, no filter: its texts' update callbacks must run) share their values; the
-    # key holds everything ``write`` reads that differs between colliders (the filter index is stored even unresolved)
-    shareable = flt is None
-    key = (disabled, text, _geometry_key(collider.geometry), collider.material, collider.filter) if shareable else None
+    # colliders alike (same shape, material and filter) share their values; the key holds everything ``write`` reads
+    # that differs between colliders (the filter index is stored even unresolved). The filter texts' update callback
+    # fills the panel's rows for the first (the sync is paused): the copy holds them too
+    key = (disabled, text, _geometry_key(collider.geometry), collider.material, collider.filter)
     replayed(pg.collider, key, ctx.cache.setdefault("stored colliders", {}), write)
 
 

@@ -117,7 +117,8 @@ def replayed(pg, key: Hashable | None, memo: dict, write: Callable[[], None]) ->
     """``write()`` fills the empty group ``pg``; a later group with an equal ``key`` gets a copy of the ID properties
     that left (``IDPropertyGroup.to_dict`` / ``update``, nested groups included: RNA reads back the same values),
     not the values one by one. ``key`` None, or a group that already holds values: ``write()`` every time. Only for
-    writes that change nothing but ``pg``'s own values (no update callback that must run)."""
+    writes that change nothing but ``pg``'s own values (an update callback may run if it only fills ``pg``, as the
+    filter texts' callback fills the panel's rows while the sync is paused: the copy holds what it wrote)."""
     group = pg.id_properties_ensure()
     if key is None or len(group):
         write()

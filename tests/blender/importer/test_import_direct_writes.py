@@ -95,8 +95,51 @@ def test_alike_colliders_share_their_values_and_read_back_like_one_by_one(clean,
     assert shared["B8"]["disabled"] and not shared["B0"]["disabled"]
 
 
-def test_a_collider_with_a_filter_is_written_value_by_value(clean):
-    """Its filter texts go through RNA (their update callback fills the panel's rows): never copied."""
+def test_alike_colliders_with_a_filter_share_their_values_rows_included(clean, monkeypatch, tmp_path):
+    """Colliders alike that name the same filter share their stored values, the panel's filter rows (filled by the
+    texts' update callback for the first) included; another filter is written apart."""
+    import json
+
+    bodies, mirror = submodule(clean, "io.importer.bodies"), submodule(clean, "ui.filter_mirror")
+    path = tmp_path / "filtered.gltf"
+    _alike_colliders(path)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["extensions"]["KHR_physics_rigid_bodies"]["collisionFilters"] = [
+        {"collisionSystems": ["props"], "collideWithSystems": ["world", "props"]},
+        {"collisionSystems": ["world"], "notCollideWithSystems": ["sensor"]},
+    ]
+    for k, node in enumerate(document["nodes"][:4]):
+        node["extensions"]["KHR_physics_rigid_bodies"]["collider"]["collisionFilter"] = 0 if k < 3 else 1
+    path.write_text(json.dumps(document), encoding="utf-8")
+    shares = []
+    replayed = bodies.replayed
+
+    def counted(pg, key, memo, write):
+        shares.append(key is not None and key in memo)
+        replayed(pg, key, memo, write)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(bodies, "replayed", counted)
+        fast = _import_scene(clean, path)
+    assert shares[:4] == [False, True, True, False]  # B1 and B2 copy B0's values; B3's filter differs
+    filtered = [ob for ob in bpy.data.objects if ob.gltf_physics.collider.filter.has_filter]
+    assert sorted(ob.name for ob in filtered) == ["B0", "B1", "B2", "B3"]
+    for ob in filtered:
+        flt = ob.gltf_physics.collider.filter
+        for field in ("collision_systems", "collide_with_systems", "not_collide_with_systems"):
+            assert mirror.row_names(flt, field) == mirror.text_names(flt, field), (ob.name, field)
+    assert mirror.row_names(bpy.data.objects["B2"].gltf_physics.collider.filter, "collide_with_systems") == (
+        "world",
+        "props",
+    )
+    with monkeypatch.context() as patch:
+        patch.setattr(bodies, "replayed", _write_each_time)
+        slow = _import_scene(clean, path)
+    assert fast == slow
+
+
+def test_a_collider_with_a_filter_fills_the_panel_rows(clean):
+    """Its filter texts fill the panel's rows (the texts' update callback, or a copy of an alike collider's)."""
     mirror = submodule(clean, "ui.filter_mirror")
     path = FIXTURES / "joints" / "filters.gltf"
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
