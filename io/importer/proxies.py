@@ -14,7 +14,6 @@ import contextlib
 import itertools
 
 import bpy
-import numpy as np
 from mathutils import Matrix, Quaternion, Vector
 
 from .. import gltf_addon
@@ -244,7 +243,7 @@ def relative_transform(ctx, body_index: int, node_index: int) -> tuple[Matrix, t
         relative = body.inverted() @ node
     except ValueError:  # singular body transform (zero scale)
         relative = Matrix.Identity(4)
-    parts = decompose(np.array([list(row) for row in relative], dtype=float))
+    parts = decompose(relative)  # mathutils rows, read as floats
     if parts is None:
         return Matrix.Identity(4), (0.0, 0.0, 0.0)
     (tx, ty, tz), (qx, qy, qz, qw), scale = parts
