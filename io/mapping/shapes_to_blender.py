@@ -73,8 +73,10 @@ class ShapeMesh:
     layout: FaceLayout | None = None
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        v = np.asarray(self.vertices, dtype=float).reshape(-1, 3)
-        return v.min(axis=0), v.max(axis=0)
+        """Per-axis minimum and maximum of the vertices (Python ``min`` / ``max`` of each axis: a few hundred
+        tuples cost less than one conversion to a numpy array)."""
+        axes = list(zip(*self.vertices, strict=True))
+        return np.array([min(a) for a in axes], dtype=float), np.array([max(a) for a in axes], dtype=float)
 
 
 # --- JSON of a shape (kept on the object for export) ------------------------------------------------------------
