@@ -13,7 +13,7 @@ from mathutils import Matrix
 
 from .. import gltf_addon
 from ..gltf.model import MESH, Geometry, MeshShape, Shape
-from ..mapping.shapes_to_blender import derived_primitive_matches, implicit_mesh
+from ..mapping.shapes_to_blender import ShapeMesh, derived_primitive_matches, implicit_mesh
 from .context import NOT_SIMULATED, SKIPPED, ImportContext
 from .proxies import mesh_from_shape
 
@@ -189,15 +189,21 @@ def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_
     scale = tuple(object_scale)
     if geo.shape is not None:  # the answer depends only on (mesh, shape, scale): computed once per combination
         key = ("own", mesh.as_pointer(), id(geo.shape), scale)
-        return _memo(ctx, key, lambda: _own_implicit(mesh, geo.shape, scale))
+        return _memo(ctx, key, lambda: _own_implicit(mesh, _shape_mesh(ctx, geo.shape, (1.0, 1.0, 1.0), scale), scale))
     if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
         shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
         return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, _product(scale)), list(geo.notes))
     return None
 
 
-def _own_implicit(mesh: bpy.types.Mesh, shape: Shape, scale: tuple) -> GeometryData | None:
-    proxy = implicit_mesh(shape, (1.0, 1.0, 1.0), scale)
+def _shape_mesh(ctx: ImportContext, shape: Shape, bake_scale: tuple, object_scale: tuple) -> ShapeMesh | None:
+    """``implicit_mesh`` once per import for a shape and scales: the check of a node's own render mesh and the proxy
+    made when it fails ask for the same one (read only: its lists are shared)."""
+    key = ("shape mesh", id(shape), bake_scale, object_scale)
+    return _memo(ctx, key, lambda: implicit_mesh(shape, bake_scale, object_scale))
+
+
+def _own_implicit(mesh: bpy.types.Mesh, proxy: ShapeMesh | None, scale: tuple) -> GeometryData | None:
     bounds = mesh_bounds(mesh)
     if proxy is None or bounds is None or not derived_primitive_matches(proxy, *bounds):
         return None
@@ -216,7 +222,9 @@ def new_shape_data(
     bake_scale, object_scale = tuple(bake_scale), tuple(object_scale)
     if geo.shape is not None:
         key = ("implicit", id(geo.shape), bake_scale, object_scale)
-        return _memo(ctx, key, lambda: _implicit_data(name, geo.shape, bake_scale, object_scale))
+        return _memo(
+            ctx, key, lambda: _implicit_data(name, _shape_mesh(ctx, geo.shape, bake_scale, object_scale), object_scale)
+        )
     if geo.mesh_index is None or not 0 <= geo.mesh_index < _mesh_count(ctx):
         return None
     mesh = _memo(ctx, ("mesh", geo.mesh_index, bake_scale), lambda: _scaled_gltf_mesh(ctx, geo.mesh_index, bake_scale))
@@ -224,8 +232,7 @@ def new_shape_data(
     return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, det), list(geo.notes))
 
 
-def _implicit_data(name: str, shape: Shape, bake_scale: tuple, object_scale: tuple) -> GeometryData | None:
-    proxy = implicit_mesh(shape, bake_scale, object_scale)
+def _implicit_data(name: str, proxy: ShapeMesh | None, object_scale: tuple) -> GeometryData | None:
     if proxy is None:
         return None
     volume = None if proxy.volume is None else proxy.volume * _product(object_scale)

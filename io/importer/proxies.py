@@ -237,6 +237,8 @@ def relative_transform(ctx, body_index: int, node_index: int) -> tuple[Matrix, t
     Compound children get no scale of their own: their scale is baked into the proxy mesh (Blender's compound shape
     uses only the children's location and rotation relative to the parent).
     """
+    if body_index == node_index:  # a body's own collider: no relative transform (only rounding noise to compute)
+        return Matrix.Identity(4), (1.0, 1.0, 1.0)
     body = ctx.node_world_matrix(body_index)
     node = ctx.node_world_matrix(node_index)
     try:

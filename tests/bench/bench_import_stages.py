@@ -74,8 +74,10 @@ def inputs(paths: list[pathlib.Path]) -> list[pathlib.Path]:
     for path in paths:
         if path.is_dir():
             found.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in (".gltf", ".glb")))
-        else:
+        elif path.is_file():
             found.append(path)
+        else:
+            raise SystemExit(f"{path}: no such file or folder")
     return found
 
 

@@ -1,0 +1,44 @@
+"""A body whose own collider is not its render mesh (a capsule on a cylinder link) gets a proxy child: the proxy sits
+exactly at the body's origin (its own node: no relative transform is computed), and the shape's mesh is
+built once for the check of the render mesh and the proxy."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import bpy
+from mathutils import Matrix
+
+from blenderkit import submodule
+from testkit import ROOT
+
+
+def _chain(tmp_path):
+    spec = importlib.util.spec_from_file_location("asset_library", ROOT / "tests" / "bench" / "asset_library.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    path = tmp_path / "chain.glb"
+    path.write_bytes(module.asset_bytes(2))  # index 2: a chain of capsule links on cylinder render meshes
+    return path
+
+
+def test_own_collider_proxy_is_exactly_at_the_body_origin(clean, tmp_path, monkeypatch):
+    geometry = submodule(clean, "io.importer.geometry")
+    built = []
+    original = geometry.implicit_mesh
+
+    def counted(shape, *args):
+        built.append(id(shape))
+        return original(shape, *args)
+
+    monkeypatch.setattr(geometry, "implicit_mesh", counted)
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    assert bpy.ops.import_scene.gltf(filepath=str(_chain(tmp_path))) == {"FINISHED"}
+    links = [ob for ob in bpy.data.objects if ob.name.startswith("Link") and ob.rigid_body is not None]
+    links = [ob for ob in links if ob.rigid_body.collision_shape == "COMPOUND"]
+    assert len(links) >= 4
+    for link in links:
+        (proxy,) = [child for child in link.children if child.rigid_body is not None]
+        assert proxy.rigid_body.collision_shape == "CAPSULE"
+        assert proxy.matrix_basis == Matrix.Identity(4) and proxy.matrix_parent_inverse == Matrix.Identity(4)
+    assert len(built) == len(set(built)) == 2  # the anchor's sphere and the links' capsule: each built once
