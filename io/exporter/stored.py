@@ -5,6 +5,7 @@ friction/restitution, primitive size); a setting the user changed wins and is re
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 
@@ -127,7 +128,7 @@ def _holder_shape(b: Builder, ob, holder):
     if bounds is None:
         return None
     lo, hi = bounds
-    if holder is not ob:
+    if holder is not ob and not _at_parent_origin(holder, ob):
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         inverse = affine_inverse(b.session.world(ob))
         parts = None if inverse is None else decompose(inverse @ b.session.world(holder))
@@ -138,6 +139,26 @@ def _holder_shape(b: Builder, ob, holder):
             return None
         lo, hi = lo * np.abs(scale), hi * np.abs(scale)
     return derive_shape(holder.rigid_body.collision_shape, lo, hi)
+
+
+def _at_parent_origin(holder, ob) -> bool:
+    """``holder`` is a child of ``ob`` at ``ob``'s origin with ``ob``'s axes (an import proxy as made): its frame is
+    ``ob``'s without inverting and decomposing world matrices."""
+    return (
+        holder.parent == ob
+        and holder.parent_type == "OBJECT"
+        and not holder.constraints
+        and holder.matrix_parent_inverse == _identity()
+        and holder.matrix_basis == _identity()
+    )
+
+
+@functools.cache
+def _identity():
+    """``mathutils.Matrix.Identity(4)``, made once (compared with, never changed)."""
+    from mathutils import Matrix
+
+    return Matrix.Identity(4)
 
 
 def is_mesh_geometry(pgeo) -> bool:
