@@ -32,6 +32,7 @@ sys.path.insert(0, str(HERE.parents[1] / "scripts"))  # devkit only; never the r
 sys.path.insert(0, str(HERE))
 import bench_import  # noqa: E402
 import native_scene  # noqa: E402
+from timers import add_timer  # noqa: E402
 
 import devkit  # noqa: E402
 
@@ -57,17 +58,7 @@ def time_steps(package: str) -> dict[str, float]:
         *owner_path, name = path.split(".")
         for part in owner_path:  # a hook method: wrapped on its class
             module = getattr(module, part)
-        original = getattr(module, name)
-
-        def timed(*args, _original=original, _key=key, **kwargs):
-            start = time.perf_counter()
-            try:
-                return _original(*args, **kwargs)
-            finally:
-                totals[_key] = totals.get(_key, 0.0) + time.perf_counter() - start
-
-        timed.__name__ = name
-        setattr(module, name, timed)
+        add_timer(module, name, totals, key, clock=time.perf_counter)
     return totals
 
 

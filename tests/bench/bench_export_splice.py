@@ -24,21 +24,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "scripts"))  # devkit only; never the repository root
 sys.path.insert(0, str(HERE))
 import native_scene  # noqa: E402
+from timers import add_timer  # noqa: E402
 
 import devkit  # noqa: E402
-
-
-def _timer(totals: dict, owner, name: str, key: str) -> None:
-    original = getattr(owner, name)
-
-    def timed(*args, **kwargs):
-        start = time.process_time()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            totals[key] = totals.get(key, 0.0) + time.process_time() - start
-
-    setattr(owner, name, timed)
 
 
 def main() -> None:
@@ -54,8 +42,8 @@ def main() -> None:
     pipeline = importlib.import_module(f"{addon.__name__}.io.exporter.pipeline")
     deferred = importlib.import_module(f"{addon.__name__}.io.exporter.deferred_json")
     totals: dict[str, float] = {}
-    _timer(totals, pipeline, "build", "build")
-    _timer(totals, deferred.DeferredJson, "finish", "finish")
+    add_timer(pipeline, "build", totals, "build")
+    add_timer(deferred.DeferredJson, "finish", totals, "finish")
     print(f"bpy {bpy.app.version_string}; native scene of {args.bodies} bodies; CPU time, best of {args.runs}")
     for fmt in args.formats:
         path = user / ("out.glb" if fmt == "GLB" else "out.gltf")

@@ -40,6 +40,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 import native_scene  # noqa: E402
+from timers import add_timer  # noqa: E402
 
 import devkit  # noqa: E402
 
@@ -152,17 +153,7 @@ def time_steps(package: str) -> dict[str, float]:
     spent: dict[str, float] = {}
     for module_name, function in STEPS.items():
         module = importlib.import_module(f"{package}.{module_name}")
-        original = getattr(module, function)
-        key = f"{module_name}.{function}"
-
-        def timed(*args, _original=original, _key=key, **kwargs):
-            start = time.perf_counter()
-            try:
-                return _original(*args, **kwargs)
-            finally:
-                spent[_key] = spent.get(_key, 0.0) + time.perf_counter() - start
-
-        setattr(module, function, timed)
+        add_timer(module, function, spent, f"{module_name}.{function}", clock=time.perf_counter)
     return spent
 
 

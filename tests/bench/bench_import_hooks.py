@@ -1,13 +1,17 @@
 """Benchmark (not a test): CPU time of the extension's import hooks per file (issue 10's fixed cost per small file).
 
-Run: ``.venv/bin/python -P tests/bench/bench_import_hooks.py [--runs 5] [--modes disabled off on] [FILE ...]
-[--profile N [--sort tottime] [--dump FILE]] [--small-ab N]``
+Run: ``.venv/bin/python -P tests/bench/bench_import_hooks.py [--runs 5] [--modes disabled off on] [--steps]
+[FILE_OR_FOLDER ...] [--profile N [--sort tottime] [--dump FILE]] [--small-ab N]``
 
-Installs the extension as the Blender test tier does, then imports each file (default: the fixtures of
-``tests/fixtures/import`` and ``joints``, the sources of ``bench_convert.py``'s library) ``--runs`` times per mode
+Installs the extension as the Blender test tier does, then imports each file (folders walked for ``.gltf`` / ``.glb``;
+default: the fixtures of ``tests/fixtures/import`` and ``joints``, the sources of ``bench_convert.py``'s fixture
+library) ``--runs`` times per mode
 after a fresh home file: extension disabled, physics import off, on. Reports, per file and summed: the import's CPU
 time (``time.process_time``: less sensitive than wall time to other processes on a shared machine) and the CPU time
 spent inside our hook methods (all of them, and ``gather_import_gltf_before_hook`` alone), best of ``--runs`` each.
+``--steps`` also times, with physics on, parsing and validation and each step of the import pipeline
+(``io/importer/pipeline.py``: world, bodies, replaced Empties, triggers, filters, joints, reproduction) and every hook
+on its own: the mean over the files of the fastest import's times, largest first (steps run inside hooks).
 ``--profile N`` then imports the files N times over with physics on and prints a cProfile of our hooks only (the
 profiler runs inside the hook methods, so Blender's own import does not show up). ``--small-ab N``: N passes over
 the files with physics on, each file imported with ``node_frames.SMALL`` at 0 (numpy for every node count) and at its
@@ -29,6 +33,10 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
+sys.path.insert(0, str(ROOT / "tests" / "bench"))
+
+from timers import add_timer  # noqa: E402
+
 FIXTURES = ROOT / "tests" / "fixtures"
 HOOKS = (
     "__init__",
@@ -44,23 +52,47 @@ PROFILE: list[cProfile.Profile] = []  # when set, the hooks run under this profi
 
 
 def time_hooks(package: str) -> dict[str, float]:
-    """Wrap every import hook method; each call adds its CPU time under its name."""
+    """Wrap every import hook method; each call adds its CPU time under its name (under ``PROFILE`` when set)."""
     spent: dict[str, float] = {}
     hooks = importlib.import_module(f"{package}.io.hooks").GltfPhysicsImport
     for name in HOOKS:
-        original = getattr(hooks, name)
-
-        def timed(self, *args, _original=original, _name=name):
-            start = time.process_time()
-            try:
-                if PROFILE:
-                    return PROFILE[0].runcall(_original, self, *args)
-                return _original(self, *args)
-            finally:
-                spent[_name] = spent.get(_name, 0.0) + time.process_time() - start
-
-        setattr(hooks, name, timed)
+        add_timer(hooks, name, spent, name, runner=lambda: PROFILE[0] if PROFILE else None)
     return spent
+
+
+STEPS = {  # module imported by io/importer/pipeline.py → its function the pipeline calls
+    "bodies": "build",
+    "triggers": "build",
+    "filters": "apply",
+    "joints": "build",
+    "reproduce": "build",
+}
+
+
+def time_steps(package: str, hooks_spent: dict[str, float]) -> dict[str, float]:
+    """Wrap parsing, the pipeline's steps and (reading ``hooks_spent``) report each hook: CPU time per label."""
+    steps: dict[str, float] = {}
+    pipeline = importlib.import_module(f"{package}.io.importer.pipeline")
+    hooks = importlib.import_module(f"{package}.io.hooks")
+    owners = [(getattr(pipeline, module), function, f"step {module}") for module, function in STEPS.items()]
+    owners += [(pipeline, name, f"step {name}") for name in ("ensure_world", "remove_replaced")]
+    owners.append((hooks, "parse_gltf", "parse and validate"))
+    for owner, name, label in owners:
+        add_timer(owner, name, steps, label)
+    return steps
+
+
+def inputs(paths: list[pathlib.Path]) -> list[pathlib.Path]:
+    """The files named and the ``.gltf`` / ``.glb`` files of the folders named, in order."""
+    found = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in (".gltf", ".glb")))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise SystemExit(f"{path}: no such file or folder")
+    return found
 
 
 def main() -> None:
@@ -72,8 +104,11 @@ def main() -> None:
     parser.add_argument("--sort", default="tottime", help="profile order: tottime, cumulative, ncalls, ...")
     parser.add_argument("--small-ab", type=int, default=0, help="N passes: node_frames.SMALL 0 vs its value")
     parser.add_argument("--modes", nargs="+", choices=("disabled", "off", "on"), default=["disabled", "off", "on"])
+    parser.add_argument("--steps", action="store_true", help="also time parsing and each import step (physics on)")
     args = parser.parse_args()
-    files = args.files or sorted((FIXTURES / "import").glob("*.gltf")) + sorted((FIXTURES / "joints").glob("*.gltf"))
+    files = inputs(args.files) or sorted((FIXTURES / "import").glob("*.gltf")) + sorted(
+        (FIXTURES / "joints").glob("*.gltf")
+    )
     import devkit
 
     addon, _ = devkit.start_installed("gltf_physics_bench_hooks_")
@@ -103,6 +138,20 @@ def main() -> None:
             runs = [once(path, mode) for _ in range(args.runs)]
             best = [min(run[k] for run in runs) for k in range(3)]
             sums[mode] = [a + b for a, b in zip(sums[mode], best, strict=True)]
+    step_totals: dict[str, float] = {}
+    steps_whole = 0.0
+    if args.steps:
+        steps = time_steps(addon.__name__, spent)
+        for path in files:
+            best: tuple[float, dict[str, float]] | None = None
+            for _ in range(args.runs):
+                steps.clear()
+                total = once(path, "on")[0]
+                if best is None or total < best[0]:
+                    best = (total, {**{f"hook {k}": v for k, v in spent.items()}, **steps})
+            steps_whole += best[0]
+            for label, seconds in best[1].items():
+                step_totals[label] = step_totals.get(label, 0.0) + seconds
     if args.profile:
         PROFILE.append(cProfile.Profile())
         for _ in range(args.profile):
@@ -126,6 +175,11 @@ def main() -> None:
     n = len(files)
     for value, hooks in sorted(ab.items()):
         print(f"node_frames.SMALL = {value}: our hooks {hooks * 1e3 / n / args.small_ab:.3f} CPU ms per file (mean)")
+    if step_totals:
+        print(f"physics on, fastest of {args.runs} imports per file with its steps' times, CPU ms per file (mean):")
+        print(f"  {'import':44s} {steps_whole * 1e3 / n:7.3f}")
+        for label, seconds in sorted(step_totals.items(), key=lambda item: -item[1]):
+            print(f"  {label:44s} {seconds * 1e3 / n:7.3f}")
     print(f"bpy {bpy.app.version_string}, {n} files, best of {args.runs} per file, CPU ms per file:")
     for mode, (total, hooks, before) in sums.items():
         print(
