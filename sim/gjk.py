@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 Support = Callable[[np.ndarray], np.ndarray]
+SLIVER = 1e-8  # a triangle with |ab × ac|² below this fraction of |ab|²·|ac|² (sin² of its angle at a) is a sliver
 
 
 def _tetra_contains_origin(p: list[np.ndarray]) -> bool:
@@ -63,6 +64,11 @@ def _closest_on_triangle(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[n
     den = va + vb + vc
     if den <= 0.0:  # degenerate (collinear) triangle: best edge
         return min((_closest_on_segment(*e) for e in ((a, b), (b, c), (a, c))), key=lambda r: float(r[0] @ r[0]))
+    if den < SLIVER * float(ab @ ab) * float(ac @ ac):
+        # a sliver: va, vb, vc are differences of nearly equal products and the barycentric point loses every digit;
+        # the origin's projection on the plane through the normal keeps them (the face region was decided above)
+        normal = np.cross(ab, ac)
+        return normal * (float(normal @ a) / float(normal @ normal)), [a, b, c]
     return a + ab * (vb / den) + ac * (vc / den), [a, b, c]
 
 
