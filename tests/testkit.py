@@ -35,6 +35,17 @@ def load_package(name: str = PACKAGE):
     return sys.modules[name]
 
 
+def bench_module(name: str):
+    """``tests/bench/<name>.py`` as a module (the benchmarks' helpers, e.g. the asset generator), loaded once."""
+    key = f"gltf_physics_bench_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, ROOT / "tests" / "bench" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
+
+
 def submodule(path: str, package: str = PACKAGE):
     """Import ``<package>.<path>`` (e.g. ``submodule("sim.quat")``) for the pure tier."""
     load_package(package)

@@ -5,7 +5,6 @@ friction/restitution, primitive size); a setting the user changed wins and is re
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 
@@ -148,17 +147,9 @@ def _at_parent_origin(holder, ob) -> bool:
         holder.parent == ob
         and holder.parent_type == "OBJECT"
         and not holder.constraints
-        and holder.matrix_parent_inverse == _identity()
-        and holder.matrix_basis == _identity()
+        and holder.matrix_parent_inverse.is_identity
+        and holder.matrix_basis.is_identity
     )
-
-
-@functools.cache
-def _identity():
-    """``mathutils.Matrix.Identity(4)``, made once (compared with, never changed)."""
-    from mathutils import Matrix
-
-    return Matrix.Identity(4)
 
 
 def is_mesh_geometry(pgeo) -> bool:

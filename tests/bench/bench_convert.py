@@ -39,6 +39,9 @@ import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # tests/bench, for the asset generator (never the repository root)
+import asset_library  # noqa: E402
+
 ROOT = HERE.parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = pathlib.Path(os.environ.get("GLTF_PHYSICS_SHARED", ROOT.parent / "shared")) / "corpus"
@@ -63,15 +66,7 @@ def fixture_library(folder: pathlib.Path, count: int) -> list[pathlib.Path]:
     return files
 
 
-def asset_library(folder: pathlib.Path, count: int) -> list[pathlib.Path]:
-    """``count`` generated assets (``asset_library.py``, seed 0)."""
-    sys.path.insert(0, str(HERE))  # tests/bench, for its generator (never the repository root)
-    import asset_library as generator
-
-    return generator.generate(folder, count)
-
-
-LIBRARIES = {"fixtures": fixture_library, "assets": asset_library}
+LIBRARIES = {"fixtures": fixture_library, "assets": asset_library.generate}  # seed 0
 
 
 def timed_convert(inputs: list[pathlib.Path], jobs: int, work: pathlib.Path, fmt: str) -> tuple[float, dict]:
@@ -194,22 +189,21 @@ def overhead(
             measured,
             summed=True,
         )
-        result(
-            f"corpus, physics on - extension disabled (best import and best export of each file, summed): import "
-            f"+{sum(a[0] for a, _ in added) * 1e3:.0f} ms, export +{sum(a[1] for a, _ in added) * 1e3:.0f} ms; "
-            "largest: "
-            + ", ".join(
-                f"{p.name} +{a[0] * 1e3:.1f} / +{a[1] * 1e3:.1f} ms"
-                for a, p in sorted(added, key=lambda row: -sum(row[0]))[:5]
-            )
-        )
+        _added_result("corpus (best import and best export of each file)", added, summed=True)
     devkit.enable()
 
 
-def _added_result(label: str, added: list[tuple[list[float], pathlib.Path]], by_kind: bool = False) -> None:
-    """The import and export time physics adds per file: the five largest, and the mean per asset kind."""
+def _added_result(
+    label: str, added: list[tuple[list[float], pathlib.Path]], by_kind: bool = False, summed: bool = False
+) -> None:
+    """The import and export time physics adds per file: summed (``summed``), the five largest, and the mean per
+    asset kind (``by_kind``)."""
+    line = f"{label}, physics on - extension disabled"
+    if summed:
+        line += f", summed: import +{sum(a[0] for a, _ in added) * 1e3:.0f} ms, export +"
+        line += f"{sum(a[1] for a, _ in added) * 1e3:.0f} ms"
     largest = sorted(added, key=lambda row: -sum(row[0]))[:5]
-    line = f"{label}, physics on - extension disabled, largest (import / export): " + ", ".join(
+    line += ", largest (import / export): " + ", ".join(
         f"{p.name} +{a[0] * 1e3:.1f} / +{a[1] * 1e3:.1f} ms" for a, p in largest
     )
     if by_kind:  # asset_library.py names its files <kind>_<index>.glb

@@ -69,8 +69,8 @@ STEPS = {  # module imported by io/importer/pipeline.py → its function the pip
 }
 
 
-def time_steps(package: str, hooks_spent: dict[str, float]) -> dict[str, float]:
-    """Wrap parsing, the pipeline's steps and (reading ``hooks_spent``) report each hook: CPU time per label."""
+def time_steps(package: str) -> dict[str, float]:
+    """Wrap parsing and the pipeline's steps: CPU time per label (the hooks are ``time_hooks``')."""
     steps: dict[str, float] = {}
     pipeline = importlib.import_module(f"{package}.io.importer.pipeline")
     hooks = importlib.import_module(f"{package}.io.hooks")
@@ -141,7 +141,7 @@ def main() -> None:
     step_totals: dict[str, float] = {}
     steps_whole = 0.0
     if args.steps:
-        steps = time_steps(addon.__name__, spent)
+        steps = time_steps(addon.__name__)
         for path in files:
             best: tuple[float, dict[str, float]] | None = None
             for _ in range(args.runs):

@@ -4,14 +4,13 @@ and is the same for the same seed."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import struct
 
 import khronos
 import pytest
 
-from testkit import ROOT, submodule
+from testkit import bench_module, submodule
 
 files = submodule("io.gltf.files")
 parse = submodule("io.gltf.parse")
@@ -19,10 +18,7 @@ parse = submodule("io.gltf.parse")
 
 @pytest.fixture(scope="module")
 def library():
-    spec = importlib.util.spec_from_file_location("asset_library", ROOT / "tests" / "bench" / "asset_library.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("asset_library")
 
 
 def test_every_kind_parses_without_a_diagnostic(library, tmp_path):

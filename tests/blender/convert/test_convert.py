@@ -5,7 +5,6 @@ is killed after --timeout; Blender-authored rigid bodies and constraints in a .b
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -20,7 +19,7 @@ from convert_helpers import LIBRARY, ROOT, convert, library, report
 
 from blenderkit import submodule
 from scene_helpers import constraint, rigid_body_world, rigid_box
-from testkit import FIXTURES, corpus_files, read_json
+from testkit import FIXTURES, bench_module, corpus_files, read_json
 
 RB = "KHR_physics_rigid_bodies"
 
@@ -197,7 +196,7 @@ def test_generated_assets_convert_and_validate(tmp_path, tools, revision):
     triangle-mesh colliders, a collision mesh no node renders): every output validates, here and in the Khronos
     validator, and holds the input's physics, also when ``geometry.mesh`` becomes ``geometry.node`` (2024-10)."""
     load, errors, counts = tools
-    generator = _asset_library()
+    generator = bench_module("asset_library")
     inputs = generator.generate(tmp_path / "in", len(generator.KINDS))
     out = tmp_path / "out"
     result = convert(tmp_path / "in", "-o", out, "--to", revision, "--validate", "--report", tmp_path / "r.json")
@@ -219,13 +218,6 @@ def test_generated_assets_convert_and_validate(tmp_path, tools, revision):
         assert all(("mesh" in g) == (revision == "2026") for g in meshes), name
         if name.split("/")[-1].startswith(("rocks", "vehicle")):
             assert any(g.get("convexHull") for g in meshes), name
-
-
-def _asset_library():
-    spec = importlib.util.spec_from_file_location("asset_library", ROOT / "tests" / "bench" / "asset_library.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.corpus

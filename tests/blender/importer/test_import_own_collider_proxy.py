@@ -4,21 +4,17 @@ built once for the check of the render mesh and the proxy."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import bpy
 from mathutils import Matrix
 
 from blenderkit import submodule
-from testkit import ROOT
+from testkit import bench_module
 
 
 def _chain(tmp_path):
-    spec = importlib.util.spec_from_file_location("asset_library", ROOT / "tests" / "bench" / "asset_library.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     path = tmp_path / "chain.glb"
-    path.write_bytes(module.asset_bytes(2))  # index 2: a chain of capsule links on cylinder render meshes
+    # index 2: a chain of capsule links on cylinder render meshes
+    path.write_bytes(bench_module("asset_library").asset_bytes(2))
     return path
 
 
