@@ -3,11 +3,12 @@
 * ``.gltf`` / ``.glb`` input: read by our loader first (a malformed file fails with our diagnostic and its JSON
   pointer), then ``import_scene.gltf`` into an empty scene (``scene_reset``: a home file once, then a wiped scene).
 * ``.blend`` input: ``open_mainfile`` without running the file's scripts; Blender-authored physics is exported.
-* glTF output: ``export_scene.gltf`` into the hidden folder ``.<name>.partial`` inside the output folder, validated
-  there when asked, then the resources are moved next to the output (``safe_files.copy_resource``: never outside
-  the output folder) and the ``.gltf`` / ``.glb`` renamed into place last. ``.blend`` output: saved as a hidden
-  temporary file beside the output (relative paths stay right), then renamed. A failed or killed conversion leaves
-  no output file; a stale ``.partial`` folder is removed by the next conversion of the same file.
+* glTF output: ``export_scene.gltf`` into the hidden folder ``.<name>.partial`` inside the output folder (images
+  named like paths renamed first, ``image_names``), validated there when asked, then every resource checked, then
+  moved next to the output (never outside the output folder; an image never over another output's,
+  ``safe_files.publish_resource``) and the ``.gltf`` / ``.glb`` renamed into place last. ``.blend`` output: saved as
+  a hidden temporary file beside the output (relative paths stay right), then renamed. A failed or killed
+  conversion leaves no output file; a stale ``.partial`` folder is removed by the next conversion of the same file.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ import logging
 import os
 import pathlib
 import shutil
+import urllib.parse
 
 from ..diagnostics import PhysicsDataError, Severity
-from ..gltf.files import load, resource_uris
+from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import copy_resource, safe_resource
+from ..gltf.safe_files import atomic_write_bytes, copy_resource, publish_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
+from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
 GLTF_FORMATS = {".gltf": "GLTF_SEPARATE", ".glb": "GLB"}
@@ -106,6 +109,10 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
     import bpy
 
     _settings(job["to"])
+    if GLTF_FORMATS[dst.suffix.lower()] == "GLTF_SEPARATE":
+        for old, new in rename_path_like(bpy.data.images):
+            why = f"image {old!r} is named like a path: its file is written as {new!r} inside the output folder"
+            out.append(p.diag("export", Severity.WARNING, p.IMAGE_RENAMED, "", why))
     tmp.mkdir()
     target = tmp / dst.name
     collect = _Collect()
@@ -134,16 +141,43 @@ def _validate(target: pathlib.Path, out: list[dict]) -> None:
 
 
 def _commit_gltf(target: pathlib.Path, dst: pathlib.Path, out: list[dict]) -> None:
-    """Resources first (inside the output folder only), then the main file by rename."""
+    """Every resource checked first, then written inside the output folder (a failure removes the ones this
+    output added), then the main file by rename. Buffers (named after the output) replace a stale file of their
+    name; images never replace a different file (another output's, in a batch): theirs get a hashed name."""
     document = load(target).json
-    for where, uri in resource_uris(document):
-        found = safe_resource(target.parent, uri, where)
-        problem = found if not isinstance(found, pathlib.Path) else copy_resource(found, dst.parent, uri, where)
+    found = [(where, uri, safe_resource(target.parent, uri, where)) for where, uri in resource_uris(document)]
+    refused = [problem for _, _, problem in found if not isinstance(problem, pathlib.Path)]
+    if refused:
+        out += [p.staged("write", problem) for problem in refused]
+        return
+    added: list[pathlib.Path] = []
+    renamed = False
+    for where, uri, source in found:
+        if where.startswith("/images/"):
+            final_uri, problem, created = publish_resource(source, dst.parent, uri, where)
+            if final_uri != uri:
+                _set_uri(document, where, final_uri)
+                renamed = True
+        else:
+            final_uri, created = uri, not (dst.parent / urllib.parse.unquote(uri)).exists()
+            problem = copy_resource(source, dst.parent, uri, where)
         if problem is not None:
             out.append(p.staged("write", problem))
+        if created and (problem is None or problem.severity < Severity.ERROR):
+            added.append(dst.parent / urllib.parse.unquote(final_uri))
     if p.status_of(out) == p.FAILED:
+        for path in added:
+            path.unlink(missing_ok=True)
         return
+    if renamed:
+        atomic_write_bytes(target, gltf_json_bytes(document))
     os.replace(target, dst)
+
+
+def _set_uri(document: dict, where: str, uri: str) -> None:
+    """Set the URI at ``where`` (``/images/<i>/uri``)."""
+    _, key, index, _ = where.split("/")
+    document[key][int(index)]["uri"] = uri
 
 
 def _counts(kind: str) -> dict:

@@ -31,6 +31,7 @@ GLTF_ADDON_ERROR = "CONVERT_GLTF_ADDON_ERROR"  # io_scene_gltf2 logged an error 
 WRITE_FAILED = "CONVERT_WRITE_FAILED"  # the output could not be moved into place
 TIMEOUT = "CONVERT_TIMEOUT"  # the worker was killed after --timeout seconds
 WORKER_CRASHED = "CONVERT_WORKER_CRASHED"  # the worker process died on this file
+IMAGE_RENAMED = "CONVERT_IMAGE_RENAMED"  # an image named like a path, renamed before a .gltf export
 INTERNAL = "CONVERT_INTERNAL_ERROR"  # an unexpected exception in the worker
 
 COUNT_KEYS = ("bodies", "colliders", "joints", "triggers")

@@ -125,6 +125,11 @@ def _json_bytes(document: object, indent: int | None, separators: tuple[str, str
     return text.encode("utf-8", "backslashreplace")
 
 
+def gltf_json_bytes(document: object) -> bytes:
+    """A ``.gltf`` file's bytes: compact UTF-8 JSON and a newline (lone surrogates escaped)."""
+    return _json_bytes(document, None, None) + b"\n"
+
+
 def encode_glb(document: object, chunks: list[tuple[int, bytes]]) -> bytes:
     """A GLB byte string: the JSON chunk (space padded) followed by ``chunks`` (zero padded)."""
     body = _pad(_json_bytes(document, None, (",", ":")), b" ")

@@ -13,13 +13,16 @@ Two rules, each in one function so that ``migrate`` and future commands (``conve
 
 ``copy_resource`` writes a checked resource under the output folder: never outside it (the URI must not climb out
 and no existing symlink in the output folder may lead out), replacing a stale file of the same name that differs
-(reported as ``FILE_RESOURCE_REPLACED``) and leaving an identical one alone.
+(reported as ``FILE_RESOURCE_REPLACED``) and leaving an identical one alone. ``publish_resource`` never replaces:
+a differing file of the same name (another output's, in a batch) keeps its bytes and this resource is written under
+its name with a content hash, atomically and without a race between processes (``FILE_RESOURCE_RENAMED``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import filecmp
+import hashlib
 import os
 import pathlib
 import shutil
@@ -36,6 +39,7 @@ NOT_REGULAR = "FILE_RESOURCE_NOT_REGULAR"
 MISSING = "FILE_RESOURCE_MISSING"
 NOT_COPIED = "FILE_RESOURCE_NOT_COPIED"
 REPLACED = "FILE_RESOURCE_REPLACED"
+RENAMED = "FILE_RESOURCE_RENAMED"
 #: Codes after which a command writes no output at all (a missing resource is the input's defect: the output is
 #: written and references it as the input does, but the command does not report success).
 BLOCKING = frozenset({OUTSIDE, NOT_REGULAR, NOT_COPIED})
@@ -157,3 +161,78 @@ def copy_resource(source: pathlib.Path, dst_dir: pathlib.Path, uri: str, pointer
     if replaced:
         return Diagnostic(Severity.WARNING, REPLACED, pointer, f"{str(target)!r} differed from {uri!r}: replaced")
     return None
+
+
+def _output_target(dst_dir: pathlib.Path, uri: str, pointer: str) -> pathlib.Path | Diagnostic:
+    """Where ``uri`` lands under ``dst_dir`` (its existing folders resolved), or why it may not be written there."""
+    relative = urllib.parse.unquote(uri)
+    root = dst_dir.resolve()
+    if _climbs_out(relative):
+        return _refuse(OUTSIDE, pointer, uri, "would leave the output's folder")
+    lexical = root / relative
+    folder = lexical.parent.resolve()
+    if not folder.is_relative_to(root):
+        return _refuse(OUTSIDE, pointer, uri, f"would be written to {str(folder)!r}, outside the output's folder")
+    lexical.parent.mkdir(parents=True, exist_ok=True)
+    return folder / lexical.name
+
+
+def _hashed(uri: str, digest: str) -> str:
+    """``uri`` with ``-<digest>`` before the extension of its last segment (``a/T.png`` → ``a/T-1f2e.png``)."""
+    head, slash, name = uri.rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    return f"{head}{slash}{stem}-{digest}.{ext}" if dot and stem else f"{uri}-{digest}"
+
+
+def _link_new(source: pathlib.Path, target: pathlib.Path) -> bool:
+    """Create ``target`` as a complete copy of ``source``, never replacing a file: False when ``target`` exists.
+
+    The copy is written to a temporary file first and hard-linked into place (atomic, fails if the name is taken);
+    a file system without hard links gets a rename (then two processes publishing the same name at once race)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        atomic_copy(source, tmp)
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            return False
+        except OSError:  # no hard links here (FAT, some network shares)
+            if target.exists():
+                return False
+            os.replace(tmp, target)
+        return True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def publish_resource(
+    source: pathlib.Path, dst_dir: pathlib.Path, uri: str, pointer: str
+) -> tuple[str, Diagnostic | None, bool]:
+    """Write ``source`` (a path from ``safe_resource``) under ``dst_dir`` at ``uri`` without replacing anything.
+
+    Returns the URI the resource now has, a diagnostic and whether this call created the file. The diagnostic is
+    None when written or when an identical file was already there; ``FILE_RESOURCE_RENAMED`` (INFO) when a
+    different file holds the name, so this one is written as ``name-<first 12 hex digits of its SHA-256>.ext``;
+    ``FILE_RESOURCE_OUTSIDE`` / ``FILE_RESOURCE_NOT_COPIED`` (ERROR) when it may not or could not be written."""
+    try:
+        digest = None
+        for candidate in (uri, None):
+            if candidate is None:
+                with open(source, "rb") as file:
+                    digest = hashlib.file_digest(file, "sha256").hexdigest()[:12]
+                candidate = _hashed(uri, digest)
+            target = _output_target(dst_dir, candidate, pointer)
+            if isinstance(target, Diagnostic):
+                return uri, target, False
+            created = _link_new(source, target)
+            if created or filecmp.cmp(source, target, shallow=False):
+                if candidate == uri:
+                    return uri, None, created
+                why = f"{uri!r} in the output's folder is a different file (another output's): written as {candidate!r}"
+                return candidate, Diagnostic(Severity.INFO, RENAMED, pointer, why), created
+        taken = f"{_hashed(uri, digest)!r} is taken by a different file too"
+        return uri, _refuse(NOT_COPIED, pointer, uri, taken), False
+    except (OSError, ValueError, RuntimeError) as exc:
+        return uri, _refuse(NOT_COPIED, pointer, uri, f"could not be written ({exc})"), False
