@@ -17,13 +17,14 @@ import contextlib
 import logging
 import os
 import pathlib
+import re
 import shutil
 import urllib.parse
 
-from ..diagnostics import PhysicsDataError, Severity
+from ..diagnostics import Diagnostic, PhysicsDataError, Severity
 from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import atomic_write_bytes, copy_resource, publish_resource, safe_resource
+from ..gltf.safe_files import MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
 from .image_names import rename_path_like
@@ -61,10 +62,12 @@ def document_counts(document: object) -> dict:
     }
 
 
-def read_input(src: pathlib.Path, out: list[dict], counts: dict, enable, to_blend: bool = False) -> bool:
+def read_input(
+    src: pathlib.Path, out: list[dict], counts: dict, enable, to_blend: bool = False, root: pathlib.Path | None = None
+) -> bool:
     """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read. ``counts`` gets the
     input's physics when ``to_blend`` (the output is a ``.blend``) or the import fails (a glTF output reports its
-    own)."""
+    own). A glTF's resources must be regular files inside ``root`` (the IN folder; default: the file's folder)."""
     import bpy
 
     if src.suffix.lower() == ".blend":
@@ -72,7 +75,8 @@ def read_input(src: pathlib.Path, out: list[dict], counts: dict, enable, to_blen
         try:
             bpy.ops.wm.open_mainfile(filepath=str(src), load_ui=False, use_scripts=False)
         except RuntimeError as exc:
-            out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", f"Blender could not open it: {exc}"))
+            why = f"Blender could not open it: {operator_error(str(exc))}"
+            out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", why))
             return False
         enable()
         return True
@@ -81,18 +85,58 @@ def read_input(src: pathlib.Path, out: list[dict], counts: dict, enable, to_blen
     except PhysicsDataError as exc:
         out.append(p.staged("read", exc.diagnostic))
         return False
+    problems = _resource_problems(document, src, root)
+    out += [p.staged("read", d) for d in problems]
+    if any(d.severity == Severity.ERROR for d in problems):  # a local file outside IN would be copied into the output
+        counts.update(document_counts(document))
+        return False
     if to_blend:  # parsing costs ~0.5 ms a small file: only where these counts are reported
         counts.update(document_counts(document))
     _reset(enable)
     try:
         result = bpy.ops.import_scene.gltf(filepath=str(src))
     except RuntimeError as exc:
-        result = {str(exc).strip()}
+        result = {operator_error(str(exc))}
     if result != {"FINISHED"}:
         counts.update(document_counts(document))
-        out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", f"glTF import failed: {result}"))
+        why = f"glTF import failed: {', '.join(sorted(result))}"
+        out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", why))
         return False
     return True
+
+
+def _resource_problems(document: object, src: pathlib.Path, root: pathlib.Path | None) -> list[Diagnostic]:
+    """What Blender must not open (ERROR): a resource outside ``root`` or not a regular file, a missing buffer
+    (the import would fail without it). A missing image is a WARNING: Blender imports the file without it."""
+    problems = []
+    for where, uri in resource_uris(document):
+        found = safe_resource(src.parent, uri, where, root)
+        if isinstance(found, pathlib.Path):
+            continue
+        if found.code == MISSING and where.startswith("/images/"):
+            found = Diagnostic(
+                Severity.WARNING,
+                found.code,
+                found.pointer,
+                found.message.replace("not copied", "the output has no such image"),
+            )
+        problems.append(found)
+    return problems
+
+
+def operator_error(text: str) -> str:
+    """One line of a failed operator's message: the exception of a Python traceback, else its first line, without
+    Blender's ``Error:`` prefix."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if any(line.startswith("Traceback") or "Traceback (most recent call last)" in line for line in lines):
+        raised = [line for line in lines if _EXCEPTION_LINE.match(line)]
+        if raised:
+            return raised[-1]
+    first = lines[0] if lines else "no message"
+    return first.removeprefix("Error:").strip()
+
+
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|Exit|Interrupt)\b.*")
 
 
 def _settings(to: str) -> None:
@@ -121,12 +165,13 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
     try:
         result = bpy.ops.export_scene.gltf(filepath=str(target), export_format=GLTF_FORMATS[dst.suffix.lower()])
     except RuntimeError as exc:
-        result = {str(exc).strip()}
+        result = {operator_error(str(exc))}
     finally:
         logger.removeHandler(collect)
     out += [p.diag("export", Severity.ERROR, p.GLTF_ADDON_ERROR, "", m) for m in collect.messages]
     if result != {"FINISHED"} or not target.is_file():
-        out.append(p.diag("export", Severity.ERROR, p.EXPORT_FAILED, "", f"glTF export failed: {result}"))
+        why = f"glTF export failed: {', '.join(sorted(result))}"
+        out.append(p.diag("export", Severity.ERROR, p.EXPORT_FAILED, "", why))
         return None
     return target
 
@@ -222,7 +267,8 @@ def convert(job: dict, enable) -> dict:
     try:
         _remove(tmp)  # left by a killed run
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if not read_input(src, out, counts, enable, dst.suffix.lower() == ".blend"):
+        root = pathlib.Path(job["root"]) if job.get("root") else None
+        if not read_input(src, out, counts, enable, dst.suffix.lower() == ".blend", root):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
         if dst.suffix.lower() == ".blend":

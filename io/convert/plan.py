@@ -28,9 +28,11 @@ class Job:
     input: pathlib.Path
     output: pathlib.Path
     key: str  # output path relative to OUT, posix: the sort key and the report's name
+    root: pathlib.Path | None = None  # the IN folder the input was found in (its own folder for a file IN)
 
     def to_json(self, to: str, validate: bool) -> dict:
-        return {"input": str(self.input), "output": str(self.output), "to": to, "validate": validate}
+        root = str(self.root if self.root is not None else self.input.parent)
+        return {"input": str(self.input), "output": str(self.output), "root": root, "to": to, "validate": validate}
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -57,8 +59,8 @@ def _walk(folder: pathlib.Path, skip: pathlib.Path) -> list[pathlib.Path]:
     return found
 
 
-def _sources(inputs: list[str], out: pathlib.Path) -> list[tuple[pathlib.Path, pathlib.PurePosixPath]]:
-    """(input file, path relative to OUT) of every input."""
+def _sources(inputs: list[str], out: pathlib.Path) -> list[tuple[pathlib.Path, pathlib.PurePosixPath, pathlib.Path]]:
+    """(input file, path relative to OUT, the folder its resources must stay in) of every input."""
     sources = []
     for text in inputs:
         path = pathlib.Path(text)
@@ -66,13 +68,13 @@ def _sources(inputs: list[str], out: pathlib.Path) -> list[tuple[pathlib.Path, p
             root = path.resolve()
             if out == root or root.is_relative_to(out):
                 raise PlanError(f"OUT {str(out)!r} contains the input folder {text!r}: choose another OUT")
-            sources += [(f, pathlib.PurePosixPath(f.relative_to(path).as_posix())) for f in _walk(path, out)]
+            sources += [(f, pathlib.PurePosixPath(f.relative_to(path).as_posix()), root) for f in _walk(path, out)]
         elif path.is_file():
             if not path.name.lower().endswith(SUFFIXES):
                 raise PlanError(f"{text!r} is not a .gltf, .glb or .blend file")
             if path.resolve().parent == out or path.resolve().parent.is_relative_to(out):
                 raise PlanError(f"OUT {str(out)!r} contains the input {text!r}: choose another OUT")
-            sources.append((path, pathlib.PurePosixPath(path.name)))
+            sources.append((path, pathlib.PurePosixPath(path.name), path.resolve().parent))
         else:
             raise PlanError(f"{text!r}: no such file or folder")
     return sources
@@ -83,11 +85,11 @@ def plan(inputs: list[str], out: str, fmt: str, shard: tuple[int, int] | None = 
     input, two inputs with the same output)."""
     out_root = pathlib.Path(out).resolve()
     jobs: dict[str, Job] = {}
-    for source, relative in _sources(inputs, out_root):
+    for source, relative, root in _sources(inputs, out_root):
         key = output_name(relative, fmt).as_posix()
         if key in jobs:
             raise PlanError(f"{str(jobs[key].input)!r} and {str(source)!r} would both be written to {key!r}")
-        jobs[key] = Job(source.absolute(), out_root / key, key)
+        jobs[key] = Job(source.absolute(), out_root / key, key, root)
     ordered = [jobs[key] for key in sorted(jobs)]
     if shard is not None:
         k, n = shard

@@ -66,27 +66,40 @@ def _climbs_out(relative: str) -> bool:
     return False
 
 
-def safe_resource(src_dir: str | os.PathLike, uri: str, pointer: str) -> pathlib.Path | Diagnostic:
+def safe_resource(
+    src_dir: str | os.PathLike, uri: str, pointer: str, root: str | os.PathLike | None = None
+) -> pathlib.Path | Diagnostic:
     """The resolved path of the resource ``uri`` of a glTF in ``src_dir``, or an ERROR diagnostic at ``pointer``.
 
     The one path-safety rule for resources: percent-decode, refuse a URI that climbs out or is absolute, resolve
     (following symlinks) and refuse a result outside ``src_dir`` (``FILE_RESOURCE_OUTSIDE``), a missing or
     unreadable name (``FILE_RESOURCE_MISSING``) and anything but a regular file (``FILE_RESOURCE_NOT_REGULAR``).
-    Only ``stat`` is called: a FIFO or a device is never opened."""
+    ``root`` (a folder holding ``src_dir``, e.g. a library ``convert`` walks) widens the allowed folder to it:
+    ``../textures/a.png`` may then leave ``src_dir``, never ``root``. Only ``stat`` is called: a FIFO or a device
+    is never opened."""
     relative = urllib.parse.unquote(uri)
     try:
-        root = pathlib.Path(src_dir).resolve()
-        if _climbs_out(relative):
-            return _refuse(OUTSIDE, pointer, uri, f"leaves the input's folder {str(root)!r}")
-        resolved = (root / relative).resolve()
-        if not resolved.is_relative_to(root):
-            return _refuse(OUTSIDE, pointer, uri, f"resolves to {str(resolved)!r}, outside the input's folder")
+        folder = pathlib.Path(src_dir).resolve()
+        limit = folder if root is None else pathlib.Path(root).resolve()
+        where = "the input's folder" if root is None else "the input folder"
+        if _climbs_out(relative) if root is None else _leaves(folder, relative, limit):
+            return _refuse(OUTSIDE, pointer, uri, f"leaves {where} {str(limit)!r}")
+        resolved = (folder / relative).resolve()
+        if not resolved.is_relative_to(limit):
+            return _refuse(OUTSIDE, pointer, uri, f"resolves to {str(resolved)!r}, outside {where}")
         mode = resolved.stat().st_mode
     except (OSError, ValueError, RuntimeError) as exc:  # ValueError: NUL byte; RuntimeError: symlink loop
         return _refuse(MISSING, pointer, uri, f"cannot be read ({exc})")
     if not stat.S_ISREG(mode):
         return _refuse(NOT_REGULAR, pointer, uri, "is not a regular file")
     return resolved
+
+
+def _leaves(folder: pathlib.Path, relative: str, limit: pathlib.Path) -> bool:
+    """Is ``relative`` absolute, or does it lexically leave ``limit`` when followed from ``folder``?"""
+    if os.path.isabs(relative) or os.path.splitdrive(relative)[0]:
+        return True
+    return not pathlib.Path(os.path.normpath(folder / relative.replace("\\", "/"))).is_relative_to(limit)
 
 
 def _default_mode() -> int:

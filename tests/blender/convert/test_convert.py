@@ -126,15 +126,43 @@ def test_a_killed_run_leaves_no_partial_output_and_skip_existing_finishes_it(tmp
     assert not [p for p in (tmp_path / "out").rglob(".*")]  # stale .partial folders were removed
 
 
+def busy_blend(path) -> None:
+    """A ``.blend`` whose one object has a Geometry Nodes modifier repeating Set Position 2·10⁹ times: Blender
+    evaluating it (opening the file, exporting it) is busy for hours with almost no memory. Written with
+    ``libraries.write`` (saving a main file would evaluate it here); nothing is left in this session."""
+    scene = bpy.data.scenes.new("Busy")
+    mesh = bpy.data.meshes.new("Point")
+    mesh.from_pydata([(0.0, 0.0, 0.0)], [], [])
+    ob = bpy.data.objects.new("Busy", mesh)
+    scene.collection.objects.link(ob)
+    tree = bpy.data.node_groups.new("Forever", "GeometryNodeTree")
+    tree.interface.new_socket("Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
+    tree.interface.new_socket("Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
+    nodes, links = tree.nodes, tree.links
+    start, end = nodes.new("GeometryNodeRepeatInput"), nodes.new("GeometryNodeRepeatOutput")
+    start.pair_with_output(end)
+    start.inputs["Iterations"].default_value = 2_000_000_000
+    move = nodes.new("GeometryNodeSetPosition")
+    links.new(nodes.new("NodeGroupInput").outputs[0], start.inputs["Geometry"])
+    links.new(start.outputs["Geometry"], move.inputs["Geometry"])
+    links.new(move.outputs["Geometry"], end.inputs["Geometry"])
+    links.new(end.outputs["Geometry"], nodes.new("NodeGroupOutput").inputs[0])
+    ob.modifiers.new("Forever", "NODES").node_group = tree
+    try:
+        bpy.data.libraries.write(str(path), {scene}, fake_user=True)
+    finally:
+        bpy.data.objects.remove(ob)
+        bpy.data.meshes.remove(mesh)
+        bpy.data.node_groups.remove(tree)
+        bpy.data.scenes.remove(scene)
+
+
 def test_a_hung_file_is_killed_after_the_timeout(tmp_path):
     src = tmp_path / "in"
     src.mkdir()
     (src / "fine.gltf").write_bytes((FIXTURES / "import" / "rev_2026.gltf").read_bytes())
-    gltf = read_json(FIXTURES / "basic_body.gltf")
-    gltf["buffers"][0]["uri"] = "stuck.bin"
-    (src / "stuck.gltf").write_text(json.dumps(gltf))
-    os.mkfifo(src / "stuck.bin")  # Blender's importer blocks reading it, as on a hung network share
-    result = convert(src, "-o", tmp_path / "out", "--timeout", "3", "--report", tmp_path / "r.json")
+    busy_blend(src / "stuck.blend")  # a file whose evaluation never ends, as a hung network share would
+    result = convert(src, "-o", tmp_path / "out", "--timeout", "3", "--report", tmp_path / "r.json", "--format", "gltf")
     assert result.returncode == 1, result.stderr
     files = report(tmp_path / "r.json")
     assert [d["code"] for d in files["stuck.gltf"]["diagnostics"]] == ["CONVERT_TIMEOUT"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import pathlib
 import struct
 import urllib.parse
@@ -123,3 +124,56 @@ def test_a_refused_resource_leaves_no_other_file_of_that_output(tmp_path, commit
     commit(staged / "body.gltf", out / "body.gltf", diagnostics)
     assert [d["code"] for d in diagnostics] == ["FILE_RESOURCE_OUTSIDE"]
     assert sorted(p.name for p in out.iterdir() if p.is_file()) == ["secret.png"]  # no body.bin, no body.gltf
+
+
+def with_buffer(uri: str) -> tuple[dict, bytes]:
+    """``basic_body.gltf`` with its buffer at ``uri``, and the buffer's bytes."""
+    document = read_json(FIXTURES / "basic_body.gltf")
+    data = base64.b64decode(document["buffers"][0]["uri"].split(",", 1)[1])
+    document["buffers"][0] = {"uri": uri, "byteLength": len(data)}
+    return document, data
+
+
+def test_inputs_read_resources_only_inside_the_input_folder(tmp_path):
+    """A shared folder inside IN is fine; a buffer beyond IN (a local file a hostile file would copy into its
+    output), a device and a FIFO are refused before Blender opens them; Blender's own failure is one line."""
+    src, out = tmp_path / "library", tmp_path / "out"
+    (src / "models").mkdir(parents=True)
+    (src / "shared").mkdir()
+    document, data = with_buffer("../shared/body.bin")
+    (src / "shared" / "body.bin").write_bytes(data)
+    (src / "models" / "shared.gltf").write_text(json.dumps(document))
+    (tmp_path / "secret.bin").write_bytes(data)  # a valid buffer: Blender would import it and write it out
+    (src / "models" / "beyond.gltf").write_text(json.dumps(with_buffer("../../secret.bin")[0]))
+    (src / "models" / "device.gltf").write_text(json.dumps(with_buffer("/dev/zero")[0]))
+    (src / "models" / "short.gltf").write_text(json.dumps(with_buffer("short.bin")[0]))
+    (src / "models" / "short.bin").write_bytes(data[:100])  # the accessors read past its end
+    (src / "models" / "missing.gltf").write_text(json.dumps(with_buffer("gone.bin")[0]))
+    no_image = textured([("Texture", (1, 2, 3))])
+    no_image["images"][0]["uri"] = "gone.png"
+    (src / "models" / "no_image.gltf").write_text(json.dumps(no_image))
+    expected = {
+        "models/shared.gltf": [],
+        "models/beyond.gltf": [("FILE_RESOURCE_OUTSIDE", "/buffers/0/uri")],
+        "models/device.gltf": [("FILE_RESOURCE_OUTSIDE", "/buffers/0/uri")],
+        "models/missing.gltf": [("FILE_RESOURCE_MISSING", "/buffers/0/uri")],
+        "models/no_image.gltf": [],
+    }
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(src / "models" / "pipe.bin")
+        (src / "models" / "fifo.gltf").write_text(json.dumps(with_buffer("pipe.bin")[0]))
+        expected["models/fifo.gltf"] = [("FILE_RESOURCE_NOT_REGULAR", "/buffers/0/uri")]
+    result = convert(src, "-o", out, "--format", "glb", "--report", tmp_path / "report.json", "--timeout", 60)
+    assert result.returncode == 1, result.stderr
+    files = report(tmp_path / "report.json")
+    for name, codes in expected.items():
+        entry = files[name.replace(".gltf", ".glb")]
+        assert [(d["code"], d["pointer"]) for d in entry["diagnostics"] if d["severity"] == "error"] == codes, entry
+        assert (out / name).with_suffix(".glb").is_file() == (not codes)
+    (failure,) = files["models/short.glb"]["diagnostics"]
+    assert failure["code"] == "CONVERT_IMPORT_FAILED" and "Traceback" not in failure["message"], failure
+    assert "\n" not in failure["message"] and "buffer" in failure["message"], failure
+    warned = [(d["code"], d["pointer"], d["severity"]) for d in files["models/no_image.glb"]["diagnostics"]]
+    assert ("FILE_RESOURCE_MISSING", "/images/0/uri", "warning") in warned
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert written == ["models/no_image.glb", "models/shared.glb"]

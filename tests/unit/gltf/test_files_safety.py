@@ -308,3 +308,21 @@ def test_save_refuses_a_resource_that_would_overwrite_the_output(tmp_path):
     diags = _save(path, resource)  # same folder: OUT is the input's resource
     assert [(d.code, d.pointer) for d in _errors(diags)] == [("FILE_RESOURCE_NOT_COPIED", "/buffers/0/uri")]
     assert resource.read_bytes() == b"binary data named like a glTF"
+
+
+def test_safe_resource_with_a_root_allows_its_folders_and_nothing_beyond(tmp_path):
+    root = tmp_path / "library"
+    (root / "models").mkdir(parents=True)
+    (root / "shared").mkdir()
+    (root / "shared" / "a.bin").write_bytes(b"a")
+    (tmp_path / "secret.bin").write_bytes(SECRET)
+    safe = submodule("io.gltf.safe_files").safe_resource
+    models = root / "models"
+    assert safe(models, "../shared/a.bin", "/buffers/0/uri", root) == (root / "shared" / "a.bin").resolve()
+    assert safe(models, "../shared/a.bin", "/buffers/0/uri").code == "FILE_RESOURCE_OUTSIDE"  # no root: own folder
+    for uri in ("../../secret.bin", "%2e%2e/%2e%2e/secret.bin", str(tmp_path / "secret.bin"), "/dev/zero"):
+        found = safe(models, uri, "/buffers/0/uri", root)
+        assert (found.code, found.pointer) == ("FILE_RESOURCE_OUTSIDE", "/buffers/0/uri"), uri
+    if hasattr(os, "symlink") and sys.platform != "win32":
+        os.symlink(tmp_path / "secret.bin", root / "shared" / "link.bin")
+        assert safe(models, "../shared/link.bin", "/buffers/0/uri", root).code == "FILE_RESOURCE_OUTSIDE"
