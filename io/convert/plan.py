@@ -97,6 +97,18 @@ def plan(inputs: list[str], out: str, fmt: str, shard: tuple[int, int] | None = 
     return ordered
 
 
+def check_report(report: str, inputs: list[str], out: str, fmt: str) -> None:
+    """``--report`` must not be an input, an input folder, or an output of any shard: ``PlanError`` otherwise
+    (written last, it would replace that file)."""
+    target = pathlib.Path(report).resolve()
+    for job in plan(inputs, out, fmt):
+        if target in (job.input.resolve(), job.output) or target == job.root:
+            raise PlanError(f"--report {report!r} is {str(job.input)!r} or its output: choose another file")
+    for text in inputs:
+        if pathlib.Path(text).resolve() == target:
+            raise PlanError(f"--report {report!r} is an input: choose another file")
+
+
 def up_to_date(job: Job) -> bool:
     """True when the output exists and is at least as new as the input (``--skip-existing``)."""
     try:

@@ -97,3 +97,26 @@ def test_skip_existing_removes_a_stale_partial_beside_a_finished_output(tmp_path
     assert code == 0, capsys.readouterr().err
     assert not stale.exists()
     assert (out / "a.glb").read_bytes() == b"glTF"
+
+
+@pytest.mark.parametrize("where", ["lib/a.gltf", "out/a.glb", "out/sub/b.glb", "lib"])
+def test_a_report_over_an_input_or_an_output_is_a_usage_error(tmp_path, capsys, where):
+    """``--report`` onto an input would overwrite it (it did), onto an output would clobber it: exit 2, nothing
+    written, whatever the shard."""
+    driver = submodule("io.convert.driver")
+    _tree(tmp_path / "lib", ["a.gltf", "sub/b.gltf"])
+    before = {p: p.read_bytes() for p in (tmp_path / "lib").rglob("*.gltf")}
+    args = ["convert", str(tmp_path / "lib"), "-o", str(tmp_path / "out"), "--format", "glb"]
+    code = driver.main([*args, "--shard", "2/2", "--report", str(tmp_path / where)], "t", None, "x")
+    assert code == 2
+    assert "--report" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in (tmp_path / "lib").rglob("*.gltf")} == before
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_report_beside_the_outputs_is_fine(tmp_path):
+    _tree(tmp_path / "lib", ["a.gltf"])
+    out = tmp_path / "out"
+    plan.check_report(str(out / "report.json"), [str(tmp_path / "lib")], str(out), "glb")  # no PlanError
+    with pytest.raises(plan.PlanError, match="--report"):
+        plan.check_report(str(out / "a.glb"), [str(tmp_path / "lib")], str(out), "glb")
