@@ -154,20 +154,13 @@ def copy_resource(source: pathlib.Path, dst_dir: pathlib.Path, uri: str, pointer
     Never writes outside ``dst_dir``: the URI must not climb out and the target's existing folders must not lead
     out through a symlink. An identical file already there is kept (``None``); a different one is replaced and
     reported (``FILE_RESOURCE_REPLACED`` WARNING); a failure is ``FILE_RESOURCE_NOT_COPIED`` (ERROR)."""
-    relative = urllib.parse.unquote(uri)
     try:
-        root = dst_dir.resolve()
-        if _climbs_out(relative):
-            return _refuse(OUTSIDE, pointer, uri, "would leave the output's folder")
-        lexical = root / relative
-        folder = lexical.parent.resolve()
-        if not folder.is_relative_to(root):
-            return _refuse(OUTSIDE, pointer, uri, f"would be written to {str(folder)!r}, outside the output's folder")
-        target = folder / lexical.name
+        target = _output_target(dst_dir, uri, pointer)
+        if isinstance(target, Diagnostic):
+            return target
         replaced = target.exists()
         if replaced and (target.samefile(source) or filecmp.cmp(source, target, shallow=False)):
             return None
-        lexical.parent.mkdir(parents=True, exist_ok=True)  # creates "sub" for "sub/../a.bin", as readers expect
         atomic_copy(source, target)
     except (OSError, ValueError, RuntimeError) as exc:
         return _refuse(NOT_COPIED, pointer, uri, f"could not be written ({exc})")
@@ -177,7 +170,8 @@ def copy_resource(source: pathlib.Path, dst_dir: pathlib.Path, uri: str, pointer
 
 
 def _output_target(dst_dir: pathlib.Path, uri: str, pointer: str) -> pathlib.Path | Diagnostic:
-    """Where ``uri`` lands under ``dst_dir`` (its existing folders resolved), or why it may not be written there."""
+    """Where ``uri`` lands under ``dst_dir`` (its existing folders resolved; missing ones created, ``sub`` for
+    ``sub/../a.bin`` as readers expect), or why it may not be written there."""
     relative = urllib.parse.unquote(uri)
     root = dst_dir.resolve()
     if _climbs_out(relative):
