@@ -108,6 +108,9 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     if missing:
         print(printable(f"error: {missing[0]!r}: no such file"), file=sys.stderr)
         return 2
+    if args.json and pathlib.Path(args.json).resolve() in {pathlib.Path(f).resolve() for f in args.files}:
+        print(printable(f"error: --json {args.json!r} is an input: choose another file"), file=sys.stderr)
+        return 2
     if args.plots and importlib.util.find_spec("matplotlib") is None:
         print("error: --plots needs matplotlib (pip install matplotlib)", file=sys.stderr)
         return 2

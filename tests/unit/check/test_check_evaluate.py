@@ -145,3 +145,18 @@ def test_json_summary_and_plots(tmp_path):
     assert [p.rsplit("/", 1)[1] for p in written] == ["x_heights.png", "x_joint_00_J.png"]
     assert all(pathlib.Path(p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in written)
     assert np.isfinite(report["joints"][0]["max_violation"])
+
+
+def test_a_json_report_over_an_input_is_a_usage_error(tmp_path, capsys):
+    """``check --json`` onto an input overwrote it (it did): exit 2 before anything runs, the input intact."""
+    import argparse
+
+    driver = submodule("io.check.driver")
+    source = tmp_path / "a.gltf"
+    source.write_text('{"asset": {"version": "2.0"}}')
+    args = argparse.Namespace(
+        files=[str(source)], frames=5, json=str(tmp_path / "." / "a.gltf"), plots=None, timeout=60, blender=None
+    )
+    assert driver.run(args, python="x") == 2
+    assert "--json" in capsys.readouterr().err
+    assert source.read_text() == '{"asset": {"version": "2.0"}}'
