@@ -17,7 +17,7 @@ from ..diagnostics import printable
 from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
-from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, up_to_date
+from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, take_shard, up_to_date
 from .pool import Pool, StartError, worker_command
 from .progress import Progress
 
@@ -94,9 +94,10 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     started = time.monotonic()
     try:
         shard = parse_shard(args.shard) if args.shard else None
-        jobs = plan(args.inputs, args.output, args.format, shard)
+        every = plan(args.inputs, args.output, args.format)  # walked once; the report is checked against all shards
         if args.report:
-            check_report(args.report, args.inputs, args.output, args.format)
+            check_report(args.report, every, args.inputs)
+        jobs = take_shard(every, shard)
     except PlanError as exc:
         print(f"error: {printable(exc)}", file=sys.stderr)
         return 2

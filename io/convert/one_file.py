@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import pathlib
@@ -114,12 +115,7 @@ def _resource_problems(document: object, src: pathlib.Path, root: pathlib.Path |
         if isinstance(found, pathlib.Path):
             continue
         if found.code == MISSING and where.startswith("/images/"):
-            found = Diagnostic(
-                Severity.WARNING,
-                found.code,
-                found.pointer,
-                found.message.replace("not copied", "the output has no such image"),
-            )
+            found = dataclasses.replace(found, severity=Severity.WARNING)
         problems.append(found)
     return problems
 
@@ -128,7 +124,7 @@ def operator_error(text: str) -> str:
     """One line of a failed operator's message: the exception of a Python traceback, else its first line, without
     Blender's ``Error:`` prefix."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if any(line.startswith("Traceback") or "Traceback (most recent call last)" in line for line in lines):
+    if "Traceback (most recent call last)" in text:
         raised = [line for line in lines if _EXCEPTION_LINE.match(line)]
         if raised:
             return raised[-1]

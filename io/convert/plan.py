@@ -90,18 +90,22 @@ def plan(inputs: list[str], out: str, fmt: str, shard: tuple[int, int] | None = 
         if key in jobs:
             raise PlanError(f"{str(jobs[key].input)!r} and {str(source)!r} would both be written to {key!r}")
         jobs[key] = Job(source.absolute(), out_root / key, key, root)
-    ordered = [jobs[key] for key in sorted(jobs)]
-    if shard is not None:
-        k, n = shard
-        ordered = ordered[k - 1 :: n]
-    return ordered
+    return take_shard([jobs[key] for key in sorted(jobs)], shard)
 
 
-def check_report(report: str, inputs: list[str], out: str, fmt: str) -> None:
-    """``--report`` must not be an input, an input folder, or an output of any shard: ``PlanError`` otherwise
-    (written last, it would replace that file)."""
+def take_shard(jobs: list[Job], shard: tuple[int, int] | None) -> list[Job]:
+    """The K-th of N shares of the sorted ``jobs`` (all of them without a shard)."""
+    if shard is None:
+        return jobs
+    k, n = shard
+    return jobs[k - 1 :: n]
+
+
+def check_report(report: str, every: list[Job], inputs: list[str]) -> None:
+    """``--report`` must not be an input, an input folder, or an output of any shard (``every``: the unsharded
+    plan): ``PlanError`` otherwise (written last, it would replace that file)."""
     target = pathlib.Path(report).resolve()
-    for job in plan(inputs, out, fmt):
+    for job in every:
         if target in (job.input.resolve(), job.output) or target == job.root:
             raise PlanError(f"--report {report!r} is {str(job.input)!r} or its output: choose another file")
     for text in inputs:

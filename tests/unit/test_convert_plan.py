@@ -116,7 +116,8 @@ def test_a_report_over_an_input_or_an_output_is_a_usage_error(tmp_path, capsys, 
 
 def test_a_report_beside_the_outputs_is_fine(tmp_path):
     _tree(tmp_path / "lib", ["a.gltf"])
-    out = tmp_path / "out"
-    plan.check_report(str(out / "report.json"), [str(tmp_path / "lib")], str(out), "glb")  # no PlanError
+    out, inputs = tmp_path / "out", [str(tmp_path / "lib")]
+    every = plan.plan(inputs, str(out), "glb")
+    plan.check_report(str(out / "report.json"), every, inputs)  # no PlanError
     with pytest.raises(plan.PlanError, match="--report"):
-        plan.check_report(str(out / "a.glb"), [str(tmp_path / "lib")], str(out), "glb")
+        plan.check_report(str(out / "a.glb"), every, inputs)
