@@ -294,23 +294,50 @@ def _unstorable(value: object, in_extras: bool) -> bool:
     return not math.isfinite(number) if in_extras else not fits_float32(number)
 
 
+def _clamped(value: object, in_extras: bool) -> float | None:
+    """What an unstorable number is written as: a finite one beyond the float32 range (an int beyond float64 too)
+    becomes ±``FLOAT32_MAX``, the nearest value a glTF float holds; NaN, ±inf and anything in ``extras`` (which
+    only loses NaN and ±inf) have none (None: not written)."""
+    if in_extras:
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return FLOAT32_MAX if value > 0 else -FLOAT32_MAX
+    return math.copysign(FLOAT32_MAX, number) if math.isfinite(number) else None
+
+
 def _guard(value: object, ptr: str, diags: DiagnosticList, in_extras: bool = False) -> None:
     if isinstance(value, dict):
         for key in list(value):
             here = ptr + pointer(key)
             item = value[key]
             extras = in_extras or key == "extras"
-            bad = here if _unstorable(item, extras) else None
-            if bad is None and isinstance(item, list):
-                bad = next((f"{here}/{i}" for i, v in enumerate(item) if _unstorable(v, extras)), None)
-            if bad is None:
+            if _unstorable(item, extras):
+                _fix(value, key, here, _clamped(item, extras), diags)
+            elif isinstance(item, list) and any(_unstorable(v, extras) for v in item):
+                bad = [i for i, v in enumerate(item) if _unstorable(v, extras)]
+                fixed = list(item)
+                for i in bad:
+                    fixed[i] = _clamped(item[i], extras)
+                kept = all(fixed[i] is not None for i in bad)  # NaN / ±inf: the whole list goes
+                _fix(value, key, f"{here}/{bad[0]}", fixed if kept else None, diags)
+            else:
                 _guard(item, here, diags, extras)
-                continue
-            del value[key]
-            diags.warning(LOSSY, bad, f"{here.rsplit('/', 1)[-1]} does not fit a 32-bit float (or JSON): not written")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _guard(item, f"{ptr}/{i}", diags, in_extras)
+
+
+def _fix(holder: dict, key: str, bad: str, replacement, diags: DiagnosticList) -> None:
+    """Write ``replacement`` (clamped values) at ``holder[key]``, or remove the key when there is none."""
+    name = bad.rsplit("/", 1)[-1]
+    if replacement is None:
+        del holder[key]
+        diags.warning(LOSSY, bad, f"{name} does not fit a 32-bit float (or JSON): not written")
+        return
+    holder[key] = replacement
+    diags.warning(LOSSY, bad, f"{name} does not fit a 32-bit float: written as ±{FLOAT32_MAX:.7g}, the largest one")
 
 
 def _storable(value: object) -> bool:

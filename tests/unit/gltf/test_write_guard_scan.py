@@ -83,3 +83,31 @@ def test_clean_output_is_left_alone():
     before = copy.deepcopy(out.nodes)
     common.guard_numbers(out)
     assert out.nodes == before and not out.diagnostics
+
+
+def test_numbers_beyond_float32_are_written_clamped():
+    """A finite number beyond the float32 range is written as ±FLOAT32_MAX (before: the key was removed, so a
+    sphere of radius 1e308 lost its radius and a box one huge size its whole ``size``); NaN and ±inf have no nearest
+    value and still go, a list holding one with them; ``extras`` keep big finite numbers as they are."""
+    top = common.FLOAT32_MAX
+    out = common.WriteOutput(node_base=0)
+    out.root["KHR_implicit_shapes"] = {
+        "shapes": [
+            {"type": "sphere", "sphere": {"radius": 1e308}},
+            {"type": "box", "box": {"size": [1e39, 1.0, -(10**400)]}},
+            {"type": "box", "box": {"size": [1e39, math.nan, 1.0]}},
+            {"type": "sphere", "sphere": {"radius": math.inf}, "extras": {"big": 1e300, "nan": math.nan}},
+        ]
+    }
+    common.guard_numbers(out)
+    shapes = out.root["KHR_implicit_shapes"]["shapes"]
+    assert shapes[0]["sphere"] == {"radius": top}
+    assert shapes[1]["box"] == {"size": [top, 1.0, -top]}
+    assert shapes[2]["box"] == {}
+    assert shapes[3]["sphere"] == {} and shapes[3]["extras"] == {"big": 1e300}
+    lossy = {d.pointer: d.message for d in out.diagnostics if d.code == common.LOSSY}
+    assert "written as ±3.402823e+38" in lossy["/extensions/KHR_implicit_shapes/shapes/0/sphere/radius"]
+    assert "written as" in lossy["/extensions/KHR_implicit_shapes/shapes/1/box/size/0"]
+    assert "not written" in lossy["/extensions/KHR_implicit_shapes/shapes/2/box/size/0"]
+    assert "not written" in lossy["/extensions/KHR_implicit_shapes/shapes/3/sphere/radius"]
+    assert "not written" in lossy["/extensions/KHR_implicit_shapes/shapes/3/extras/nan"]
