@@ -104,6 +104,9 @@ def _zero_scale(ctx: ImportContext, index: int) -> bool:
     return isinstance(scale, list) and len(scale) == 3 and all(s == 0 for s in scale)
 
 
+_UNBUILT = "unbuilt shape colliders"  # ctx.cache key: collider nodes whose implicit shape could not be built
+
+
 def _prepare_collider(ctx: ImportContext, index: int):
     """Store the collider on its node's object and resolve its geometry; None = nothing to build."""
     collider = ctx.document.nodes[index].collider
@@ -113,7 +116,10 @@ def _prepare_collider(ctx: ImportContext, index: int):
     if _zero_scale(ctx, index):
         ctx.note(SKIPPED, ptr, "node scale is zero on all axes: collider disabled")
         return None
-    return resolve(ctx, collider.geometry, ptr + "/geometry")
+    geo = resolve(ctx, collider.geometry, ptr + "/geometry", _scale_of(ctx, index))
+    if geo is None and collider.geometry.shape is not None:  # nothing realises it: written back as stored
+        ctx.cache.setdefault(_UNBUILT, set()).add(index)
+    return geo
 
 
 def _store_collider(ctx: ImportContext, ob, index: int) -> None:
@@ -121,7 +127,7 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     pg = ob.gltf_physics
     if ctx.document.nodes[index].motion is None or ctx.body_objects.get(index) != ob:  # else ``_motion_body`` did
         props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
-    disabled = collider.geometry is not None and _zero_scale(ctx, index)
+    disabled = collider.geometry is not None and (_zero_scale(ctx, index) or index in ctx.cache.get(_UNBUILT, ()))
     text = passthrough.dumps(collider)
     flt = props.lookup(doc.filters, collider.filter)
 

@@ -13,7 +13,7 @@ from mathutils import Matrix
 
 from .. import gltf_addon
 from ..gltf.model import MESH, Geometry, MeshShape, Shape
-from ..mapping.shapes_to_blender import ShapeMesh, derived_primitive_matches, implicit_mesh
+from ..mapping.shapes_to_blender import ShapeMesh, derived_primitive_matches, fits_blender, implicit_mesh
 from .context import NOT_SIMULATED, SKIPPED, ImportContext
 from .proxies import mesh_from_shape
 
@@ -58,8 +58,9 @@ def _scaled_mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh, factor: float)
     return volume
 
 
-def resolve(ctx: ImportContext, geometry: Geometry, ptr: str) -> ResolvedGeometry | None:
-    """The shape or mesh a geometry stands for; None (with a warning) when it points at nothing usable."""
+def resolve(ctx: ImportContext, geometry: Geometry, ptr: str, scale=(1.0, 1.0, 1.0)) -> ResolvedGeometry | None:
+    """The shape or mesh a geometry stands for; None (with a warning) when it points at nothing usable or at an
+    implicit shape that, at the node's world ``scale``, is beyond Blender's 32-bit floats (kept for export)."""
     doc = ctx.document
     if geometry.shape is not None:
         if not 0 <= geometry.shape < len(doc.shapes):
@@ -72,6 +73,14 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str) -> ResolvedGeometr
         if shape.params is None:
             # The validator already warned once at the shape; the shape is kept as raw JSON for export.
             ctx.note(NOT_SIMULATED, ptr + "/shape", f"shape type {shape.type!r} is unknown: not simulated, kept")
+            return None
+        if not fits_blender(shape, scale):
+            ctx.warn(
+                SKIPPED,
+                ptr + "/shape",
+                f"shape {geometry.shape} ({shape.type}) at this node's scale is beyond the 32-bit floats Blender "
+                "holds: not built or simulated, kept for export",
+            )
             return None
         return ResolvedGeometry(shape=shape)
     if geometry.mesh is not None:

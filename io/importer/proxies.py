@@ -200,21 +200,13 @@ def holds_no_mesh(ctx, ob) -> bool:
 
 
 def copy_property_group(src, dst) -> None:
-    """Copy every value of an RNA property group (nested groups, collections, object pointers) onto ``dst``."""
-    for prop in src.bl_rna.properties:
-        key = prop.identifier
-        if key == "rna_type":
-            continue
-        value = getattr(src, key)
-        if prop.type == "COLLECTION":
-            target = getattr(dst, key)
-            target.clear()
-            for item in value:
-                copy_property_group(item, target.add())
-        elif prop.type == "POINTER" and isinstance(value, bpy.types.PropertyGroup):
-            copy_property_group(value, getattr(dst, key))
-        elif not prop.is_readonly:
-            setattr(dst, key, value)
+    """Copy the values ``src`` holds (its ID properties: nested groups, collections, object pointers) onto ``dst``,
+    replacing dst's. Not through RNA: the shape parameters are computed properties (``ui.sync_shapes``) whose 32-bit
+    floats, set back, rewrote the stored shape (a radius of 1e308 became Infinity)."""
+    values = src.id_properties_ensure().to_dict()
+    group = dst.id_properties_ensure()
+    group.clear()
+    group.update(values)
 
 
 def _remap_context(ctx, index: int, old: bpy.types.Object, new: bpy.types.Object) -> None:

@@ -43,11 +43,11 @@ def _trigger(ctx: ImportContext, index: int) -> None:
     if trigger.geometry is None:  # compound trigger: its nodes carry the volumes
         ctx.trigger_objects[index] = None
         return
-    geo = resolve(ctx, trigger.geometry, ptr + "/geometry")
+    scale = ctx.node_scale(index)
+    geo = resolve(ctx, trigger.geometry, ptr + "/geometry", scale)
     if geo is None:
         ctx.trigger_objects[index] = None
         return
-    scale = ctx.node_scale(index)
     data = new_shape_data(ctx, ob.name + ".trigger", geo, object_scale=scale)
     if data is None:
         ctx.warn(SKIPPED, ptr, "no geometry could be built for this trigger")

@@ -34,6 +34,7 @@ from ..gltf.model import (
     Shape,
     SphereShape,
 )
+from ..gltf.read.common import FLOAT32_MAX
 from .axes import scale_to_blender
 from .values_to_gltf import BLENDER_PRIMITIVES
 
@@ -238,6 +239,32 @@ def _mass_volume(mp) -> float | None:
         return None
 
 
+def half_extent(shape: Shape) -> float | None:
+    """The largest distance of the shape's proxy vertices from its centre along one axis (None: not an implicit
+    shape with parameters)."""
+    params = shape.params
+    if shape.type == BOX and isinstance(params, BoxShape):
+        return max(map(abs, params.size)) / 2
+    if shape.type == SPHERE and isinstance(params, SphereShape):
+        return abs(params.radius)
+    if shape.type in (CAPSULE, CYLINDER) and isinstance(params, CapsuleShape | CylinderShape):
+        radius = max(abs(params.radius_bottom), abs(params.radius_top))
+        return abs(params.height) / 2 + radius  # a capsule's tip; a cylinder's is at most this
+    if shape.type == PLANE and isinstance(params, PlaneShape):
+        sizes = [INFINITE_PLANE_SIZE if s is None else abs(s) for s in (params.size_x, params.size_z)]
+        return max(sizes) / 2
+    return None
+
+
+def fits_blender(shape: Shape, scale=(1.0, 1.0, 1.0)) -> bool:
+    """Do the shape's proxy vertices at ``scale`` (its largest parameter at the largest scale, a bound) fit the
+    32-bit floats Blender holds them in? Beyond them a proxy cannot be built (nor its volume computed)."""
+    extent = half_extent(shape)
+    if extent is None:
+        return True
+    return extent * max(abs(float(s)) for s in scale) <= FLOAT32_MAX  # False for inf and NaN too
+
+
 def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1.0, 1.0)) -> ShapeMesh | None:
     """Proxy mesh of an implicit shape with ``bake_scale`` (Blender axes, |s| applied) baked into the vertices.
 
@@ -248,6 +275,8 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
     params = shape.params
     bake = tuple(abs(float(s)) for s in bake_scale)
     total = tuple(b * abs(float(o)) for b, o in zip(bake, object_scale, strict=True))
+    if not fits_blender(shape, total):  # the importer warns first (``geometry.fits_blender``): never built
+        return None
     det = bake[0] * bake[1] * bake[2]
     notes: list[str] = []
     if shape.type == BOX and isinstance(params, BoxShape):
