@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import pointer
-from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_REVISIONS
+from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_REVISIONS, OMI_SHAPE
 from ..gltf.model import PhysicsDocument
 from ..gltf.node_frames import WorldFrames
 from ..gltf.nodes import parent_map
@@ -85,10 +85,26 @@ class ImportContext(Reporting):
         found = self._pointers.get(key)
         if found is None:
             physics = self.document.nodes.get(index)
-            name = OMI_BODY if physics is not None and physics.source in OMI_REVISIONS else KHR_RIGID_BODIES
+            name = KHR_RIGID_BODIES
+            if physics is not None and physics.source in OMI_REVISIONS:
+                name, parts = self._omi_extension(index, parts)
             base = f"/nodes/{index}/extensions/{name}"  # called per object: the fixed part without escaping
             found = self._pointers[key] = base + pointer(*parts) if parts else base
         return found
+
+    def _omi_extension(self, index: int, parts: tuple) -> tuple[str, tuple]:
+        """The OMI extension holding a node's ``parts``: a collider or trigger the node's ``OMI_physics_body`` does
+        not hold is a legacy shape reference (``OMI_physics_shape``, ``OMI_collider``): the pointer is that
+        extension's (it holds nothing else)."""
+        node = self.json_nodes[index] if 0 <= index < len(self.json_nodes) else None
+        exts = node.get("extensions") if isinstance(node, dict) else None
+        if not parts or parts[0] not in ("collider", "trigger") or not isinstance(exts, dict):
+            return OMI_BODY, parts
+        body = exts.get(OMI_BODY)
+        if isinstance(body, dict) and parts[0] in body:
+            return OMI_BODY, parts
+        legacy = next((name for name in (OMI_SHAPE, OMI_COLLIDER) if name in exts), None)
+        return (legacy, ()) if legacy is not None else (OMI_BODY, parts)
 
     def collections_of(self, ob) -> list:
         """Collections that link ``ob`` directly (``Object.users_collection`` without its per-call scan of every

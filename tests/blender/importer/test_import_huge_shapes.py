@@ -50,6 +50,21 @@ def _omi_sphere() -> dict:
     return doc
 
 
+def _omi_2023_collider() -> dict:
+    """The fuzz's finding: an OMI_collider (2023-05 form) child of a rigid OMI body."""
+    return {
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["OMI_collider", "OMI_physics_body"],
+        "extensions": {"OMI_collider": {"colliders": [{"type": "sphere", "radius": 1e308}]}},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [
+            {"name": "RigidBody", "children": [1], "extensions": {"OMI_physics_body": {"type": "rigid"}}},
+            {"name": "SphereCollider", "extensions": {"OMI_collider": {"collider": 0}}},
+        ],
+    }
+
+
 def _trigger_shapes() -> dict:
     doc = _fixture("triggers.gltf")
     doc["extensions"][SHAPES]["shapes"][0]["box"]["size"] = [1e39, 2.0, 2.0]
@@ -67,6 +82,7 @@ CASES = {
         {"CartBox": ("collider", 1e39), "Passenger": ("collider", 1e39)},
     ),
     "OMI sphere": (_omi_sphere(), {"BallShape": ("collider", 1e308)}),
+    "OMI 2023-05 collider": (_omi_2023_collider(), {"SphereCollider": ("collider", 1e308)}),
     "trigger shapes": (
         _trigger_shapes(),
         {"Simple": ("trigger", 1e39), "PartA": ("trigger", 1e308), "PartB": ("trigger", 1e308)},
@@ -92,9 +108,11 @@ def test_shapes_beyond_float32_are_kept_not_built(clean, tmp_path, gltf_errors, 
     texts = [str(d) for d in report.diagnostics]
     assert not [t for t in texts if "IMPORT_FAILED" in t], texts
     index_of = {n["name"]: i for i, n in enumerate(doc["nodes"])}
-    for name in expected:
-        ptr = f"/nodes/{index_of[name]}/extensions/"
-        assert [t for t in texts if "32-bit" in t and ptr in t and t.startswith("WARNING")], (name, texts)
+    for name in expected:  # at the extension the node has (OMI: OMI_physics_shape / OMI_collider for a shape node)
+        exts = doc["nodes"][index_of[name]]["extensions"]
+        ptrs = [f"/nodes/{index_of[name]}/extensions/{ext}" for ext in exts]
+        warned = [t for t in texts if "32-bit" in t and t.startswith("WARNING") and any(p in t for p in ptrs)]
+        assert warned, (name, texts)
     for ob in bpy.data.objects:  # nothing Blender holds is beyond float32
         assert max(ob.dimensions) < 3.5e38, (ob.name, tuple(ob.dimensions))
     try:
