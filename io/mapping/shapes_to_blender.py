@@ -232,10 +232,12 @@ def _uniform(values) -> bool:
     return max(values) - min(values) <= UNIFORM_TOL * max(max(values), 1.0)
 
 
-def _mass_volume(mp) -> float | None:
+def _mass_volume(mass_properties, *params: float) -> float | None:
+    """The volume ``sim.mass``'s ``mass_properties(*params)`` gives; None for parameters it cannot take (a frustum
+    with both radii zero divides by zero)."""
     try:
-        return float(mp.mass) / sim_mass.DEFAULT_DENSITY
-    except Exception:  # degenerate shape parameters
+        return float(mass_properties(*params).mass) / sim_mass.DEFAULT_DENSITY
+    except (ArithmeticError, ValueError):  # degenerate shape parameters
         return None
 
 
@@ -289,7 +291,8 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
         kind = "SPHERE" if _uniform(total) else "CONVEX_HULL"
         if kind == "CONVEX_HULL":
             notes.append("sphere under non-uniform scale: convex hull of the scaled sphere")
-        volume = _mass_volume(sim_mass.sphere(r)) * det
+        volume = _mass_volume(sim_mass.sphere, r)
+        volume = None if volume is None else volume * det
         return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
     if shape.type == CAPSULE and isinstance(params, CapsuleShape):
         h, rb, rt = params.height, params.radius_bottom, params.radius_top
@@ -298,9 +301,9 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
         kind = "CAPSULE" if equal and _uniform(total) else "CONVEX_HULL"
         if not equal:
             notes.append("tapered capsule: convex hull mesh")
-            volume = _mass_volume(sim_mass.tapered_capsule(h, rb, rt))
+            volume = _mass_volume(sim_mass.tapered_capsule, h, rb, rt)
         else:
-            volume = _mass_volume(sim_mass.capsule(h, rb))
+            volume = _mass_volume(sim_mass.capsule, h, rb)
             if kind == "CONVEX_HULL":
                 notes.append("capsule under non-uniform scale: convex hull of the scaled capsule")
         volume = None if volume is None else volume * det
@@ -316,7 +319,7 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
         else:
             kind = "CONVEX_HULL"
             notes.append("frustum, inverted cone or non-uniform radial scale: convex hull mesh")
-        volume = _mass_volume(sim_mass.frustum(h, rb, rt))
+        volume = _mass_volume(sim_mass.frustum, h, rb, rt)
         volume = None if volume is None else volume * det
         return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
     if shape.type == PLANE and isinstance(params, PlaneShape):
