@@ -33,7 +33,7 @@ def constraint_description(c: dict) -> tuple[JointDescription | None, list[str]]
     notes: list[str] = []
     limits: list[JointLimit] = []
     drives: list[JointDrive] = []
-    lin, ang = c.get("lin", [None] * 3), c.get("ang", [None] * 3)
+    lin, ang = _limited(c.get("lin", [None] * 3), "linear", notes), _limited(c.get("ang", [None] * 3), "angular", notes)
     if kind == "FIXED":
         limits = [_lin((0, 1, 2), 0, 0), _ang((0, 1, 2), 0, 0)]
     elif kind == "POINT":
@@ -63,6 +63,17 @@ def constraint_description(c: dict) -> tuple[JointDescription | None, list[str]]
     else:
         return None, [f"constraint type {kind!r} has no glTF joint equivalent"]
     return JointDescription(limits=limits, drives=drives), notes
+
+
+def _limited(intervals, part: str, notes: list[str]) -> list:
+    """``intervals`` with every lower > upper one made None: Bullet leaves such an axis free (its generic, hinge and
+    slider limits all test lower <= upper), so the file says free too (``min > max`` is an invalid glTF limit)."""
+    inverted = [k for k, pair in enumerate(intervals) if pair is not None and pair[0] > pair[1]]
+    if not inverted:
+        return intervals
+    names = ", ".join("XYZ"[k] for k in inverted)
+    notes.append(f"{part} limit {names} has lower > upper, which Blender simulates as no limit: written free")
+    return [None if k in inverted else pair for k, pair in enumerate(intervals)]
 
 
 def _generic_limits(lin, ang) -> list[JointLimit]:

@@ -154,3 +154,43 @@ def test_capsule_spun_about_each_axis_turns_the_same(clean, tmp_path, axis):
     turned = before["Capsule"].to_quaternion().angle
     assert math.radians(20) < turned, math.degrees(turned)  # torque-limited: far below 50 rad/s
     _assert_same_end(before, after)
+
+
+def _inverted_limit_scene(kind: str) -> tuple[str, ...]:
+    """A box beside a passive anchor on a ``kind`` constraint whose one limited axis has lower > upper: Bullet
+    leaves such an axis free (the box falls or swings through), the other axes stay held."""
+    rbw = rigid_body_world()
+    anchor = rigid_box(rbw, "Anchor", (0.2, 0.2, 0.2), kind="PASSIVE", location=(0, 0, 0))
+    box = rigid_box(rbw, "Box", (0.4, 0.4, 0.4), location=(1.0, 0, 0))
+    for ob in (anchor, box):
+        ob.rigid_body.collision_collections = [False] * 20
+    if kind == "HINGE":  # hinge axis (the Empty's Z) along world Y: the box swings down about it
+        c = constraint(rbw, "Joint", anchor, box, kind, location=(0.5, 0, 0), rotation=(math.pi / 2, 0, 0))
+        c.use_limit_ang_z, c.limit_ang_z_lower, c.limit_ang_z_upper = True, 0.3, -0.3
+    elif kind == "SLIDER":  # slide axis (the Empty's X) along world Z: the box falls along it
+        c = constraint(rbw, "Joint", anchor, box, kind, location=(0.5, 0, 0), rotation=(0, math.pi / 2, 0))
+        c.use_limit_lin_x, c.limit_lin_x_lower, c.limit_lin_x_upper = True, 0.3, -0.3
+    else:
+        c = constraint(rbw, "Joint", anchor, box, kind, location=(0.5, 0, 0))
+        for axis in "xyz":
+            for part in ("lin", "ang"):
+                setattr(c, f"use_limit_{part}_{axis}", True)
+                setattr(c, f"limit_{part}_{axis}_lower", 0.0)
+                setattr(c, f"limit_{part}_{axis}_upper", 0.0)
+        c.limit_lin_z_lower, c.limit_lin_z_upper = 0.3, -0.3
+    _no_damping(rbw)
+    return ("Box",)
+
+
+@pytest.mark.parametrize("kind", ["GENERIC", "HINGE", "SLIDER"])
+def test_inverted_limits_are_free_axes_both_times(clean, tmp_path, kind):
+    """Found by a sweep of odd native scenes: a limit with lower > upper was written as ``min > max`` (an invalid
+    file, KHR_RIGID_BODIES_JOINT_INVALID_RANGE). Blender simulates such an axis as free: it is written free."""
+    names = _inverted_limit_scene(kind)
+    before, after, gltf = _play_export_import_play(tmp_path, names)
+    # past where a ±0.3 limit stops it (a hinge at 0.5 m: z >= -0.5 sin 0.3 = -0.15; a slide: z >= -0.3)
+    assert before["Box"].translation.z < -0.31, before["Box"].translation
+    for joint in gltf["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"]:
+        for limit in joint.get("limits", []):
+            assert limit.get("min", -math.inf) <= limit.get("max", math.inf), limit
+    _assert_same_end(before, after)
