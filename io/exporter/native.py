@@ -14,7 +14,7 @@ import numpy as np
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
 from ..gltf.nodes import affine_inverse
 from ..mapping.mass_to_gltf import MARGINED_SHAPES, Child, blender_mass_values, effective_margin
-from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, native_material, r7
+from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, as_simulated, derive_shape, native_material, r7
 from .context import Builder, exact_key
 
 
@@ -140,7 +140,7 @@ def shape_index(b: Builder, shape_type: str, bounds: tuple[tuple, tuple]) -> int
     if key in b.memo:
         return b.memo[key]
     shape = derive_shape(shape_type, *bounds)
-    index = b.memo[key] = None if shape is None else b.add_shape(shape)
+    index = b.memo[key] = None if shape is None else b.add_shape(as_simulated(shape))
     return index
 
 

@@ -108,6 +108,15 @@ def derive_shape(collision_shape: str, bounds_min, bounds_max, rnd=r7) -> Shape 
     return Shape(type=CYLINDER, params=CylinderShape(height=ez, radius_top=top, radius_bottom=r))
 
 
+def as_simulated(shape: Shape) -> Shape:
+    """A derived capsule of centre distance 0 is the sphere Blender simulates (it clamps Z extent − 2r at 0: a
+    capsule no taller than wide is a ball of radius r), written as that sphere: a glTF capsule needs height > 0."""
+    params = shape.params
+    if shape.type == CAPSULE and isinstance(params, CapsuleShape) and params.height == 0.0 and params.radius_top > 0:
+        return Shape(type=SPHERE, params=SphereShape(radius=params.radius_top))
+    return shape
+
+
 def shape_from_json(data: dict) -> Shape | None:
     """A model shape from the KHR_implicit_shapes JSON kept on the object (``shape_to_json`` form)."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):

@@ -350,3 +350,24 @@ def test_native_export_is_stable_through_import_and_export(clean, tmp_path, revi
     assert len(one["joints"]) == len(JOINT_CASES)
     problems = diff(one, two)
     assert not problems, "\n".join(problems)
+
+
+def test_capsules_no_taller_than_wide_are_written_as_the_sphere_blender_simulates(clean, tmp_path):
+    """Found by a sweep of odd native scenes: a CAPSULE body whose Z extent is at most its width was written as a
+    capsule of height 0, which the KHR_implicit_shapes schema forbids (exclusiveMinimum 0). Blender clamps the
+    centre distance at 0 and simulates a sphere of half the larger X/Y extent: that sphere is written."""
+    rbw = _world(bpy.context.scene)
+    _body(rbw, "Cube", size=(1, 1, 1), shape="CAPSULE")
+    _body(rbw, "Flat", size=(1, 0.6, 0.2), shape="CAPSULE", location=(3, 0, 0))
+    _body(rbw, "Tall", size=(1, 1, 3), shape="CAPSULE", location=(6, 0, 0))
+    out = export(tmp_path / "capsules.gltf", "2026")
+    _valid(clean, out)
+    nodes = _nodes_by_name(out)
+    assert _shape(out, nodes["Cube"][1]) == {"type": "sphere", "sphere": {"radius": 0.5}}
+    assert _shape(out, nodes["Flat"][1]) == {"type": "sphere", "sphere": {"radius": 0.5}}
+    assert _shape(out, nodes["Tall"][1]) == {
+        "type": "capsule",
+        "capsule": {"height": 2, "radiusTop": 0.5, "radiusBottom": 0.5},
+    }
+    warnings = [str(d) for d in last_export(clean).diagnostics if d.severity.name == "WARNING"]
+    assert not [w for w in warnings if "degenerate" in w], warnings
