@@ -251,6 +251,22 @@ class Builder(Reporting):
     def add_joint(self, description: JointDescription) -> int:
         return self._add("joint", self.doc.joints, description)
 
+    def keep_joints(self, used: list[int]) -> dict[int, int] | None:
+        """Keep only the joint descriptions at the sorted indices ``used``: old index → new (None: all are used).
+        Later ``add_joint`` calls and memoised descriptions see the new indices."""
+        if len(used) == len(self.doc.joints):
+            return None
+        new_index = {old: new for new, old in enumerate(used)}
+        self.doc.joints[:] = [self.doc.joints[old] for old in used]
+        for key, old in list(self._keys.items()):
+            if key[0] == "joint":
+                if old in new_index:
+                    self._keys[key] = new_index[old]
+                else:
+                    del self._keys[key]
+        self.memo = {k: v for k, v in self.memo.items() if not (type(k) is tuple and k[:1] == ("joint",))}
+        return new_index
+
     # -- mesh geometry ----------------------------------------------------------------------------------------------
     def mesh_geometry(self, holder, convex: bool, how: str, ptr: str) -> Geometry | None:
         """Geometry referencing the glTF mesh exported for ``holder``'s node.

@@ -42,6 +42,17 @@ def add_joints(b: Builder) -> None:
     b.guarded("", "joint attachment nodes", place_attachments, b)
 
 
+def drop_unused_descriptions(b: Builder) -> None:
+    """Descriptions no written joint names (a joint is described before it can be skipped: a body not exported, a
+    frame that cannot be expressed) are left out; the others keep their order and the node joints follow them.
+    Runs after every joint is written (``pipeline``)."""
+    joints = [n.joint for n in b.doc.nodes.values() if n.joint is not None]
+    new_index = b.keep_joints(sorted({j.joint for j in joints}))
+    if new_index is not None:
+        for node_joint in joints:
+            node_joint.joint = new_index[node_joint.joint]
+
+
 def _pg_joint(ob):
     pg = getattr(ob, "gltf_physics", None)
     return None if pg is None else pg.joint

@@ -76,6 +76,7 @@ def build(session: ExportSession, plan, deferred: DeferredJson | None = None) ->
     builder.guarded("", "collision filters", bodies.assign_native_filters, builder)
     builder.guarded("", "joints", joints.add_joints, builder)
     builder.guarded("", "joint nodes", joints.restore_nodes, builder)
+    builder.guarded("", "unused joint descriptions", joints.drop_unused_descriptions, builder)
     builder.guarded("", "restoring nested bodies", builder.restore_parents)
     builder.guarded("", "settings without a glTF field", unwritten.note_unwritten, builder)
     builder.finish_nodes()

@@ -307,8 +307,30 @@ def test_filtered_out_body_skips_its_joint(clean, tmp_path):
     out = export(tmp_path / "selected.gltf", "2026", use_selection=True)
     assert "BodyB" not in {n["name"] for n in out["nodes"]}
     assert not any("joint" in _ext(n) for n in out["nodes"])
+    # no description of a joint that was not written (once: the skipped joint's description stayed in the file)
+    assert not out.get("extensions", {}).get(RB, {}).get("physicsJoints"), out.get("extensions")
     report = last_export(clean)
     assert any(d.code == "GLTF_PHYSICS_EXPORT_SKIPPED" and "BodyB" in d.message for d in report.diagnostics)
+
+
+def test_only_written_joints_keep_their_descriptions(clean, tmp_path):
+    """Of three constraints with different settings, the middle one is skipped (its body is not exported): the
+    file holds the two written joints' descriptions, and each node joint still names its own."""
+    rbw = _world(bpy.context.scene)
+    a, b = _pair(rbw)
+    c = _body(rbw, "BodyC", location=(0, 0, 6))
+    _constraint(rbw, "J1", a, b, "FIXED")
+    _constraint(rbw, "J2", b, c, "POINT")
+    _constraint(rbw, "J3", a, b, "HINGE")
+    for ob in bpy.context.scene.objects:
+        ob.select_set(ob.name != "BodyC")
+    out = export(tmp_path / "selected.gltf", "2026", use_selection=True)
+    _valid(clean, out)
+    descriptions = out["extensions"][RB]["physicsJoints"]
+    written = [_ext(n)["joint"] for n in out["nodes"] if "joint" in _ext(n)]
+    assert len(written) == 2 and len(descriptions) == 2
+    kinds = sorted(len(descriptions[j["joint"]]["limits"]) for j in written)  # FIXED: lin + ang; HINGE: + ang 0/1
+    assert kinds == [2, 2], descriptions
 
 
 def test_y_up_off_is_reported_and_summary_reaches_the_operator(clean, tmp_path):
