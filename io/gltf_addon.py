@@ -286,21 +286,32 @@ def node_from_dict(data: dict) -> Any:
 def triangle_mesh(name: str, positions, indices) -> Any:
     """A ``gltf2_io.Mesh`` of one triangle primitive: POSITION (float32 (n, 3) array, with its bounds) and indices
     (uint16 / uint32 array), flattened into the file like io_scene_gltf2's own meshes (``BinaryData`` views)."""
+    return primitives_mesh(name, positions, [(indices, None)])
+
+
+def primitives_mesh(name: str, positions, parts: list) -> Any:
+    """A ``gltf2_io.Mesh`` whose primitives share one POSITION accessor (float32 (n, 3), with its bounds); ``parts``:
+    (indices (uint16 / uint32 array) or None for all vertices in order, glTF mode or None for TRIANGLES) each."""
     from io_scene_gltf2.io.com import gltf2_io
 
     if blender_version() >= (4, 3, 0):  # 4.3 renamed io/exp/gltf2_io_binary_data.py -> binary_data.py
         from io_scene_gltf2.io.exp.binary_data import BinaryData
     else:
         from io_scene_gltf2.io.exp.gltf2_io_binary_data import BinaryData
-    accessors = [  # ARRAY_BUFFER FLOAT VEC3 with max / min; ELEMENT_ARRAY_BUFFER UNSIGNED_INT or UNSIGNED_SHORT
-        gltf2_io.Accessor(BinaryData(a.tobytes(), view), None, kind, len(a), None, None, *bounds, None, None, None, t)
-        for a, view, kind, t, bounds in (
-            (positions, 34962, 5126, "VEC3", (positions.max(axis=0).tolist(), positions.min(axis=0).tolist())),
-            (indices, 34963, 5125 if indices.itemsize == 4 else 5123, "SCALAR", (None, None)),
-        )
-    ]
-    primitive = gltf2_io.MeshPrimitive({"POSITION": accessors[0]}, None, None, accessors[1], None, None, None)
-    return gltf2_io.Mesh(extensions=None, extras=None, name=name, primitives=[primitive], weights=None)
+
+    def accessor(array, view: int, component: int, kind: str, bounds: tuple):
+        data = BinaryData(array.tobytes(), view)
+        return gltf2_io.Accessor(data, None, component, len(array), None, None, *bounds, None, None, None, kind)
+
+    bounds = (positions.max(axis=0).tolist(), positions.min(axis=0).tolist())
+    position = accessor(positions, 34962, 5126, "VEC3", bounds)  # ARRAY_BUFFER FLOAT VEC3 with max / min
+    primitives = []
+    for indices, mode in parts:  # ELEMENT_ARRAY_BUFFER UNSIGNED_INT or UNSIGNED_SHORT
+        index = None
+        if indices is not None:
+            index = accessor(indices, 34963, 5125 if indices.itemsize == 4 else 5123, "SCALAR", (None, None))
+        primitives.append(gltf2_io.MeshPrimitive({"POSITION": position}, None, None, index, None, mode, None))
+    return gltf2_io.Mesh(extensions=None, extras=None, name=name, primitives=primitives, weights=None)
 
 
 # --- export: physics JSON written after io_scene_gltf2 (``post_export_hook``) --------------------------------------

@@ -6,7 +6,8 @@ them and writes a NORMAL accessor the input never had, at a few milliseconds per
 modifiers, shape keys, materials, UV maps, colours, custom normals or attributes of its own, no loose geometry
 to export) that no other object uses is written here with one ``foreach_get`` per array, in the mesh's own vertex
 order (the order the import read from the file); anything else goes through io_scene_gltf2 as before (a mesh another
-object renders stays one glTF mesh shared by both).
+object renders stays one glTF mesh shared by both). A plain mesh without faces (a POINTS or LINES collider) is
+written here even when shared: io_scene_gltf2 writes no loose geometry by default, and the collider would be lost.
 """
 
 from __future__ import annotations
@@ -64,15 +65,48 @@ def collision_mesh(ob, export_settings, yup: bool, cache: dict) -> Any | None:
     if key in cache:
         return cache[key]
     found = None
-    if key is not None and ob.data.users == 1 and plain_mesh(ob, export_settings):
-        data = triangles(ob.data)
-        if data is not None:
+    if key is not None and plain_mesh(ob, export_settings):
+        data = triangles(ob.data) if len(ob.data.polygons) else None
+        if data is not None and ob.data.users == 1:
             positions, corners = data
-            if yup:  # Blender Z up -> glTF Y up: (x, y, z) -> (x, z, -y), as io_scene_gltf2 converts
-                positions = np.ascontiguousarray(positions[:, [0, 2, 1]])
-                positions[:, 2] *= -1.0
-            wide = int(corners.max()) >= 65535  # as io_scene_gltf2: 65535 is a primitive-restart value in uint16
-            indices = corners.astype(np.uint32 if wide else np.uint16)
-            found = gltf_addon.triangle_mesh(ob.data.name, positions, indices)
+            found = gltf_addon.triangle_mesh(ob.data.name, _axes(positions, yup), _indices(corners))
+        elif data is None and len(ob.data.vertices):  # io_scene_gltf2 writes no loose geometry (``plain_mesh``)
+            positions, parts = loose_geometry(ob.data)  # written even if shared: nobody else writes it
+            found = gltf_addon.primitives_mesh(ob.data.name, _axes(positions, yup), parts)
     cache[key] = found
     return found
+
+
+def loose_geometry(mesh) -> tuple[np.ndarray, list]:
+    """(positions float32 (n, 3) in Blender axes, [(indices or None, glTF mode)]) of a mesh without faces, as the
+    file had it: its edges as LINES, the vertices no edge uses as POINTS (every vertex, unindexed, without edges)."""
+    positions = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+    mesh.vertices.foreach_get("co", positions)
+    positions = positions.reshape(-1, 3)
+    if not len(mesh.edges):
+        return positions, [(None, POINTS)]
+    ends = np.empty(len(mesh.edges) * 2, dtype=np.int64)
+    mesh.edges.foreach_get("vertices", ends)
+    parts = [(_indices(ends), LINES)]
+    alone = np.setdiff1d(np.arange(len(positions)), ends)
+    if len(alone):
+        parts.append((_indices(alone), POINTS))
+    return positions, parts
+
+
+POINTS, LINES = 0, 1  # glTF primitive modes
+
+
+def _axes(positions: np.ndarray, yup: bool) -> np.ndarray:
+    """Blender Z up -> glTF Y up: (x, y, z) -> (x, z, -y), as io_scene_gltf2 converts."""
+    if not yup:
+        return positions
+    positions = np.ascontiguousarray(positions[:, [0, 2, 1]])
+    positions[:, 2] *= -1.0
+    return positions
+
+
+def _indices(values: np.ndarray) -> np.ndarray:
+    """uint16 unless a value reaches 65535 (as io_scene_gltf2: a primitive-restart value in uint16), then uint32."""
+    wide = len(values) and int(values.max()) >= 65535
+    return values.astype(np.uint32 if wide else np.uint16)

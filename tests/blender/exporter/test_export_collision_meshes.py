@@ -44,11 +44,15 @@ class _Builder:
         self.doc["accessors"].append(entry)
         return len(self.doc["accessors"]) - 1
 
-    def mesh(self, name: str, positions, triangles, **extra) -> int:
+    def mesh(self, name: str, positions, triangles, mode: int = 4, **extra) -> int:
         attributes = {"POSITION": self.accessor(positions, "VEC3", 5126)}
         for key, array in extra.items():
             attributes[key] = self.accessor(array, "VEC2" if key.startswith("TEXCOORD") else "VEC3", 5126)
-        primitive = {"attributes": attributes, "indices": self.accessor(triangles, "SCALAR", 5123)}
+        primitive = {"attributes": attributes}
+        if triangles is not None:
+            primitive["indices"] = self.accessor(triangles, "SCALAR", 5123)
+        if mode != 4:
+            primitive["mode"] = mode
         self.doc.setdefault("meshes", []).append({"name": name, "primitives": [primitive]})
         return len(self.doc["meshes"]) - 1
 
@@ -198,3 +202,47 @@ def test_glb_export_writes_collision_meshes(clean, tmp_path):
     re_read = submodule(clean, "io.gltf.files").load(path)
     mesh = _collision_mesh(re_read.json, "Ground")
     assert set(mesh["primitives"][0]["attributes"]) == {"POSITION"}
+
+
+POINTS, LINES = 0, 1
+BOX_EDGES = np.array([0, 1, 1, 3, 3, 2, 2, 0, 4, 5, 5, 7, 7, 6, 6, 4, 0, 4, 1, 5, 2, 6, 3, 7], dtype=np.uint16)
+
+
+def _vertices_and_edges(gltf: dict, folder: pathlib.Path, mesh: dict) -> tuple[list[bytes], list[bytes]]:
+    """The mesh's POINTS positions and LINES segments (sorted position pairs), whatever the primitive layout."""
+    points, segments = [], []
+    for primitive in mesh["primitives"]:
+        positions = _accessor(gltf, folder, primitive["attributes"]["POSITION"]).astype(np.float32)
+        mode = primitive.get("mode", 4)
+        if mode == POINTS:
+            used = _accessor(gltf, folder, primitive["indices"]) if "indices" in primitive else range(len(positions))
+            points.extend(positions[i].tobytes() for i in used)
+        elif mode == LINES:
+            pairs = _accessor(gltf, folder, primitive["indices"]).reshape(-1, 2)
+            segments.extend(b"".join(sorted(positions[i].tobytes() for i in pair)) for pair in pairs)
+    return sorted(points), sorted(segments)
+
+
+@pytest.mark.parametrize("rendered", [False, True], ids=["collision only", "also rendered"])
+@pytest.mark.parametrize("convex", [False, True], ids=["triangle mesh", "convex hull"])
+def test_point_and_line_collision_meshes_are_written_back(clean, tmp_path, rendered, convex):
+    """Found by a sweep of primitive modes: a collider whose mesh is POINTS or LINES imported (Blender keeps loose
+    vertices / edges), but io_scene_gltf2 exports no loose geometry by default, so the export dropped the collider
+    ("the mesh ... was not exported"). Such a mesh is now written here, in its own mode."""
+    builder = _Builder()
+    cloud = builder.mesh("Cloud", BOX, None, mode=POINTS)
+    wire = builder.mesh("Wire", BOX, BOX_EDGES, mode=LINES)
+    nodes = [_collider(cloud, convex, name="Cloud"), _collider(wire, convex, name="Wire", translation=[4, 0, 0])]
+    if rendered:
+        nodes += [{"name": "SeeCloud", "mesh": cloud}, {"name": "SeeWire", "mesh": wire}]
+    _import(builder, tmp_path, nodes)
+
+    out = export(tmp_path / "out" / "loose.gltf", "2026")
+    folder = tmp_path / "out"
+    points, _ = _vertices_and_edges(out, folder, _collision_mesh(out, "Cloud"))
+    assert points == sorted(p.tobytes() for p in BOX)
+    _, segments = _vertices_and_edges(out, folder, _collision_mesh(out, "Wire"))
+    assert len(segments) == len(BOX_EDGES) // 2
+    for name in ("Cloud", "Wire"):
+        geometry = next(n for n in out["nodes"] if n.get("name") == name)["extensions"][RB]["collider"]["geometry"]
+        assert geometry.get("convexHull", False) == convex
