@@ -19,6 +19,7 @@ import numpy as np
 from .. import gltf_addon
 
 _BUILTIN = frozenset({"position", "sharp_face", "sharp_edge", "material_index"})
+POINTS, LINES = 0, 1  # glTF primitive modes
 
 
 def plain_mesh(ob, export_settings) -> bool:
@@ -92,9 +93,6 @@ def loose_geometry(mesh) -> tuple[np.ndarray, list]:
     if len(alone):
         parts.append((_indices(alone), POINTS))
     return positions, parts
-
-
-POINTS, LINES = 0, 1  # glTF primitive modes
 
 
 def _axes(positions: np.ndarray, yup: bool) -> np.ndarray:
