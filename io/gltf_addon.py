@@ -260,20 +260,9 @@ def new_node(name: str, translation: list, rotation: list, scale) -> Any:
     """A ``gltf2_io.Node`` with only a name and a TRS (``scale`` None when it is (1, 1, 1))."""
     from io_scene_gltf2.io.com import gltf2_io
 
-    return gltf2_io.Node(
-        camera=None,
-        children=None,
-        extensions={},
-        extras=None,
-        matrix=None,
-        mesh=None,
-        name=name,
-        rotation=rotation,
-        scale=None if tuple(scale) == (1.0, 1.0, 1.0) else list(scale),
-        skin=None,
-        translation=translation,
-        weights=None,
-    )
+    unset = dict.fromkeys(("camera", "children", "extras", "matrix", "mesh", "skin", "weights"))
+    scale = None if tuple(scale) == (1.0, 1.0, 1.0) else list(scale)
+    return gltf2_io.Node(**unset, extensions={}, name=name, rotation=rotation, scale=scale, translation=translation)
 
 
 def node_from_dict(data: dict) -> Any:
@@ -283,15 +272,10 @@ def node_from_dict(data: dict) -> Any:
     return gltf2_io.Node.from_dict(dict(data))
 
 
-def triangle_mesh(name: str, positions, indices) -> Any:
-    """A ``gltf2_io.Mesh`` of one triangle primitive: POSITION (float32 (n, 3) array, with its bounds) and indices
-    (uint16 / uint32 array), flattened into the file like io_scene_gltf2's own meshes (``BinaryData`` views)."""
-    return primitives_mesh(name, positions, [(indices, None)])
-
-
 def primitives_mesh(name: str, positions, parts: list) -> Any:
-    """A ``gltf2_io.Mesh`` whose primitives share one POSITION accessor (float32 (n, 3), with its bounds); ``parts``:
-    (indices (uint16 / uint32 array) or None for all vertices in order, glTF mode or None for TRIANGLES) each."""
+    """A ``gltf2_io.Mesh`` flattened into the file like io_scene_gltf2's own (``BinaryData`` views): one POSITION
+    accessor (float32 (n, 3), with its bounds) for every primitive of ``parts``, (indices: a uint16 / uint32 array
+    or None for every vertex in order, glTF mode: None for TRIANGLES) each."""
     from io_scene_gltf2.io.com import gltf2_io
 
     if blender_version() >= (4, 3, 0):  # 4.3 renamed io/exp/gltf2_io_binary_data.py -> binary_data.py
@@ -299,17 +283,14 @@ def primitives_mesh(name: str, positions, parts: list) -> Any:
     else:
         from io_scene_gltf2.io.exp.gltf2_io_binary_data import BinaryData
 
-    def accessor(array, view: int, component: int, kind: str, bounds: tuple):
+    def accessor(array, view: int, component: int, kind: str, high=None, low=None):  # view: ARRAY / ELEMENT_ARRAY
         data = BinaryData(array.tobytes(), view)
-        return gltf2_io.Accessor(data, None, component, len(array), None, None, *bounds, None, None, None, kind)
+        return gltf2_io.Accessor(data, None, component, len(array), None, None, high, low, None, None, None, kind)
 
-    bounds = (positions.max(axis=0).tolist(), positions.min(axis=0).tolist())
-    position = accessor(positions, 34962, 5126, "VEC3", bounds)  # ARRAY_BUFFER FLOAT VEC3 with max / min
+    position = accessor(positions, 34962, 5126, "VEC3", positions.max(axis=0).tolist(), positions.min(axis=0).tolist())
     primitives = []
-    for indices, mode in parts:  # ELEMENT_ARRAY_BUFFER UNSIGNED_INT or UNSIGNED_SHORT
-        index = None
-        if indices is not None:
-            index = accessor(indices, 34963, 5125 if indices.itemsize == 4 else 5123, "SCALAR", (None, None))
+    for indices, mode in parts:
+        index = None if indices is None else accessor(indices, 34963, 5125 if indices.itemsize == 4 else 5123, "SCALAR")
         primitives.append(gltf2_io.MeshPrimitive({"POSITION": position}, None, None, index, None, mode, None))
     return gltf2_io.Mesh(extensions=None, extras=None, name=name, primitives=primitives, weights=None)
 

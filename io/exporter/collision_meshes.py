@@ -70,7 +70,7 @@ def collision_mesh(ob, export_settings, yup: bool, cache: dict) -> Any | None:
         data = triangles(ob.data) if len(ob.data.polygons) else None
         if data is not None and ob.data.users == 1:
             positions, corners = data
-            found = gltf_addon.triangle_mesh(ob.data.name, _axes(positions, yup), _indices(corners))
+            found = gltf_addon.primitives_mesh(ob.data.name, _axes(positions, yup), [(_indices(corners), None)])
         elif data is None and len(ob.data.vertices):  # io_scene_gltf2 writes no loose geometry (``plain_mesh``)
             positions, parts = loose_geometry(ob.data)  # written even if shared: nobody else writes it
             found = gltf_addon.primitives_mesh(ob.data.name, _axes(positions, yup), parts)
