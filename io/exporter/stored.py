@@ -168,10 +168,14 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
     shape_json = pgeo.shape_json if kind == "SHAPE" else ""
     mesh = _is_mesh(kind, shape_json)
     if kind == "SHAPE" and not mesh:
-        shape = shape_from_json(json.loads(shape_json)) if shape_json else None
-        if shape is None:
-            b.warn(EXPORT_SKIPPED, ptr, "stored shape unreadable: geometry skipped")
-            return None
+        shape = _read_shape(shape_json)
+        if shape is None:  # a script or an old file broke the text: what Blender simulates, if it is a primitive
+            derived = _holder_shape(b, ob, holder) if holder is not None and holder.rigid_body is not None else None
+            if derived is None:
+                b.warn(EXPORT_SKIPPED, ptr, f"stored shape of {ob.name!r} unreadable: geometry skipped")
+                return None
+            b.warn(EXPORT_EDITED, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
+            return restore(Geometry(shape=b.add_shape(derived), convex_hull=pgeo.convex_hull), pgeo.passthrough)
         if holder is not None and holder.rigid_body is not None and shape.params is not None:  # unknown type: kept
             derived = _holder_shape(b, ob, holder)
             if derived is not None and not shapes_close(derived, shape):
@@ -192,6 +196,14 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
             how = "unrender" if pg_of(ob).generated_mesh else "own"
         return restore(b.mesh_geometry(holder, convex, how, ptr), pgeo.passthrough)
     return None
+
+
+def _read_shape(text: str):
+    """The model shape of a stored shape text, None when it is empty or unreadable."""
+    try:
+        return shape_from_json(json.loads(text)) if text else None
+    except ValueError:
+        return None
 
 
 def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:

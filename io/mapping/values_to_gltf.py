@@ -129,9 +129,26 @@ def shape_from_json(data: dict) -> Shape | None:
     values = {}
     for attr, key in PARAM_KEYS[kind].items():
         if key in sub:
-            value = sub[key]
-            values[attr] = tuple(float(v) for v in value) if isinstance(value, list) else value
+            value = _param(attr, sub[key])
+            if value is None:  # not a value of this parameter's kind: the stored text is unreadable
+                return None
+            values[attr] = value
     return Shape(type=kind, params=PARAM_CLASSES[kind](**values), name=name)
+
+
+def _param(attr: str, value):
+    """A stored shape parameter as the model holds it (``size``: 3 numbers, ``double_sided``: a boolean, the rest
+    numbers), or None when it is not one."""
+    if attr == "double_sided":
+        return value if isinstance(value, bool) else None
+    if attr == "size":
+        ok = isinstance(value, list) and len(value) == 3 and all(map(_is_number, value))
+        return tuple(float(v) for v in value) if ok else None
+    return value if _is_number(value) else None
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def shapes_close(a: Shape | None, b: Shape | None, rel: float = 1e-3) -> bool:

@@ -192,3 +192,24 @@ def test_nested_body_goes_back_under_its_file_parent(clean, tmp_path):
     assert _node(out, "Passenger")["translation"] == [0, 2, 0] and "rotation" not in _node(out, "Passenger")
     assert names.index("Passenger") not in out["scenes"][0]["nodes"]
     assert last_export(clean).counts["restored_parents"] == 1
+
+
+def test_an_unreadable_stored_shape_is_written_from_blender(clean, tmp_path):
+    """Found by a sweep of edits: a stored shape text a script broke ("{" or a size that is not numbers) failed that
+    collider (JSONDecodeError) or, reaching the writer, the whole physics export (TypeError). The collider is now
+    written from the rigid body Blender simulates, with a warning; every other collider is untouched."""
+    for broken in ("{", '{"type": "box", "box": {"size": "x"}}'):
+        bpy.ops.wm.read_homefile(use_empty=True)
+        _import("import/compound.gltf")
+        bpy.data.objects["Passenger"].gltf_physics.collider.geometry.shape_json = broken
+        out = export(tmp_path / "broken.gltf", "2026")
+        report = last_export(clean)
+        assert not [
+            d for d in report.diagnostics if d.code in ("GLTF_PHYSICS_INTERNAL_ERROR", "GLTF_PHYSICS_EXPORT_FAILED")
+        ]
+        shapes = out["extensions"]["KHR_implicit_shapes"]["shapes"]
+        passenger = _ext(_node(out, "Passenger"))["collider"]["geometry"]
+        assert shapes[passenger["shape"]] == {"type": "box", "box": {"size": [1, 1, 1]}}
+        knob = _ext(_node(out, "Knob"))["collider"]["geometry"]
+        assert shapes[knob["shape"]] == {"type": "sphere", "sphere": {"radius": 0.5}}
+        assert [d for d in report.diagnostics if "unreadable" in d.message and d.severity.name == "WARNING"]

@@ -52,6 +52,28 @@ def test_non_primitives_have_no_derived_shape_and_json_round_trips():
     assert mapping.shape_from_json([]) is None
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "box", "box": {"size": "x"}},
+        {"type": "box", "box": {"size": [1.0, "x", 1.0]}},
+        {"type": "box", "box": {"size": [1.0, 1.0]}},
+        {"type": "box", "box": {"size": [True, 1.0, 1.0]}},
+        {"type": "sphere", "sphere": {"radius": "0.5"}},
+        {"type": "sphere", "sphere": {"radius": [0.5]}},
+        {"type": "sphere", "sphere": {"radius": None}},
+        {"type": "capsule", "capsule": {"height": {}, "radiusTop": 0.1, "radiusBottom": 0.1}},
+        {"type": "plane", "plane": {"sizeX": 1.0, "doubleSided": "yes"}},
+    ],
+    ids=repr,
+)
+def test_stored_shapes_with_values_of_the_wrong_kind_are_unreadable(data):
+    """A stored shape text whose parameters are not numbers (a script or an old file wrote it) is unreadable (None:
+    the exporter skips that collider with a warning); it once reached the writer, whose TypeError stopped the
+    whole physics export."""
+    assert mapping.shape_from_json(data) is None
+
+
 def test_attachment_frame_is_the_pivot_in_the_parent_in_gltf_axes():
     parent = np.eye(4)
     parent[:3, 3] = (1.0, 2.0, 3.0)
