@@ -345,7 +345,10 @@ def _restore_file_name(gltf2_node, blender_object) -> None:
     """Write back the node name the import had to escape, unless the object was renamed since."""
     stored = blender_object.gltf_physics.file_name
     if stored:
-        original = json.loads(stored)
+        try:
+            original = json.loads(stored)
+        except ValueError:  # a script broke it: the object's name stays
+            return
         if isinstance(original, str) and printable(original) == blender_object.name:
             gltf2_node.name = original
 

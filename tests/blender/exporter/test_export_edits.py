@@ -213,3 +213,13 @@ def test_an_unreadable_stored_shape_is_written_from_blender(clean, tmp_path):
         knob = _ext(_node(out, "Knob"))["collider"]["geometry"]
         assert shapes[knob["shape"]] == {"type": "sphere", "sphere": {"radius": 0.5}}
         assert [d for d in report.diagnostics if "unreadable" in d.message and d.severity.name == "WARNING"]
+
+
+def test_an_unreadable_stored_file_name_keeps_the_node_physics(clean, tmp_path):
+    """Found by a sweep of broken stored values: a ``file_name`` text (the escaped original name) that is not JSON
+    failed ``gather_node_hook`` for that object, so its physics was not written (GLTF_PHYSICS_INTERNAL_ERROR)."""
+    _import("import/compound.gltf")
+    bpy.data.objects["Passenger"].gltf_physics.file_name = "["
+    out = export(tmp_path / "name.gltf", "2026")
+    assert not [d for d in last_export(clean).diagnostics if d.code == "GLTF_PHYSICS_INTERNAL_ERROR"]
+    assert "motion" in _ext(_node(out, "Passenger"))
