@@ -40,6 +40,17 @@ def export(path: pathlib.Path, revision: str, **options) -> dict:
     return json.loads(path.read_text())
 
 
+def export_clean(path: pathlib.Path, revision: str, gltf_errors: list) -> dict:
+    """``export``, then assert io_scene_gltf2 logged no error (``gltf_errors`` fixture; emptied either way)."""
+    try:
+        written = export(path, revision)
+    finally:
+        errors = list(gltf_errors)
+        gltf_errors.clear()
+    assert not errors, errors
+    return written
+
+
 def last_export(addon):
     return submodule(addon, "io.hooks").last_report("export")
 
