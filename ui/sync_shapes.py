@@ -23,7 +23,7 @@ import numpy as np
 
 from ..io.mapping import sync_gate
 from ..io.mapping.shapes_to_blender import implicit_mesh
-from ..io.mapping.values_to_gltf import shape_from_json
+from ..io.mapping.values_to_gltf import r7, shape_from_json
 from .adopt_steps import shape_proxy
 from .sync_body import SIMULATED, STORED, apply_mass
 
@@ -87,8 +87,8 @@ def _setter(name: str):
             params.pop(key, None)  # infinite
         elif name == "shape_double_sided":
             params[key] = bool(value)
-        else:
-            params[key] = [float(v) for v in value] if name == "shape_size" else float(value)
+        else:  # RNA hands over the typed value as a 32-bit float: stored as typed (0.1, not 0.10000000149011612)
+            params[key] = [r7(float(v)) for v in value] if name == "shape_size" else r7(float(value))
         pgeo.shape_json = json.dumps(data)
         if sync_gate.active() and old is not None and old.params is not None:
             with sync_gate.paused():
@@ -124,6 +124,8 @@ def holders(pgeo) -> list:
         return [ob]
     role = "TRIGGER_PROXY" if trigger else "PROXY"
     owners = [ob, *([ob.parent] if ob.parent is not None else [])]
+    while owners[-1].rigid_body is None and owners[-1].parent is not None and len(owners) < 64:
+        owners.append(owners[-1].parent)  # up to the body: a compound child's proxy is parented to the body
     return [
         child
         for owner in owners

@@ -151,3 +151,20 @@ def test_render_mesh_collider_edit_moves_the_shape_onto_a_generated_proxy(clean,
     assert _shape_of(gltf, "Free")["box"]["size"] == pytest.approx([1.0, 0.5, 3.0])
     assert not any(n.get("name") == "Free.collider" for n in gltf["nodes"])
     assert not _edited(clean)
+
+
+def test_a_compound_child_shape_edit_rebuilds_its_proxy_under_the_body(clean, tmp_path):
+    """Found by a script editing a compound's child collider: the child's proxy is parented to the body (two levels
+    up), which ``holders`` did not look at, so nothing was rebuilt and the export wrote the old sphere back as
+    "changed in Blender". The panel value is stored as typed (0.1, not its float32 0.10000000149011612)."""
+    import_gltf(clean, fixture("import/compound.gltf"))
+    geo = bpy.data.objects["Knob"].gltf_physics.collider.geometry
+    sync = submodule(clean, "ui.sync_shapes")
+    (holder,) = sync.holders(geo)
+    assert holder.name == "Knob.collider" and sync.status(geo) == "simulated"
+    geo.shape_radius = 0.1
+    assert json.loads(geo.shape_json) == {"type": "sphere", "sphere": {"radius": 0.1}}
+    assert _extent(holder) == pytest.approx((0.2, 0.2, 0.2), abs=1e-6)
+    gltf = export(tmp_path / "compound.gltf", "2026")
+    assert _shape_of(gltf, "Knob") == {"type": "sphere", "sphere": {"radius": 0.1}}
+    assert not _edited(clean)
