@@ -18,6 +18,7 @@ import traceback
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
+from ..io import hooks
 from ..io.gltf.model import DYNAMIC, KINEMATIC, STATIC, PhysicsMaterial
 from ..io.mapping import stored as props
 from ..io.mapping import sync_gate
@@ -90,6 +91,8 @@ def motion_state_changed(ob, _pm, context) -> None:
     if not pm.has_motion or rb is None:
         return
     kind, kinematic = expected_state(pm)
+    if kind == "PASSIVE" or kinematic:  # no longer a dynamic body: Reproduce Motion's initial-velocity pre-roll goes
+        hooks.drop_preroll(ob, context.scene)
     for target in (ob, *_compound_children(ob)):
         if target.rigid_body.type != kind:
             target.rigid_body.type = kind

@@ -11,6 +11,7 @@ save / load. ``remove`` undoes all of it for one body.
 
 from __future__ import annotations
 
+import bpy
 import numpy as np
 from bpy.app.handlers import persistent
 from mathutils import Matrix, Quaternion, Vector
@@ -184,6 +185,25 @@ def on_frame_change(scene, depsgraph=None) -> None:
                 body.rigid_body.kinematic = want
     except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per frame
         print(f"glTF Physics: initial-velocity handler skipped: {exc}")
+
+
+def drop_preroll(body, scene) -> bool:
+    """Undo ``body``'s pre-roll for good (its body type was edited away from dynamic): the helper Empty that names it
+    goes (the frame handler no longer switches it), then ``remove`` without the release. True when it had one."""
+    helpers = [
+        helper
+        for collection in scene.collection.children
+        if collection.name.startswith(HELPERS)
+        for helper in collection.objects
+        if helper.gltf_physics.joint.role == ROLE
+        and helper.gltf_physics.joint.joint_name == KIND
+        and helper.gltf_physics.joint.node_b == body
+    ]
+    for helper in helpers:
+        bpy.data.objects.remove(helper)
+    if helpers:
+        remove(body, release=False)
+    return bool(helpers)
 
 
 def remove(body, release: bool = True) -> None:

@@ -145,3 +145,32 @@ def test_switching_glTF_values_on_takes_blenders_settings(clean, tmp_path):
     assert (ob.rigid_body.friction, ob.rigid_body.restitution) == (pytest.approx(0.3), pytest.approx(0.2))
     material.has_material = False  # no material: Blender gets the spec's defaults, as the importer gives
     assert ob.rigid_body.friction == pytest.approx(0.6**0.5)
+
+
+@pytest.mark.parametrize("kind", ["static", "kinematic"])
+def test_a_body_made_static_or_kinematic_drops_its_initial_velocity_pre_roll(clean, tmp_path, kind):
+    """Found by a sweep of panel edits: a body with an initial velocity keeps Reproduce Motion's pre-roll (drivers on
+    its delta transform, the frame handler switching Animated); made static or kinematic in the panel, the handler
+    still switched it and the drivers still moved it, and the export wrote "body type changed in Blender". The
+    pre-roll goes with the edit; the stored velocity stays (written back)."""
+    import_gltf(clean, fixture("import/omi_legacy.gltf"))
+    ball = bpy.data.objects["Ball"]
+    velocity = submodule(clean, "io.importer.reproduce_velocity")
+    assert ball in velocity.preroll_bodies(bpy.context.scene)
+    ball.gltf_physics.motion.kind = kind
+    scene = bpy.context.scene
+    assert ball not in velocity.preroll_bodies(scene)
+    assert not submodule(clean, "io.mapping.initial_velocity").preroll_driven(ball)
+    start = scene.rigidbody_world.point_cache.frame_start
+    scene.frame_set(start)
+    scene.frame_set(start + 5)
+    expected = ("PASSIVE", False) if kind == "static" else ("ACTIVE", True)
+    assert (ball.rigid_body.type, ball.rigid_body.kinematic) == expected
+    assert tuple(ball.delta_location) == (0.0, 0.0, 0.0)
+    scene.frame_set(start)
+    gltf = export(tmp_path / "edited.gltf", "2026")
+    notes = [d.message for d in last_export(clean).diagnostics if d.code == "GLTF_PHYSICS_EXPORT_EDITED"]
+    assert not notes, notes
+    node = next(n for n in gltf["nodes"] if n.get("name") == "Ball")
+    motion = node.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("motion", {})  # static: no motion
+    assert motion.get("isKinematic", False) == (kind == "kinematic")
