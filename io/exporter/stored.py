@@ -208,8 +208,9 @@ def _read_shape(text: str):
 
 def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:
     """The file's material while Blender's friction/restitution still are what the import derived from it."""
-    combine_f = None if pmat.friction_combine == "NONE" else pmat.friction_combine
-    combine_r = None if pmat.restitution_combine == "NONE" else pmat.restitution_combine
+    present = pmat.has_material  # switched off: the spec's defaults without a combine mode, as the import gives them
+    combine_f = None if pmat.friction_combine == "NONE" or not present else pmat.friction_combine
+    combine_r = None if pmat.restitution_combine == "NONE" or not present else pmat.restitution_combine
     friction = pmat.dynamic_friction if pmat.has_material else props.SPEC_FRICTION
     restitution = pmat.restitution if pmat.has_material else props.SPEC_RESTITUTION
     if (

@@ -174,3 +174,18 @@ def test_a_body_made_static_or_kinematic_drops_its_initial_velocity_pre_roll(cle
     node = next(n for n in gltf["nodes"] if n.get("name") == "Ball")
     motion = node.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("motion", {})  # static: no motion
     assert motion.get("isKinematic", False) == (kind == "kinematic")
+
+
+def test_switching_a_material_off_exports_no_material_and_no_edit(clean, tmp_path):
+    """Found by a sweep of panel edits: switching "Physics Material" off gave Blender the spec's defaults (as the
+    importer does for a collider without material), but the export compared them with the switched-off material's
+    combine mode and wrote "friction/restitution changed in Blender" plus a made-up multiply material."""
+    import_gltf(clean, fixture("import/materials_mass.gltf"))
+    material = bpy.data.objects["Computed"].gltf_physics.collider.material
+    assert material.has_material
+    material.has_material = False
+    gltf = export(tmp_path / "no_material.gltf", "2026")
+    notes = [d.message for d in last_export(clean).diagnostics if d.code == "GLTF_PHYSICS_EXPORT_EDITED"]
+    assert not notes, notes
+    node = next(n for n in gltf["nodes"] if n.get("name") == "Computed")
+    assert "physicsMaterial" not in node["extensions"]["KHR_physics_rigid_bodies"]["collider"]
