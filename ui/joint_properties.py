@@ -22,7 +22,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from .sync_joint import joint_changed
+from .sync_joint import joint_changed, limit_max_changed, limit_min_changed
 
 SYNC = {"update": joint_changed}  # every glTF joint value re-plans the Blender constraint (ui/sync_joint.py)
 
@@ -56,10 +56,20 @@ class GLTF_PHYSICS_PG_joint_limit(bpy.types.PropertyGroup):
         description="glTF X, Y, Z of frame A (limits[].linearAxes / angularAxes)",
         **SYNC,
     )
-    has_min: BoolProperty(name="Has Min", default=False, description="limits[].min present", **SYNC)
-    min: FloatProperty(name="Min", default=0.0, description="m or rad (limits[].min); re-plans the constraint", **SYNC)
-    has_max: BoolProperty(name="Has Max", default=False, description="limits[].max present", **SYNC)
-    max: FloatProperty(name="Max", default=0.0, description="m or rad (limits[].max); re-plans the constraint", **SYNC)
+    has_min: BoolProperty(name="Has Min", default=False, description="limits[].min present", update=limit_min_changed)
+    min: FloatProperty(
+        name="Min",
+        default=0.0,
+        description="m or rad (limits[].min; Max follows when above it); re-plans the constraint",
+        update=limit_min_changed,
+    )
+    has_max: BoolProperty(name="Has Max", default=False, description="limits[].max present", update=limit_max_changed)
+    max: FloatProperty(
+        name="Max",
+        default=0.0,
+        description="m or rad (limits[].max; Min follows when below it); re-plans the constraint",
+        update=limit_max_changed,
+    )
     has_stiffness: BoolProperty(
         name="Soft", default=False, description="limits[].stiffness present (absent = hard limit)", **SYNC
     )

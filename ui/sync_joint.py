@@ -136,6 +136,23 @@ def joint_changed(ob, _owner, _context) -> None:
     replan(ob)
 
 
+@synced
+def limit_min_changed(ob, limit, _context) -> None:
+    """Min above Max pushes Max up with it (as Blender's own ranges do: ``min > max`` is no valid glTF limit and
+    no limit at all in Bullet); then re-plan."""
+    if limit.has_max and limit.min > limit.max:
+        limit.max = limit.min
+    replan(ob)
+
+
+@synced
+def limit_max_changed(ob, limit, _context) -> None:
+    """Max below Min pushes Min down with it; then re-plan."""
+    if limit.has_min and limit.max < limit.min:
+        limit.min = limit.max
+    replan(ob)
+
+
 def replan_now(ob) -> ConstraintPlan | None:
     """:func:`replan` for operators (inside the gate: the writes it makes fire no further sync)."""
     with sync_gate.paused():

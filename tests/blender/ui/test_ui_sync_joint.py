@@ -155,3 +155,23 @@ def test_joint_panel_marks_limits_and_drives(clean):
     limit.has_stiffness, limit.stiffness = True, 10.0  # soft, locked: a Blender spring
     assert sync.limit_status(limit) == "simulated"
     assert empty.rigid_body_constraint.type == "GENERIC_SPRING"
+
+
+def test_a_min_above_max_pushes_the_other_bound(clean, tmp_path):
+    """Found by a sweep of joint-panel edits: a limit's Min typed above its Max (or Max below Min) was stored and
+    exported as ``min > max``, an invalid file (KHR_RIGID_BODIES_JOINT_INVALID_RANGE), while Blender's constraint
+    left the axis free. The other bound follows, as Blender's own ranges do: the axis stays limited."""
+    import_gltf(clean, fixture("joints/hinge_x_limited.gltf"))
+    (empty,) = constraints()
+    limit = next(lim for lim in empty.gltf_physics.joint.limits if lim.min == pytest.approx(-0.2))
+    limit.min = 0.5
+    assert (limit.min, limit.max) == pytest.approx((0.5, 0.5))
+    limit.max = -0.3
+    assert (limit.min, limit.max) == pytest.approx((-0.3, -0.3))
+    limit.max = 0.6
+    gltf = export(tmp_path / "ordered.gltf", "2026")
+    validate = submodule(clean, "io.gltf.validate.document").validate_gltf
+    assert not [str(d) for d in validate(gltf) if d.severity.name == "ERROR"]
+    hinge = _limit(_descriptions(gltf)[0], "angularAxes", [0])
+    assert (hinge["min"], hinge["max"]) == pytest.approx((-0.3, 0.6))
+    assert not _edited(clean)
