@@ -76,6 +76,12 @@ def corpus_id(path: object) -> str:
     return str(path)
 
 
+def import_fixtures() -> list[pathlib.Path]:
+    """Every import and joint fixture that imports cleanly (``malformed.gltf`` is the one that does not)."""
+    files = [*(FIXTURES / "import").glob("*.gltf"), *(FIXTURES / "joints").glob("*.gltf")]
+    return sorted(path for path in files if path.name != "malformed.gltf")
+
+
 def fixture(name: str) -> pathlib.Path:
     return FIXTURES / name
 

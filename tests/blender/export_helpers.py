@@ -51,6 +51,23 @@ def export_clean(path: pathlib.Path, revision: str, gltf_errors: list) -> dict:
     return written
 
 
+def import_edit_export(addon, source: pathlib.Path, edit, out: pathlib.Path, revision: str = "2026") -> tuple:
+    """Import ``source`` into an empty scene, run ``edit()``, export ``out`` (``.gltf``) in ``revision``: (the
+    written JSON, strict: no NaN / Infinity; the export run's diagnostics; what ``edit`` returned)."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
+    done = edit()
+    bpy.context.scene.gltf_physics.export_revision = revision
+    assert bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE") == {"FINISHED"}
+    khronos.check(out)
+
+    def reject(constant: str):
+        raise ValueError(f"{constant} in the written JSON")
+
+    written = json.loads(out.read_text(encoding="utf-8"), parse_constant=reject)
+    return written, list(last_export(addon).diagnostics), done
+
+
 def last_export(addon):
     return submodule(addon, "io.hooks").last_report("export")
 

@@ -14,7 +14,6 @@ written from Blender, with a warning), must write strict JSON and a file our val
 
 from __future__ import annotations
 
-import json
 import math
 import random
 
@@ -23,17 +22,11 @@ import fuzzkit
 import pytest
 
 from blenderkit import submodule
-from export_helpers import REVISIONS
-from testkit import FIXTURES
+from export_helpers import REVISIONS, import_edit_export
+from testkit import import_fixtures
 
 TEXTS = ["{", "[", "null", "5", '"x"', "[1, 2]", '{"type": 7}', '["a", 5]', '{"extras": {"x": 1e400}}', "[[[]]]"]
 NUMBERS = [math.nan, math.inf, -math.inf, 1e39, -1e39]
-FILES = sorted(
-    path
-    for folder in ("import", "joints")
-    for path in (FIXTURES / folder).glob("*.gltf")
-    if path.name != "malformed.gltf"
-)
 
 
 def _stored_fields(group, path=()) -> list[tuple[tuple[str, ...], str, int]]:
@@ -69,25 +62,14 @@ def _break_values(rng: random.Random) -> list[str]:
     return changed
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", import_fixtures(), ids=lambda p: p.name)
 def test_broken_stored_values_never_fail_the_export(clean, tmp_path, path):
-    hooks = submodule(clean, "io.hooks")
     validate = submodule(clean, "io.gltf.validate.document").validate_gltf
     rng = random.Random(f"{fuzzkit.FUZZ_SEED}:{path.name}")
     for revision in REVISIONS:
-        bpy.ops.wm.read_homefile(use_empty=True)
-        assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
-        changed = _break_values(rng)
-        bpy.context.scene.gltf_physics.export_revision = revision
         out = tmp_path / f"{revision}.gltf"
-        assert bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE") == {"FINISHED"}
-        failed = [
-            str(d)
-            for d in hooks.last_report("export").diagnostics
-            if d.code in ("GLTF_PHYSICS_INTERNAL_ERROR", "GLTF_PHYSICS_EXPORT_FAILED")
-        ]
+        written, reported, changed = import_edit_export(clean, path, lambda: _break_values(rng), out, revision)
+        failed = [str(d) for d in reported if d.code in ("GLTF_PHYSICS_INTERNAL_ERROR", "GLTF_PHYSICS_EXPORT_FAILED")]
         assert not failed, (revision, failed, changed)
-        written = fuzzkit.strict_json(out.read_text(encoding="utf-8"))
         errors = [str(d) for d in validate(written) if d.severity.name == "ERROR"]
         assert not errors, (revision, errors, changed)
-        json.dumps(written)  # plain JSON all the way down

@@ -19,16 +19,9 @@ import bpy
 import pytest
 
 from blenderkit import submodule
-from export_helpers import export, last_export
-from joint_helpers import import_gltf
-from testkit import FIXTURES
+from export_helpers import import_edit_export
+from testkit import import_fixtures
 
-FILES = sorted(
-    path
-    for folder in ("import", "joints")
-    for path in (FIXTURES / folder).glob("*.gltf")
-    if path.name != "malformed.gltf"
-)
 REPORTED = ("GLTF_PHYSICS_EXPORT_EDITED", "GLTF_PHYSICS_INTERNAL_ERROR", "GLTF_PHYSICS_EXPORT_FAILED")
 
 
@@ -89,16 +82,13 @@ def _joints() -> list[str]:
     return done
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", import_fixtures(), ids=lambda p: p.name)
 def test_panel_edits_reach_blender_before_the_export(clean, tmp_path, path):
     sync = submodule(clean, "ui.sync_shapes")
     validate = submodule(clean, "io.gltf.validate.document").validate_gltf
     for name, edit in (("kinds", _kinds), ("values", lambda: _values(sync)), ("joints", _joints)):
-        bpy.ops.wm.read_homefile(use_empty=True)
-        import_gltf(clean, path)
-        done = edit()
-        written = export(tmp_path / f"{name}.gltf", "2026")
-        reported = [str(d) for d in last_export(clean).diagnostics if d.code in REPORTED]
+        written, diagnostics, done = import_edit_export(clean, path, edit, tmp_path / f"{name}.gltf")
+        reported = [str(d) for d in diagnostics if d.code in REPORTED]
         assert not reported, (name, reported, done)
         errors = [str(d) for d in validate(written) if d.severity.name == "ERROR"]
         assert not errors, (name, errors, done)
