@@ -23,6 +23,7 @@ import numpy as np
 
 from ..io.mapping import sync_gate
 from ..io.mapping.shapes_to_blender import implicit_mesh
+from ..io.mapping.stored import assign
 from ..io.mapping.values_to_gltf import r7, shape_from_json
 from .adopt_steps import shape_proxy
 from .sync_body import SIMULATED, STORED, apply_mass
@@ -145,10 +146,37 @@ def convertible(pgeo) -> bool:
     rb = ob.rigid_body
     if pgeo != ob.gltf_physics.collider.geometry or rb is None or rb.collision_shape == "COMPOUND" or holders(pgeo):
         return False
-    if ob.parent is not None and ob.parent.rigid_body is not None:
+    if ob.parent is not None and ob.parent.rigid_body is not None and not _compound_shape(ob):
         return False
     scene = bpy.context.scene
     return scene is not None and scene.rigidbody_world is not None
+
+
+def _compound_shape(ob) -> bool:
+    """``ob`` is one shape of the COMPOUND body it is a direct child of."""
+    body = ob.parent
+    return body is not None and body.rigid_body is not None and body.rigid_body.collision_shape == "COMPOUND"
+
+
+def _sibling_proxy(ob, shape, world) -> str | None:
+    """A compound's shape carried by its render mesh: the edited shape goes onto a generated proxy beside it (a
+    direct child of the body at its transform: only direct children are compound shapes); returns its name."""
+    data = implicit_mesh(shape, object_scale=tuple(abs(v) for v in ob.matrix_world.to_scale()))
+    if data is None or world is None or world.collection is None:
+        return None
+    mesh = bpy.data.meshes.new(ob.name + ".collider")
+    mesh.from_pydata(data.vertices, [], data.faces)
+    mesh.update()
+    proxy = bpy.data.objects.new(ob.name + ".collider", mesh)
+    for collection in {*ob.users_collection, world.collection}:
+        collection.objects.link(proxy)  # the rigid-body world's collection gives it a rigid body
+    proxy.parent = ob.parent
+    proxy.matrix_world = ob.matrix_world.copy()
+    proxy.display_type, proxy.hide_render = "WIRE", True
+    assign(proxy.gltf_physics, role="PROXY", proxy_node=ob.gltf_physics.node_index)
+    rb, prb = ob.rigid_body, proxy.rigid_body
+    prb.type, prb.kinematic, prb.collision_shape = rb.type, rb.kinematic, data.collision_shape
+    return proxy.name
 
 
 def to_proxy(pgeo) -> str | None:
@@ -159,12 +187,18 @@ def to_proxy(pgeo) -> str | None:
         return None
     ob = pgeo.id_data
     shape = shape_from_json(json.loads(pgeo.shape_json))
-    name = shape_proxy(ob, shape, bpy.context.scene.rigidbody_world) if shape is not None else None
+    world = bpy.context.scene.rigidbody_world
+    sibling = _compound_shape(ob)
+    make = _sibling_proxy if sibling else shape_proxy
+    name = make(ob, shape, world) if shape is not None else None
     if name is None:
         return None
     rb, prb = ob.rigid_body, bpy.data.objects[name].rigid_body
     prb.friction, prb.restitution = rb.friction, rb.restitution  # the material rule, as the importer's proxies
     prb.collision_collections = tuple(rb.collision_collections)
+    if sibling:  # the render mesh no longer collides: the proxy is the compound's shape now
+        with bpy.context.temp_override(object=ob, active_object=ob, selected_objects=[ob]):
+            bpy.ops.rigidbody.object_remove()  # unlinking from the world's collection leaves ``rigid_body`` set
     if ob.gltf_physics.motion.has_motion:
         apply_mass(ob, ob.gltf_physics.motion, bpy.context)
     return name

@@ -1,16 +1,16 @@
 """Edits made in the glTF panels reach Blender, so the next export finds nothing "changed in Blender".
 
-A sweep of panel edits on every import fixture found four ways an edit did not reach the simulation (a compound
-child's shape, a body with an initial velocity made static or kinematic, a material switched off, a limit's min
-typed above its max; each has its own test in ``test_ui_sync_shapes.py`` / ``_body.py`` / ``_joint.py``). This
-keeps the sweep, in three passes per fixture (one import and export each): every body made static or kinematic in
-turn; then every body's mass, gravity factor and initial velocity, every collider's friction and restitution and
-every simulated shape parameter edited; then every joint's collision flag, limits (every other one typed inverted)
-and drives. The export must report no ``GLTF_PHYSICS_EXPORT_EDITED`` and no failed step, and write a file our
-validator finds no error in. 30 fixtures: 2.2 s on bpy 5.0.
+A sweep of panel edits on every import fixture found five ways an edit did not reach the simulation (a compound
+child's shape, by its proxy or by its render mesh, a body with an initial velocity made static or kinematic, a
+material switched off, a limit's min typed above its max; each has its own test in ``test_ui_sync_shapes.py`` /
+``_body.py`` / ``_joint.py``). This keeps the sweep, in three passes per fixture (one import and export each):
+every body made static or kinematic in turn; then every body's mass, gravity factor and initial velocity, every
+collider's friction and restitution and every simulated or convertible shape parameter edited; then every joint's
+collision flag, limits (every other one typed inverted) and drives. The export must report no
+``GLTF_PHYSICS_EXPORT_EDITED`` and no failed step, and write a file our validator finds no error in. 30 fixtures:
+2.2 s on bpy 5.0.
 
-Left out: shapes the panel marks *stored* (a render-mesh collider that is a compound's child: Blender keeps the
-render mesh, and the export writes what Blender simulates).
+Left out: shapes the panel marks *stored* and no edit can move onto a proxy (a trigger's).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _values(sync) -> list[str]:
             collider.material.dynamic_friction, collider.material.restitution = 0.25, 0.75
             done.append(f"{ob.name}: friction, restitution")
         geometry = collider.geometry
-        if sync.status(geometry) != "simulated":
+        if sync.status(geometry) != sync.SIMULATED and not sync.convertible(geometry):
             continue  # stored only (see the module docstring)
         for name in sync.editable(geometry):
             value = getattr(geometry, name)

@@ -168,3 +168,24 @@ def test_a_compound_child_shape_edit_rebuilds_its_proxy_under_the_body(clean, tm
     gltf = export(tmp_path / "compound.gltf", "2026")
     assert _shape_of(gltf, "Knob") == {"type": "sphere", "sphere": {"radius": 0.1}}
     assert not _edited(clean)
+
+
+def test_a_compound_childs_render_mesh_shape_edit_moves_onto_a_proxy_beside_it(clean, tmp_path):
+    """Found by the panel-edit sweep: the shape of a compound's child carried by its render mesh (CartBox) was
+    stored only, and the export wrote the render mesh's box back as "changed in Blender". The edit now does what it
+    does for a body's own render-mesh collider: the shape goes onto a generated proxy, here beside the child (a
+    direct child of the body: only those are compound shapes), and the render mesh leaves the rigid-body world."""
+    import_gltf(clean, fixture("import/compound.gltf"))
+    cart_box = bpy.data.objects["CartBox"]
+    geo = cart_box.gltf_physics.collider.geometry
+    sync = submodule(clean, "ui.sync_shapes")
+    assert sync.convertible(geo) and sync.status(geo) == sync.STORED
+    geo.shape_size = (2.0, 0.5, 1.0)
+    (holder,) = sync.holders(geo)
+    assert holder.parent == bpy.data.objects["Cart"] and holder.rigid_body.collision_shape == "BOX"
+    assert holder.matrix_world == cart_box.matrix_world
+    assert _extent(holder) == pytest.approx((2.0, 1.0, 0.5))
+    assert cart_box.rigid_body is None and sync.status(geo) == sync.SIMULATED
+    gltf = export(tmp_path / "compound.gltf", "2026")
+    assert _shape_of(gltf, "CartBox") == {"type": "box", "box": {"size": [2, 0.5, 1]}}
+    assert not _edited(clean)
