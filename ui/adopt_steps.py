@@ -113,6 +113,17 @@ def shape_proxy(ob, shape, world) -> str | None:
     """A shape Blender cannot simulate on the object itself goes onto a generated proxy child, as the importer does:
     the proxy mesh of the shape (``implicit_mesh``: a convex hull for tapered capsules and frustums) with its own
     rigid body, the object becomes a COMPOUND body. Returns the proxy's name (None: no mesh for the shape)."""
+    proxy = proxy_object(ob, shape, world)
+    if proxy is None:
+        return None
+    proxy.parent, proxy.matrix_parent_inverse = ob, Matrix.Identity(4)
+    ob.rigid_body.collision_shape = "COMPOUND"
+    return proxy.name
+
+
+def proxy_object(ob, shape, world):
+    """A generated proxy object ``<ob>.collider`` holding ``shape`` for ``ob``'s node (wire, not rendered, role
+    PROXY, a rigid body of ``ob``'s type and the shape's collision shape), not parented yet; None: no mesh."""
     data = implicit_mesh(shape, object_scale=tuple(abs(v) for v in ob.matrix_world.to_scale()))
     if data is None or world is None or world.collection is None:
         return None
@@ -122,13 +133,11 @@ def shape_proxy(ob, shape, world) -> str | None:
     proxy = bpy.data.objects.new(ob.name + ".collider", mesh)
     for collection in {*ob.users_collection, world.collection}:
         collection.objects.link(proxy)  # the rigid-body world's collection gives it a rigid body
-    proxy.parent, proxy.matrix_parent_inverse = ob, Matrix.Identity(4)
     proxy.display_type, proxy.hide_render = "WIRE", True
     assign(proxy.gltf_physics, role="PROXY", proxy_node=ob.gltf_physics.node_index)
     rb, prb = ob.rigid_body, proxy.rigid_body
     prb.type, prb.kinematic, prb.collision_shape = rb.type, rb.kinematic, data.collision_shape
-    rb.collision_shape = "COMPOUND"
-    return proxy.name
+    return proxy
 
 
 def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[str], world=None) -> bool:

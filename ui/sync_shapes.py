@@ -23,9 +23,8 @@ import numpy as np
 
 from ..io.mapping import sync_gate
 from ..io.mapping.shapes_to_blender import implicit_mesh
-from ..io.mapping.stored import assign
 from ..io.mapping.values_to_gltf import r7, shape_from_json
-from .adopt_steps import shape_proxy
+from .adopt_steps import proxy_object, shape_proxy
 from .sync_body import SIMULATED, STORED, apply_mass
 
 # property → (KHR_implicit_shapes key, shape types it applies to)
@@ -161,21 +160,11 @@ def _compound_shape(ob) -> bool:
 def _sibling_proxy(ob, shape, world) -> str | None:
     """A compound's shape carried by its render mesh: the edited shape goes onto a generated proxy beside it (a
     direct child of the body at its transform: only direct children are compound shapes); returns its name."""
-    data = implicit_mesh(shape, object_scale=tuple(abs(v) for v in ob.matrix_world.to_scale()))
-    if data is None or world is None or world.collection is None:
+    proxy = proxy_object(ob, shape, world)
+    if proxy is None:
         return None
-    mesh = bpy.data.meshes.new(ob.name + ".collider")
-    mesh.from_pydata(data.vertices, [], data.faces)
-    mesh.update()
-    proxy = bpy.data.objects.new(ob.name + ".collider", mesh)
-    for collection in {*ob.users_collection, world.collection}:
-        collection.objects.link(proxy)  # the rigid-body world's collection gives it a rigid body
     proxy.parent = ob.parent
     proxy.matrix_world = ob.matrix_world.copy()
-    proxy.display_type, proxy.hide_render = "WIRE", True
-    assign(proxy.gltf_physics, role="PROXY", proxy_node=ob.gltf_physics.node_index)
-    rb, prb = ob.rigid_body, proxy.rigid_body
-    prb.type, prb.kinematic, prb.collision_shape = rb.type, rb.kinematic, data.collision_shape
     return proxy.name
 
 
