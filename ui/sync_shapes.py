@@ -22,6 +22,7 @@ import bpy
 import numpy as np
 
 from ..io.mapping import sync_gate
+from ..io.mapping.mass_to_gltf import in_compound
 from ..io.mapping.shapes_to_blender import implicit_mesh
 from ..io.mapping.values_to_gltf import r7, shape_from_json
 from .adopt_steps import proxy_object, shape_proxy
@@ -145,16 +146,10 @@ def convertible(pgeo) -> bool:
     rb = ob.rigid_body
     if pgeo != ob.gltf_physics.collider.geometry or rb is None or rb.collision_shape == "COMPOUND" or holders(pgeo):
         return False
-    if ob.parent is not None and ob.parent.rigid_body is not None and not _compound_shape(ob):
+    if ob.parent is not None and ob.parent.rigid_body is not None and not in_compound(ob):
         return False
     scene = bpy.context.scene
     return scene is not None and scene.rigidbody_world is not None
-
-
-def _compound_shape(ob) -> bool:
-    """``ob`` is one shape of the COMPOUND body it is a direct child of."""
-    body = ob.parent
-    return body is not None and body.rigid_body is not None and body.rigid_body.collision_shape == "COMPOUND"
 
 
 def _sibling_proxy(ob, shape, world) -> str | None:
@@ -177,7 +172,7 @@ def to_proxy(pgeo) -> str | None:
     ob = pgeo.id_data
     shape = shape_from_json(json.loads(pgeo.shape_json))
     world = bpy.context.scene.rigidbody_world
-    sibling = _compound_shape(ob)
+    sibling = in_compound(ob)
     make = _sibling_proxy if sibling else shape_proxy
     name = make(ob, shape, world) if shape is not None else None
     if name is None:

@@ -13,20 +13,13 @@ import numpy as np
 
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
 from ..gltf.nodes import affine_inverse
-from ..mapping.mass_to_gltf import MARGINED_SHAPES, Child, blender_mass_values, effective_margin
+from ..mapping.mass_to_gltf import MARGINED_SHAPES, Child, blender_mass_values, effective_margin, in_compound
 from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, as_simulated, derive_shape, native_material, r7
 from .context import Builder, exact_key
 
 
 def compound_child(ob) -> bool:
-    return ob.rigid_body is not None and _in_compound(ob)
-
-
-def _in_compound(ob) -> bool:
-    """Is ``ob``'s parent a COMPOUND rigid body?"""
-    parent = ob.parent
-    prb = None if parent is None else parent.rigid_body
-    return prb is not None and prb.collision_shape == "COMPOUND"
+    return ob.rigid_body is not None and in_compound(ob)
 
 
 class NativeBody(NamedTuple):
@@ -44,7 +37,7 @@ class NativeBody(NamedTuple):
         rb = ob.rigid_body if rb is None else rb
         if rb is None:
             return cls(None, (ob.type if kind is None else kind) == "MESH", None, False, ob.name)
-        return cls(rb, (ob.type if kind is None else kind) == "MESH", rb.collision_shape, _in_compound(ob), ob.name)
+        return cls(rb, (ob.type if kind is None else kind) == "MESH", rb.collision_shape, in_compound(ob), ob.name)
 
 
 def local_bounds(ob) -> tuple[tuple, tuple] | None:

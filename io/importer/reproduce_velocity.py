@@ -159,16 +159,18 @@ def preroll_bodies(scene) -> list:
 
 
 def _tagged_bodies(scene, kind: str) -> list:
-    out = []
-    for collection in scene.collection.children:
-        if not collection.name.startswith(HELPERS):
-            continue
-        for helper in collection.objects:
-            pg = helper.gltf_physics.joint
-            body = pg.node_b
-            if pg.role == ROLE and pg.joint_name == kind and body is not None and body.rigid_body is not None:
-                out.append(body)
-    return out
+    return [body for _, body in _tagged(scene, kind) if body is not None and body.rigid_body is not None]
+
+
+def _tagged(scene, kind: str) -> list:
+    """(helper Empty, the body it names) of every ``kind`` helper in ``scene``'s helper collections."""
+    return [
+        (helper, helper.gltf_physics.joint.node_b)
+        for collection in scene.collection.children
+        if collection.name.startswith(HELPERS)
+        for helper in collection.objects
+        if helper.gltf_physics.joint.role == ROLE and helper.gltf_physics.joint.joint_name == kind
+    ]
 
 
 @persistent
@@ -190,15 +192,7 @@ def on_frame_change(scene, depsgraph=None) -> None:
 def drop_preroll(body, scene) -> bool:
     """Undo ``body``'s pre-roll for good (its body type was edited away from dynamic): the helper Empty that names it
     goes (the frame handler no longer switches it), then ``remove`` without the release. True when it had one."""
-    helpers = [
-        helper
-        for collection in scene.collection.children
-        if collection.name.startswith(HELPERS)
-        for helper in collection.objects
-        if helper.gltf_physics.joint.role == ROLE
-        and helper.gltf_physics.joint.joint_name == KIND
-        and helper.gltf_physics.joint.node_b == body
-    ]
+    helpers = [helper for helper, named in _tagged(scene, KIND) if named == body]
     for helper in helpers:
         bpy.data.objects.remove(helper)
     if helpers:

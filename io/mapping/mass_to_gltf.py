@@ -47,6 +47,13 @@ CENTRED = ("BOX", "SPHERE", "CAPSULE", "CYLINDER")  # exported shapes whose own 
 MARGINED_SHAPES = frozenset(("CONE", "CONVEX_HULL", "COMPOUND"))  # the shapes whose ``effective_margin`` can be > 0
 
 
+def in_compound(ob) -> bool:
+    """Is ``ob`` (a Blender object, duck-typed) one shape of a COMPOUND body, i.e. its parent is one?"""
+    parent = ob.parent
+    prb = None if parent is None else parent.rigid_body
+    return prb is not None and prb.collision_shape == "COMPOUND"
+
+
 def effective_margin(kind: str, use_margin: bool, collision_margin: float) -> float:
     """The margin that grows a shape's AABB beyond its bounds (``RBO_GET_MARGIN`` in Blender's
     ``BKE_rigidbody.h``): cones always use the object's margin, a hull only when "Collision Margin" is enabled (else it

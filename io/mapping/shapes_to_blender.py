@@ -277,7 +277,7 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
     params = shape.params
     bake = tuple(abs(float(s)) for s in bake_scale)
     total = tuple(b * abs(float(o)) for b, o in zip(bake, object_scale, strict=True))
-    if not fits_blender(shape, total):  # the importer warns first (``geometry.fits_blender``): never built
+    if not fits_blender(shape, total):  # the importer warns first (``importer.geometry.resolve``): never built
         return None
     det = bake[0] * bake[1] * bake[2]
     notes: list[str] = []

@@ -313,10 +313,10 @@ def _guard(value: object, ptr: str, diags: DiagnosticList, in_extras: bool = Fal
             here = ptr + pointer(key)
             item = value[key]
             extras = in_extras or key == "extras"
+            bad = [i for i, v in enumerate(item) if _unstorable(v, extras)] if isinstance(item, list) else []
             if _unstorable(item, extras):
                 _fix(value, key, here, _clamped(item, extras), diags)
-            elif isinstance(item, list) and any(_unstorable(v, extras) for v in item):
-                bad = [i for i, v in enumerate(item) if _unstorable(v, extras)]
+            elif bad:
                 fixed = list(item)
                 for i in bad:
                     fixed[i] = _clamped(item[i], extras)
