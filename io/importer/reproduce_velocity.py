@@ -5,8 +5,10 @@ Per body: drivers on ``delta_location`` / ``delta_rotation_quaternion`` move it 
 the first frames of the rigid-body cache, the body starts kinematic, and ``on_frame_change`` (a persistent
 ``frame_change_pre`` handler the extension registers) switches ``rigid_body.kinematic`` off through RNA at
 ``start + RELEASE`` and on again before it — on play, scrub and bake alike. The handler holds no state: it finds the
-bodies through their helper Empties (``joint.joint_name == KIND``, ``joint.node_b`` = the body), so it works after
-save / load. ``remove`` undoes all of it for one body.
+bodies through their helper Empties (``joint.joint_name`` starts with ``KIND``, ``joint.node_b`` = the body), so it
+works after save / load. A body a rigid-body constraint holds (a joint, or a helper's) is delayed by ``DELAY``
+frames (why in ``mapping.initial_velocity``); its helper's name says so (``KIND + DELAYED``). ``remove`` undoes all
+of it for one body.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ..mapping.axes import vec_to_blender
 from ..mapping.initial_velocity import (
+    DELAY,
     HOLD,
+    RELEASE,
     VARIABLES,
     constant_expressions,
     constant_rotation_expressions,
@@ -33,6 +37,7 @@ from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, help
 
 KIND = "reproduction: initial velocity"  # joint.joint_name of the pre-roll helpers
 CONSTANT = "reproduction: constant velocity"  # … of the helpers of kinematic bodies (no release)
+DELAYED = ", one frame late (held by a joint)"  # … appended: the body's drivers start DELAY frames late
 
 
 def wanted(motion) -> bool:
@@ -52,10 +57,13 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
     gravity = _world_gravity(ctx.scene)
     if _resting(ctx, state, ob, linear, gravity):
         gravity = Vector()  # on the ground: a ballistic kinematic path would sink into it
-    _drive(ob, "delta_location", location_expressions(to_parent @ linear, to_parent @ gravity), ctx.scene)
+    delay = _delay(ctx, state, ob)
+    location = location_expressions(to_parent @ linear, to_parent @ gravity, delay)
+    _drive(ob, "delta_location", location, ctx.scene)
     if angular.length:
         if ob.rotation_mode == "QUATERNION":
-            _drive(ob, "delta_rotation_quaternion", rotation_expressions(turn_to_parent @ angular), ctx.scene)
+            rotation = rotation_expressions(turn_to_parent @ angular, delay)
+            _drive(ob, "delta_rotation_quaternion", rotation, ctx.scene)
         else:
             ctx.warn(
                 NOT_REPRODUCIBLE,
@@ -64,12 +72,14 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
                 "quaternions)",
             )
     ob.rigid_body.kinematic = True
-    helper_empty(ctx, state, ob.name + ".initial_velocity", KIND, ob).matrix_world = ob.matrix_world.copy()
+    kind = KIND + DELAYED if delay else KIND
+    helper_empty(ctx, state, ob.name + ".initial_velocity", kind, ob).matrix_world = ob.matrix_world.copy()
+    late = f" (held by a joint: starts {delay} frame late, Blender builds joints then)" if delay else ""
     ctx.note(
         REPRODUCED,
         ptr,
         f"initial velocity {tuple(round(v, 4) for v in linear)} m/s, {tuple(round(v, 4) for v in angular)} rad/s "
-        "(Blender axes): kinematic pre-roll released at the rigid-body cache's start frame + 3",
+        f"(Blender axes): kinematic pre-roll released at the rigid-body cache's start frame + {RELEASE + delay}" + late,
     )
 
 
@@ -80,10 +90,12 @@ def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
     linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))
     angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
     parent = _parent_space(ob)
-    _drive(ob, "delta_location", constant_expressions(parent.to_3x3().inverted_safe() @ linear), ctx.scene)
+    delay = _delay(ctx, state, ob)
+    location = constant_expressions(parent.to_3x3().inverted_safe() @ linear, delay)
+    _drive(ob, "delta_location", location, ctx.scene)
     if angular.length and ob.rotation_mode == "QUATERNION":
         turn = parent.to_quaternion().inverted()
-        _drive(ob, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular), ctx.scene)
+        _drive(ob, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular, delay), ctx.scene)
     helper_empty(ctx, state, ob.name + ".constant_velocity", CONSTANT, ob).matrix_world = world_of(ob)
     ctx.note(REPRODUCED, ctx.node_pointer(m, "motion"), "kinematic body: moves at its initial velocity (drivers)")
 
@@ -91,6 +103,18 @@ def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
 def constant_bodies(scene) -> list:
     """The kinematic bodies of ``scene`` given a constant velocity (found through their helper Empties)."""
     return _tagged_bodies(scene, CONSTANT)
+
+
+def _delay(ctx: ImportContext, state: dict, ob) -> int:
+    """``DELAY`` for a body a rigid-body constraint of the world holds (the file's joints and the helpers'), else 0."""
+    if "jointed" not in state:  # once per import, after the joints and the helper constraints
+        held = set()
+        for holder in ctx.world.constraints.objects if ctx.world.constraints is not None else ():
+            c = holder.rigid_body_constraint
+            if c is not None:
+                held.update(part.as_pointer() for part in (c.object1, c.object2) if part is not None)
+        state["jointed"] = held
+    return DELAY if ob.as_pointer() in state["jointed"] else 0
 
 
 def _resting(ctx: ImportContext, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
@@ -163,26 +187,30 @@ def _tagged_bodies(scene, kind: str) -> list:
 
 
 def _tagged(scene, kind: str) -> list:
-    """(helper Empty, the body it names) of every ``kind`` helper in ``scene``'s helper collections."""
+    """(helper Empty, the body it names) of every ``kind`` helper (delayed or not) in ``scene``'s helper
+    collections."""
     return [
         (helper, helper.gltf_physics.joint.node_b)
         for collection in scene.collection.children
         if collection.name.startswith(HELPERS)
         for helper in collection.objects
-        if helper.gltf_physics.joint.role == ROLE and helper.gltf_physics.joint.joint_name == kind
+        if helper.gltf_physics.joint.role == ROLE and helper.gltf_physics.joint.joint_name in (kind, kind + DELAYED)
     ]
 
 
 @persistent
 def on_frame_change(scene, depsgraph=None) -> None:
-    """``frame_change_pre``: kinematic before ``start + RELEASE``, dynamic from then on (RNA carries the
+    """``frame_change_pre``: kinematic before ``start + delay + RELEASE``, dynamic from then on (RNA carries the
     velocity over)."""
     try:
         rbw = scene.rigidbody_world
         if rbw is None or rbw.point_cache is None:
             return
-        want = kinematic_at(scene.frame_current, rbw.point_cache.frame_start)
-        for body in preroll_bodies(scene):
+        for helper, body in _tagged(scene, KIND):
+            if body is None or body.rigid_body is None:
+                continue
+            delay = DELAY if helper.gltf_physics.joint.joint_name != KIND else 0
+            want = kinematic_at(scene.frame_current, rbw.point_cache.frame_start, delay)
             if body.rigid_body.kinematic != want:
                 body.rigid_body.kinematic = want
     except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per frame

@@ -7,6 +7,15 @@ handler; a keyframed switch stops the body). The motion comes from drivers on th
 simple expressions need no Python (no "Auto Run Scripts"): driver variables ``s`` (the rigid-body cache's start
 frame), ``fps`` and ``fpsb`` (the scene's frame rate and base), ``ts`` (the world's time scale).
 
+Joints: Blender rebuilds the rigid-body world on the frame after the cache's start and builds every joint from its
+bodies' poses then, read before or after that frame's drivers (the depsgraph orders nothing between the two: a race,
+most runs after). A driven body that a joint holds therefore has its drivers' clock started ``DELAY`` (1) frame
+late: it holds the file's pose on frames ``s`` and ``s + 1``, either read gives that pose, and the joint is built
+where the file put it. The price is a body one frame (1/fps s) late on its path; measured, catching up instead
+(``2·v`` on the step ``s + 1 → s + 2``) makes Bullet's later contacts bouncy (the conformance scene
+RigidBodies_MotionProperties_06: colliding boxes parted at 2 and 3 m/s instead of going on together at 2.5), so
+bodies no joint holds keep the undelayed path.
+
 Measured with bpy 5.0 (``tests/blender/importer/test_import_reproduce_velocity.py``): the path has to go on through
 the release step (``HOLD`` > ``RELEASE``) and the first simulated step after a rebuild gives no velocity, so the
 release comes on the third frame. The pre-roll follows the ballistic path under the world's gravity, so the body is
@@ -20,10 +29,9 @@ import math
 
 import numpy as np
 
-RELEASE = 3  # kinematic while frame < start + RELEASE
-HOLD = RELEASE + 1  # the pre-roll path stops at start + HOLD
-TIME = f"((min(max(frame, s), s + {HOLD}) - s) * ts * fpsb / fps)"  # simulated seconds since the start
-ENDLESS = "((max(frame, s) - s) * ts * fpsb / fps)"  # a kinematic body: seconds since the start, unclamped
+RELEASE = 3  # kinematic while frame < start + delay + RELEASE
+HOLD = RELEASE + 1  # the pre-roll path stops at start + delay + HOLD
+DELAY = 1  # the delay of a body a joint holds (module docstring)
 VARIABLES = {  # driver variable → RNA path on the scene
     "s": "rigidbody_world.point_cache.frame_start",
     "fps": "render.fps",
@@ -32,44 +40,58 @@ VARIABLES = {  # driver variable → RNA path on the scene
 }
 
 
-def _windowed(expression: str) -> str:
+def _zero(delay: int) -> str:
+    """The frame the drivers' clock starts at."""
+    return f"(s + {delay})" if delay else "s"
+
+
+def _clock(delay: int) -> str:
+    """Simulated seconds on the pre-roll's path: from ``delay`` frames after the cache's start, held at its end."""
+    return f"((min(max(frame, {_zero(delay)}), s + {delay + HOLD}) - {_zero(delay)}) * ts * fpsb / fps)"
+
+
+def _endless(delay: int) -> str:
+    """Seconds on a kinematic body's path, unclamped."""
+    return f"((max(frame, {_zero(delay)}) - {_zero(delay)}) * ts * fpsb / fps)"
+
+
+def _windowed(expression: str, delay: int) -> str:
     """Non-zero only during the pre-roll: before the start and after it the body has no delta transform."""
-    return f"({expression}) if s <= frame <= s + {HOLD} else 0.0"
+    return f"({expression}) if s <= frame <= s + {delay + HOLD} else 0.0"
 
 
-def kinematic_at(frame: int, start: int) -> bool:
+def kinematic_at(frame: int, start: int, delay: int = 0) -> bool:
     """Is a pre-rolled body kinematic at ``frame`` (cache start ``start``)?"""
-    return frame < start + RELEASE
+    return frame < start + delay + RELEASE
 
 
 def _num(v: float) -> str:
     return repr(float(v))
 
 
-def location_expressions(velocity, gravity) -> list[str]:
+def location_expressions(velocity, gravity, delay: int = 0) -> list[str]:
     """Delta location x, y, z (parent axes) at the driver's time: ``v·t + ½·g·t²``."""
-    out = []
+    time, out = _clock(delay), []
     for v, g in zip(velocity, gravity, strict=True):
         terms = []
         if v:
-            terms.append(f"{_num(v)} * {TIME}")
+            terms.append(f"{_num(v)} * {time}")
         if g:
-            terms.append(f"{_num(0.5 * g)} * {TIME} * {TIME}")
-        out.append(_windowed(" + ".join(terms)) if terms else "0.0")
+            terms.append(f"{_num(0.5 * g)} * {time} * {time}")
+        out.append(_windowed(" + ".join(terms), delay) if terms else "0.0")
     return out
 
 
-def rotation_expressions(angular_velocity) -> list[str]:
+def rotation_expressions(angular_velocity, delay: int = 0) -> list[str]:
     """Delta rotation quaternion w, x, y, z (parent axes) of a constant angular velocity (rad/s) at the driver's
     time: the axis ``ω/|ω|``, the angle ``|ω|·t``."""
     speed = math.sqrt(sum(w * w for w in angular_velocity))
     if speed == 0.0:
         return ["1.0", "0.0", "0.0", "0.0"]
-    half = f"({_num(0.5 * speed)} * {TIME})"
-    out = [f"cos{half}"]  # 1 outside the pre-roll: TIME is 0 before it, and the window below
+    half = f"({_num(0.5 * speed)} * {_clock(delay)})"
+    out = [f"(cos{half}) if s <= frame <= s + {delay + HOLD} else 1.0"]  # identity outside the pre-roll
     for w in angular_velocity:
-        out.append(_windowed(f"{_num(w / speed)} * sin{half}") if w else "0.0")
-    out[0] = f"(cos{half}) if s <= frame <= s + {HOLD} else 1.0"
+        out.append(_windowed(f"{_num(w / speed)} * sin{half}", delay) if w else "0.0")
     return out
 
 
@@ -85,17 +107,17 @@ def preroll_driven(ob) -> bool:
     return any(is_preroll_driver(fc.data_path, fc.driver.expression) for fc in drivers)
 
 
-def constant_expressions(velocity) -> list[str]:
+def constant_expressions(velocity, delay: int = 0) -> list[str]:
     """Delta location of a kinematic (or infinite-mass) body that keeps its initial velocity for ever: ``v·t``."""
-    return [f"{_num(v)} * {ENDLESS}" if v else "0.0" for v in velocity]
+    return [f"{_num(v)} * {_endless(delay)}" if v else "0.0" for v in velocity]
 
 
-def constant_rotation_expressions(angular_velocity) -> list[str]:
+def constant_rotation_expressions(angular_velocity, delay: int = 0) -> list[str]:
     """Delta rotation quaternion w, x, y, z of a constant spin, for ever."""
     speed = math.sqrt(sum(w * w for w in angular_velocity))
     if speed == 0.0:
         return ["1.0", "0.0", "0.0", "0.0"]
-    half = f"({_num(0.5 * speed)} * {ENDLESS})"
+    half = f"({_num(0.5 * speed)} * {_endless(delay)})"
     return [f"cos{half}", *(f"{_num(w / speed)} * sin{half}" if w else "0.0" for w in angular_velocity)]
 
 

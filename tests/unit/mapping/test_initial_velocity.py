@@ -84,3 +84,24 @@ def test_a_body_on_the_ground_pre_rolls_without_gravity():
     high = ((-0.5, -0.5, 5.0), (0.5, 0.5, 6.0))
     assert not iv.rests_on_something(high, [ground], (3.0, 0.0, 0.0), g, t)  # in flight
     assert not iv.rests_on_something(body, [ground], (3.0, 0.0, 0.0), (0.0, 0.0, 0.0), t)  # no gravity
+
+
+def test_a_body_a_joint_holds_keeps_the_files_pose_until_the_world_is_rebuilt():
+    """Delayed by ``DELAY``: the start frame and the next (Blender builds the joints then) keep the file's pose, the
+    path and the release come one frame late; without a delay the path starts at once."""
+    velocity, gravity, d = (2.0, 0.0, 3.0), (0.0, 0.0, -9.81), iv.DELAY
+    assert d == 1
+    late = iv.location_expressions(velocity, gravity, d)
+    assert [[_eval(e, frame) for e in late] for frame in (1, 2)] == [[0.0, 0.0, 0.0]] * 2
+    for frame in range(2, 2 + iv.HOLD + 1):
+        assert [_eval(e, frame) for e in late] == pytest.approx(list(iv.path_at((frame - 2) / 24, velocity, gravity)))
+    assert [_eval(e, 2 + iv.HOLD + 1) for e in late] == [0.0, 0.0, 0.0]
+    assert _eval(iv.location_expressions(velocity, gravity)[0], 2) == pytest.approx(2.0 / 24)
+    w, _, _, z = iv.rotation_expressions((0.0, 0.0, 2.0), d)
+    assert [(_eval(w, f), _eval(z, f)) for f in (1, 2)] == [(1.0, 0.0)] * 2
+    assert _eval(z, 3) == pytest.approx(math.sin(1.0 / 24))
+    (x, _, _) = iv.constant_expressions((2.0, 0.0, 0.0), d)
+    assert [_eval(x, f) for f in (1, 2, 3, 26)] == pytest.approx([0.0, 0.0, 2.0 / 24, 2.0])
+    w, _, _, z = iv.constant_rotation_expressions((0.0, 0.0, 1.0), d)
+    assert (_eval(w, 2), _eval(z, 242)) == pytest.approx((1.0, math.sin(5.0)))
+    assert [iv.kinematic_at(f, 1, d) for f in range(0, 7)] == [True] * 5 + [False] * 2
