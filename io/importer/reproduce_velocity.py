@@ -1,14 +1,14 @@
 """Initial ``linearVelocity`` / ``angularVelocity`` of dynamic bodies: a kinematic pre-roll (rules and measured
 behaviour in ``mapping.initial_velocity``).
 
-Per body: drivers on ``delta_location`` / ``delta_rotation_quaternion`` move it along the path the file means for
-the first frames of the rigid-body cache, the body starts kinematic, and ``on_frame_change`` (a persistent
-``frame_change_pre`` handler the extension registers) switches ``rigid_body.kinematic`` off through RNA at
-``start + RELEASE`` and on again before it — on play, scrub and bake alike. The handler holds no state: it finds the
-bodies through their helper Empties (``joint.joint_name`` starts with ``KIND``, ``joint.node_b`` = the body), so it
-works after save / load. A body a rigid-body constraint holds (a joint, or a helper's) is delayed by ``DELAY``
-frames (why in ``mapping.initial_velocity``); its helper's name says so (``KIND + DELAYED``). ``remove`` undoes all
-of it for one body.
+Per body: drivers on ``delta_location`` / ``delta_rotation_quaternion`` move it along the path the file means for the
+first frames of the rigid-body cache, the body starts kinematic, and ``on_frame_change`` (a persistent
+``frame_change_pre`` handler the extension registers) switches ``rigid_body.kinematic`` off through RNA at ``start +
+RELEASE`` and on again before it — on play, scrub and bake alike. The handler holds no state: it finds the bodies
+through their helper Empties (``joint.joint_name`` ``KIND`` or ``KIND + DELAYED``, ``joint.node_b`` = the body), so it
+works after save / load. A body a rigid-body constraint holds (a joint, or a helper's) is delayed by ``DELAY`` frames
+(why in ``mapping.initial_velocity``); its helper's name says so (``KIND + DELAYED``). ``remove`` undoes all of it for
+one body.
 """
 
 from __future__ import annotations

@@ -16,11 +16,11 @@ where the file put it. The price is a body one frame (1/fps s) late on its path;
 RigidBodies_MotionProperties_06: colliding boxes parted at 2 and 3 m/s instead of going on together at 2.5), so
 bodies no joint holds keep the undelayed path.
 
-Measured with bpy 5.0 (``tests/blender/importer/test_import_reproduce_velocity.py``): the path has to go on through
-the release step (``HOLD`` > ``RELEASE``) and the first simulated step after a rebuild gives no velocity, so the
-release comes on the third frame. The pre-roll follows the ballistic path under the world's gravity, so the body is
-where a free body would be at every frame. A kinematic or infinite-mass body keeps its velocity for ever (KHR): its
-drivers are not windowed and it stays Animated (``constant_expressions``).
+Measured with bpy 5.0 (``tests/blender/importer/test_import_reproduce_velocity.py``): the path has to go on through the
+release step (``HOLD`` > ``RELEASE``) and the first simulated step after a rebuild may give no velocity (the rebuild may
+read the moved pose, above), so the release comes on the third frame. The pre-roll follows the ballistic path under the
+world's gravity, so the body is where a free body would be at every frame. A kinematic or infinite-mass body keeps its
+velocity for ever (KHR): its drivers are not windowed and it stays Animated (``constant_expressions``).
 """
 
 from __future__ import annotations
