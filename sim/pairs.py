@@ -53,7 +53,8 @@ def combine(value_a, value_b, mode_a, mode_b, default: int = AVERAGE, absent_is_
     a = np.asarray(value_a, dtype=float)
     b = np.asarray(value_b, dtype=float)
     mode = effective_mode(mode_a, mode_b, default, absent_is_default)
-    return np.choose(mode, [(a + b) / 2, np.minimum(a, b), np.maximum(a, b), a * b])
+    with np.errstate(over="ignore"):  # a product beyond the float range is inf; the average halves first: no overflow
+        return np.choose(mode, [a / 2 + b / 2, np.minimum(a, b), np.maximum(a, b), a * b])
 
 
 @dataclass(frozen=True)
