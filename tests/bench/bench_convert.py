@@ -1,7 +1,7 @@
 """Benchmark (not a test): batch conversion speed (``convert``) and the per-file cost of physics.
 
 Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--library fixtures assets] [--corpus]
-[--overhead 100] [--runs 3] [--no-speed] [--rounds R]``
+[--overhead 100] [--runs 3] [--no-speed] [--rounds R] [--without-reproduce]``
 
 1. Generated libraries of ``--files`` files each (``--library``, both by default):
    - ``fixtures``: our unit fixtures (``tests/fixtures/import`` and ``joints``: bodies, compound and mesh colliders,
@@ -22,6 +22,8 @@ Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--library
    the import and export time physics adds and the five files that add most; a file that cannot be imported in every
    mode (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a malformed
    validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
+   ``--without-reproduce`` adds a fourth mode per file: physics on with Reproduce Motion off (what the reproduction
+   helpers cost of it).
 """
 
 from __future__ import annotations
@@ -119,8 +121,15 @@ def speed(name: str, inputs: list[pathlib.Path], work: pathlib.Path, fmt: str = 
     result(f"{name}: --jobs 2 wall time = {best[2] / best[1]:.2f} x --jobs 1, best of {rounds} (target <= 0.6)")
 
 
+NO_REPRODUCE = "on, Reproduce Motion off"  # ``--without-reproduce``: physics on, no reproduction helpers
+
+
 def overhead(
-    libraries: dict[str, list[pathlib.Path]], runs: int, work: pathlib.Path, corpus: list[pathlib.Path] | None = None
+    libraries: dict[str, list[pathlib.Path]],
+    runs: int,
+    work: pathlib.Path,
+    corpus: list[pathlib.Path] | None = None,
+    without_reproduce: bool = False,
 ) -> None:
     sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
     import devkit
@@ -137,7 +146,8 @@ def overhead(
         else:
             devkit.enable()
             settings = bpy.context.scene.gltf_physics
-            settings.import_physics = settings.export_physics = mode == "on"
+            settings.import_physics = settings.export_physics = mode != "off"
+            settings.import_reproduce = mode != NO_REPRODUCE
         out = work / "overhead" / ("overhead.glb" if container == "GLB" else "overhead.gltf")
         out.parent.mkdir(exist_ok=True)
         start = time.perf_counter()
@@ -146,7 +156,7 @@ def overhead(
         bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
         return imported - start, time.perf_counter() - imported
 
-    modes = ("disabled", "off", "on")
+    modes = ("disabled", "off", "on", *([NO_REPRODUCE] if without_reproduce else []))
     for name, files in libraries.items():
         totals, added = dict.fromkeys(modes, 0.0), []
         for path in files:
@@ -232,6 +242,12 @@ def _overhead_result(label: str, totals: dict[str, float], count: int, summed: b
         f"{100 * (per['on'] / per['disabled'] - 1):.0f} % to the disabled extension, "
         f"{100 * (per['on'] / per['off'] - 1):.0f} % to physics off (target <= 20 %)"
     )
+    if NO_REPRODUCE in per:
+        result(
+            f"{label}: physics on with Reproduce Motion off {per[NO_REPRODUCE]:.1f} ms/file: adds "
+            f"{100 * (per[NO_REPRODUCE] / per['disabled'] - 1):.1f} % to the disabled extension "
+            f"(on: {100 * (per['on'] / per['disabled'] - 1):.1f} %)"
+        )
 
 
 def corpus_files() -> list[pathlib.Path]:
@@ -250,6 +266,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-speed", action="store_true", help="only the per-file cost of physics")
     parser.add_argument("--rounds", type=int, default=1, help="alternate --jobs 1 / --jobs 2 this many times")
+    parser.add_argument("--without-reproduce", action="store_true", help="also physics on, Reproduce Motion off")
     args = parser.parse_args()
     work = pathlib.Path(tempfile.mkdtemp(prefix="bench_convert_"))
     try:
@@ -264,7 +281,7 @@ def main() -> None:
             speed("corpus", [CORPUS], work, "same", args.rounds)  # a.gltf and a.glb side by side: keep each container
         if args.overhead:
             chosen = {name: files[: args.overhead] for name, files in libraries.items()}
-            overhead(chosen, args.runs, work, corpus_files() if args.corpus else None)
+            overhead(chosen, args.runs, work, corpus_files() if args.corpus else None, args.without_reproduce)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("\n".join(["", "== bench_convert", *RESULTS]), flush=True)
