@@ -210,3 +210,14 @@ def test_a_moving_body_is_jointed_at_the_files_pose(clean, tmp_path, moving):
         assert max(xs) > 0.9  # 4 m/s swing it up by 0.8 m
     else:  # on the file's path, one frame late
         assert _position("Anchor").x == pytest.approx(2.0 * 28 * seconds_per_frame(), rel=1e-6)
+    # the delayed pre-roll is recognised on export like the other: the file's nodes and velocities, no helper
+    scene.frame_set(scene.frame_start + 1)
+    written = export(tmp_path / "back.gltf", "2026")
+    motions = {n["name"]: n["extensions"][RB].get("motion") for n in written["nodes"] if RB in n.get("extensions", {})}
+    assert motions["Bob" if moving == "bob" else "Anchor"]["linearVelocity"] == [
+        4.0 if moving == "bob" else 2.0,
+        0.0,
+        0.0,
+    ]
+    assert sorted(n["name"] for n in written["nodes"]) == ["Anchor", "Bob", "BobFrame", "Pivot"]
+    assert "animations" not in written
