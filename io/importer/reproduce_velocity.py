@@ -26,6 +26,7 @@ from ..mapping.initial_velocity import (
     VARIABLES,
     constant_expressions,
     constant_rotation_expressions,
+    delayed,
     is_preroll_driver,
     kinematic_at,
     location_expressions,
@@ -108,12 +109,7 @@ def constant_bodies(scene) -> list:
 def _delay(ctx: ImportContext, state: dict, ob) -> int:
     """``DELAY`` for a body a rigid-body constraint of the world holds (the file's joints and the helpers'), else 0."""
     if "jointed" not in state:  # once per import, after the joints and the helper constraints
-        held = set()
-        for holder in ctx.world.constraints.objects if ctx.world.constraints is not None else ():
-            c = holder.rigid_body_constraint
-            if c is not None:
-                held.update(part.as_pointer() for part in (c.object1, c.object2) if part is not None)
-        state["jointed"] = held
+        state["jointed"] = held_bodies(ctx.world)
     return DELAY if ob.as_pointer() in state["jointed"] else 0
 
 
@@ -206,6 +202,8 @@ def on_frame_change(scene, depsgraph=None) -> None:
         rbw = scene.rigidbody_world
         if rbw is None or rbw.point_cache is None:
             return
+        if scene.frame_current == rbw.point_cache.frame_start:
+            delay_held(scene, rbw)
         for helper, body in _tagged(scene, KIND):
             if body is None or body.rigid_body is None:
                 continue
@@ -215,6 +213,37 @@ def on_frame_change(scene, depsgraph=None) -> None:
                 body.rigid_body.kinematic = want
     except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per frame
         print(f"glTF Physics: initial-velocity handler skipped: {exc}")
+
+
+def held_bodies(rbw) -> set[int]:
+    """Addresses of the objects a rigid-body constraint of world ``rbw`` holds."""
+    held = set()
+    for holder in rbw.constraints.objects if rbw.constraints is not None else ():
+        c = holder.rigid_body_constraint
+        if c is not None:
+            held.update(part.as_pointer() for part in (c.object1, c.object2) if part is not None)
+    return held
+
+
+def delay_held(scene, rbw) -> list:
+    """Delay the drivers of every undelayed pre-rolled or constant-velocity body a constraint now holds (a joint made
+    after the import; called at the cache's start frame, before the world is rebuilt); the bodies delayed."""
+    helpers = [
+        (h, b) for kind in (KIND, CONSTANT) for h, b in _tagged(scene, kind) if h.gltf_physics.joint.joint_name == kind
+    ]
+    if not helpers:
+        return []
+    held, done = held_bodies(rbw), []
+    for helper, body in helpers:
+        if body is None or body.as_pointer() not in held:
+            continue
+        data = body.animation_data
+        for fc in data.drivers if data is not None else ():
+            if is_preroll_driver(fc.data_path, fc.driver.expression):
+                fc.driver.expression = delayed(fc.driver.expression)
+        helper.gltf_physics.joint.joint_name += DELAYED
+        done.append(body)
+    return done
 
 
 def drop_preroll(body, scene) -> bool:

@@ -95,6 +95,18 @@ def rotation_expressions(angular_velocity, delay: int = 0) -> list[str]:
     return out
 
 
+def delayed(expression: str) -> str:
+    """An undelayed expression of this module (pre-roll or constant velocity) as built with ``DELAY``; other text is
+    returned unchanged."""
+    for before, after in (
+        (_clock(0), _clock(DELAY)),
+        (_endless(0), _endless(DELAY)),
+        (f"s <= frame <= s + {HOLD} else", f"s <= frame <= s + {HOLD + DELAY} else"),
+    ):
+        expression = expression.replace(before, after)
+    return expression
+
+
 def is_preroll_driver(data_path: str, expression: str) -> bool:
     """Is this driver one of the pre-roll's (the exporter expects such a body to be kinematic early on)?"""
     return data_path in ("delta_location", "delta_rotation_quaternion") and "fpsb / fps" in expression

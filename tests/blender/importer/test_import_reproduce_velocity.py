@@ -221,3 +221,31 @@ def test_a_moving_body_is_jointed_at_the_files_pose(clean, tmp_path, moving):
     ]
     assert sorted(n["name"] for n in written["nodes"]) == ["Anchor", "Bob", "BobFrame", "Pivot"]
     assert "animations" not in written
+
+
+def test_a_joint_added_in_blender_delays_the_pre_roll_from_the_next_start(clean, tmp_path):
+    """A joint made after the import (the Add Joint operator here; Blender's own Connect alike) holds a body whose
+    pre-roll moves on the rebuild frame: back at the cache's start frame the handler delays that pre-roll, so the
+    joint is built at the file's pose (before: the bob swung on a radius of about 1.02 m)."""
+    anchor = {
+        "name": "Anchor",
+        "translation": [0.0, 3.0, 0.0],
+        "extensions": {RB: {"collider": {"geometry": {"shape": 1}}}},
+    }
+    bob = body("Bob", [0.0, 2.0, 0.0], linearVelocity=[4.0, 0.0, 0.0])
+    import_file(write(tmp_path, "unjointed", [anchor, bob]))
+    scene = bpy.context.scene
+    helper = bpy.data.objects["Bob.initial_velocity"]
+    assert not helper.gltf_physics.joint.joint_name.endswith("(held by a joint)")
+    scene.cursor.location = (0.0, 0.0, 3.0)  # the anchor's centre (glTF y up = Blender z)
+    a, b = bpy.data.objects["Anchor"], bpy.data.objects["Bob"]
+    with bpy.context.temp_override(selected_objects=[a, b], active_object=b, object=b):
+        assert bpy.ops.gltf_physics.add_joint(preset="BALL", joint_name="Pin") == {"FINISHED"}
+    pin = next(ob for ob in bpy.data.objects if ob.rigid_body_constraint and ob.gltf_physics.joint.role == "JOINT")
+    radii = []
+    for frame in range(scene.frame_start, scene.frame_start + 30):
+        scene.frame_set(frame)
+        radii.append((_position("Bob") - pin.matrix_world.translation).length)
+    assert helper.gltf_physics.joint.joint_name.endswith("(held by a joint)")
+    assert radii[6:] == pytest.approx([1.0] * len(radii[6:]), abs=0.01)
+    assert max(radii) < 1.1 and _position("Bob").x != 0.0

@@ -105,3 +105,18 @@ def test_a_body_a_joint_holds_keeps_the_files_pose_until_the_world_is_rebuilt():
     w, _, _, z = iv.constant_rotation_expressions((0.0, 0.0, 1.0), d)
     assert (_eval(w, 2), _eval(z, 242)) == pytest.approx((1.0, math.sin(5.0)))
     assert [iv.kinematic_at(f, 1, d) for f in range(0, 7)] == [True] * 5 + [False] * 2
+
+
+def test_delayed_turns_every_undelayed_expression_into_the_delayed_one():
+    """A joint added after the import delays a pre-roll by rewriting its drivers' text (``delayed``)."""
+    velocity, gravity, omega, d = (2.0, -1.0, 3.0), (0.0, 0.0, -9.81), (0.5, 0.0, 2.0), iv.DELAY
+    pairs = [
+        (iv.location_expressions(velocity, gravity), iv.location_expressions(velocity, gravity, d)),
+        (iv.rotation_expressions(omega), iv.rotation_expressions(omega, d)),
+        (iv.constant_expressions(velocity), iv.constant_expressions(velocity, d)),
+        (iv.constant_rotation_expressions(omega), iv.constant_rotation_expressions(omega, d)),
+    ]
+    for undelayed, late in pairs:
+        assert [iv.delayed(e) for e in undelayed] == late
+        assert [iv.delayed(e) for e in late] == late  # once delayed, left alone
+    assert iv.delayed("frame * 0.1") == "frame * 0.1"
