@@ -1,7 +1,7 @@
 """Body, Collider & Material and Trigger sub-panels of Properties ▸ Physics ▸ glTF Physics.
 
-Values Blender does not simulate are grouped under "Stored for export, not simulated"; read-outs come from ``sim``
-(``sim.mass`` through ``body_shapes``, ``sim.pairs`` through ``readout``).
+Values Blender does not simulate by itself are grouped under "Stored for export (Reproduce Motion simulates those
+marked)"; read-outs come from ``sim`` (``sim.mass`` through ``body_shapes``, ``sim.pairs`` through ``readout``).
 """
 
 from __future__ import annotations
@@ -120,12 +120,12 @@ class GLTF_PHYSICS_PT_body(PhysicsPanel, bpy.types.Panel):
         draw_computed_mass(layout, context, ob, motion)
         box = layout.box()
         box.active = motion.has_motion
-        box.label(text="Stored for export, not simulated", icon="INFO")
+        box.label(text="Stored for export (Reproduce Motion simulates those marked)", icon="INFO")
         optional_prop(box, motion, "has_center_of_mass", "center_of_mass")
         optional_prop(box, motion, "has_inertia_diagonal", "inertia_diagonal")
         optional_prop(box, motion, "has_inertia_orientation", "inertia_orientation")
-        box.prop(motion, "linear_velocity")
-        box.prop(motion, "angular_velocity")
+        prop_with_status(box, motion, "linear_velocity", motion_status(ob, "linear_velocity"))
+        prop_with_status(box, motion, "angular_velocity", motion_status(ob, "angular_velocity"))
         prop_with_status(box, motion, "gravity_factor", motion_status(ob, "gravity_factor"))
         prop_with_status(box, motion, "animated", motion_status(ob, "animated"))
         inertia = motion_status(ob, "inertia_diagonal")

@@ -202,11 +202,13 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
         size=3,
         subtype="VELOCITY",
         description="m/s, node space, Blender axes (motion.linearVelocity; written as (x, z, −y))",
+        update=sync_body.velocity_changed,
     )
     angular_velocity: FloatVectorProperty(
         name="Angular Velocity",
         size=3,
         description="rad/s, node space, Blender axes (motion.angularVelocity; written as (x, z, −y))",
+        update=sync_body.velocity_changed,
     )
     gravity_factor: FloatProperty(
         name="Gravity Factor",

@@ -102,6 +102,14 @@ def motion_state_changed(ob, _pm, context) -> None:
 
 
 @synced
+def velocity_changed(ob, _pm, context) -> None:
+    """An edited initial velocity rebuilds Reproduce Motion's pre-roll (or constant velocity) of a body that has
+    one (``reproduce_velocity.retarget``); without one the value is kept for export only."""
+    if ob.gltf_physics.motion.has_motion and context.scene is not None:
+        hooks.retarget_preroll(ob, context.scene)
+
+
+@synced
 def motion_presence_changed(ob, pm, _context) -> None:
     """ "glTF motion present" switched on: the stored motion takes Blender's body (type, Animated, mass) instead of
     pushing the defaults onto it; switched off: nothing changes in Blender."""
@@ -239,6 +247,8 @@ def motion_status(ob, name: str) -> str:
         return REPRODUCED if math.isclose(weight, pm.gravity_factor, rel_tol=1e-6) else STORED
     if name in ("inertia_diagonal", "inertia_orientation") and _locked_by_helper(ob):
         return REPRODUCED
+    if name in ("linear_velocity", "angular_velocity") and bpy.context.scene is not None:
+        return REPRODUCED if hooks.preroll_of(ob, bpy.context.scene) is not None else STORED
     return STORED
 
 

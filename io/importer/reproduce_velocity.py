@@ -246,6 +246,66 @@ def delay_held(scene, rbw) -> list:
     return done
 
 
+def preroll_of(ob, scene) -> tuple | None:
+    """(``KIND`` or ``CONSTANT``, helper Empty, the body carrying it) of ``ob``'s pre-roll or constant velocity — on
+    ``ob`` or on its centre-of-mass carrier — or None."""
+    carriers = {ob.as_pointer()}
+    if ob.parent is not None and ob.parent.gltf_physics.joint.role == ROLE:
+        carriers.add(ob.parent.as_pointer())
+    found = [(k, h, b) for k in (KIND, CONSTANT) for h, b in _tagged(scene, k) if b and b.as_pointer() in carriers]
+    return found[0] if found else None
+
+
+def retarget(ob, scene) -> bool:
+    """Rebuild the pre-roll (or constant velocity) of ``ob`` — or of its centre-of-mass carrier — from its stored
+    velocities (a Body panel edit); no velocity left: the pre-roll goes (a dynamic body is released). True when it
+    had one; a body without one keeps its velocities for export only."""
+    found = preroll_of(ob, scene)
+    if found is None:
+        return False
+    kind, helper, body = found
+    delay = DELAY if helper.gltf_physics.joint.joint_name != kind else 0
+    remove(body, release=False)  # drivers and delta transforms gone: the objects' own transforms are the file's
+    pm = ob.gltf_physics.motion
+    rotation = world_of(body).to_quaternion()  # the node's world rotation (a carrier keeps its body's)
+    linear, angular = rotation @ Vector(pm.linear_velocity), rotation @ Vector(pm.angular_velocity)
+    if not linear.length and not angular.length:
+        bpy.data.objects.remove(helper)
+        if kind == KIND and body.rigid_body is not None:
+            body.rigid_body.kinematic = False
+        return True
+    parent = _parent_space(body)
+    to_parent, turn = parent.to_3x3().inverted_safe(), parent.to_quaternion().inverted()
+    turns = angular.length and body.rotation_mode == "QUATERNION"
+    if kind == CONSTANT:
+        _drive(body, "delta_location", constant_expressions(to_parent @ linear, delay), scene)
+        if turns:
+            _drive(body, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular, delay), scene)
+        return True
+    gravity = _world_gravity(scene)
+    if _rests_now(scene, body, linear, gravity):
+        gravity = Vector()
+    _drive(body, "delta_location", location_expressions(to_parent @ linear, to_parent @ gravity, delay), scene)
+    if turns:
+        _drive(body, "delta_rotation_quaternion", rotation_expressions(turn @ angular, delay), scene)
+    return True
+
+
+def _rests_now(scene, ob, linear: Vector, gravity: Vector) -> bool:
+    """``_resting`` outside an import: the world's meshes' boxes now."""
+    world, render = scene.rigidbody_world, scene.render
+    seconds = HOLD * world.time_scale * render.fps_base / render.fps
+    skip = {part.as_pointer() for part in (ob, *ob.children_recursive)}
+    objects = world.collection.objects if world.collection is not None else ()
+    found = [
+        box for other in objects if other.type == "MESH" and other.as_pointer() not in skip and (box := _box(other))
+    ]
+    own = _box(ob, with_children=True)
+    return own is not None and rests_on_something(
+        own, np.asarray(found, dtype=float).reshape(-1, 2, 3), linear, gravity, seconds
+    )
+
+
 def drop_preroll(body, scene) -> bool:
     """Undo ``body``'s pre-roll for good (its body type was edited away from dynamic): the helper Empty that names it
     goes (the frame handler no longer switches it), then ``remove`` without the release. True when it had one."""

@@ -249,3 +249,35 @@ def test_a_joint_added_in_blender_delays_the_pre_roll_from_the_next_start(clean,
     assert helper.gltf_physics.joint.joint_name.endswith("(held by a joint)")
     assert radii[6:] == pytest.approx([1.0] * len(radii[6:]), abs=0.01)
     assert max(radii) < 1.1 and _position("Bob").x != 0.0
+
+
+def test_an_edited_velocity_reaches_the_pre_roll(clean, tmp_path):
+    """Authoring edits reach the simulation: the Body panel's Linear / Angular Velocity of a pre-rolled body rebuild
+    its pre-roll (before: the drivers kept the file's velocity while the export wrote the edited one); zero drops
+    it; a kinematic body's constant velocity follows too."""
+    nodes = [body("Ball", [0.0, 5.0, 0.0], linearVelocity=[2.0, 3.0, 0.0])]
+    nodes.append(body("Mover", [5.0, 2.0, 0.0], linearVelocity=[1.5, 0.0, 0.0], isKinematic=True))
+    import_file(write(tmp_path, "edited", nodes))
+    ball, mover = bpy.data.objects["Ball"], bpy.data.objects["Mover"]
+    start, mover_start = _position("Ball"), _position("Mover")
+    status = submodule(clean, "ui.sync_body").motion_status
+    assert status(ball, "linear_velocity") == status(mover, "angular_velocity") == "reproduced"
+    ball.gltf_physics.motion.linear_velocity = (4.0, 0.0, 0.0)  # Blender axes: +x, no longer up
+    mover.gltf_physics.motion.linear_velocity = (0.0, 3.0, 0.0)
+    step(FRAMES)
+    seconds = (FRAMES - 1) * seconds_per_frame()
+    travel = _position("Ball") - start
+    assert travel.x == pytest.approx(4.0 * seconds, rel=0.05)
+    assert travel.z == pytest.approx(-0.5 * G * seconds * seconds, rel=0.05)
+    assert (_position("Mover") - mover_start).y == pytest.approx(3.0 * seconds, rel=0.01)
+    written = export(tmp_path / "back.gltf", "2026")
+    motions = {n["name"]: n["extensions"][RB]["motion"] for n in written["nodes"]}
+    assert motions["Ball"]["linearVelocity"] == [4.0, 0.0, 0.0]
+    assert motions["Mover"]["linearVelocity"] == [0.0, 0.0, -3.0]  # Blender +y = glTF −z
+    bpy.context.scene.frame_set(bpy.context.scene.frame_start)
+    ball.gltf_physics.motion.linear_velocity = (0.0, 0.0, 0.0)  # no velocity: no pre-roll, a dynamic body
+    assert not any(ob.name.startswith("Ball.initial_velocity") for ob in bpy.data.objects)
+    assert not ball.rigid_body.kinematic and not ball.animation_data.drivers
+    assert status(ball, "linear_velocity") == "stored only"
+    step(FRAMES)
+    assert abs((_position("Ball") - start).x) < 1e-3
