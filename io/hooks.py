@@ -29,6 +29,7 @@ from .importer.joint_empties import JointEmpties, node_joints
 from .importer.proxies import EmptyPlaceholders
 from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
 from .importer.reproduce_cleanup import remove_helpers as remove_reproduction_helpers  # noqa: F401 (for ui/)
+from .importer.reproduce_mass import carrier_of  # noqa: F401 (for ui/)
 from .importer.reproduce_velocity import (
     drop_preroll,  # noqa: F401 (for ui/)
     preroll_of,  # noqa: F401 (for ui/)

@@ -74,14 +74,17 @@ def _density(context) -> float:
 
 def apply_mass(ob, pm, context) -> None:
     """Explicit → the mass; Computed → density × volume of the collider shapes (as *Compute Mass*); Infinite →
-    nothing (a passive body has no mass)."""
-    rb = ob.rigid_body
+    nothing (a passive body has no mass). On ``ob`` (what the exporter reads) and on a centre-of-mass carrier that
+    simulates it."""
+    mass = None
     if pm.mass_mode == "EXPLICIT" and pm.mass > 0.0:
-        rb.mass = pm.mass
+        mass = pm.mass
     elif pm.mass_mode == "ABSENT":
         result, _notes = body_shapes.body_mass(ob, _density(context), body_shapes.PANEL_MAX_VERTICES)
         if result is not None and result.mass > 0.0:
-            rb.mass = result.mass
+            mass = result.mass
+    for target in dict.fromkeys((ob, hooks.carrier_of(ob))) if mass is not None else ():
+        target.rigid_body.mass = mass
 
 
 @synced
@@ -93,7 +96,8 @@ def motion_state_changed(ob, _pm, context) -> None:
     kind, kinematic = expected_state(pm)
     if kind == "PASSIVE" or kinematic:  # no longer a dynamic body: Reproduce Motion's initial-velocity pre-roll goes
         hooks.drop_preroll(ob, context.scene)
-    for target in (ob, *_compound_children(ob)):
+    carrier = hooks.carrier_of(ob)  # a centre-of-mass helper simulates its body: the state goes there
+    for target in dict.fromkeys((carrier, ob, *_compound_children(carrier))):
         if target.rigid_body.type != kind:
             target.rigid_body.type = kind
         if bool(target.rigid_body.kinematic) != kinematic:
@@ -178,12 +182,15 @@ def gravity_changed(_ob, _pm, context) -> None:
 
 
 def material_holders(ob) -> list:
-    """The rigid bodies realising this object's stored collider: its own (unless a compound parent) and the import
-    proxies standing for its node (``role`` PROXY, ``proxy_node``)."""
+    """The rigid bodies realising this object's stored collider: its own (unless a compound parent), its
+    centre-of-mass carrier and the import proxies standing for its node (``role`` PROXY, ``proxy_node``)."""
     pg = ob.gltf_physics
     out = []
     if ob.rigid_body is not None and ob.rigid_body.collision_shape != "COMPOUND":
         out.append(ob)
+    carrier = hooks.carrier_of(ob)  # a centre-of-mass helper simulates its body: Blender uses the compound's values
+    if carrier is not ob:
+        out.append(carrier)
     if pg.node_index >= 0:
         owners = [ob, *([ob.parent] if ob.parent is not None else [])]
         for owner in owners:

@@ -101,6 +101,15 @@ def _helper(ctx: ImportContext, state: dict, ob, matrix: Matrix):
     return helper
 
 
+def carrier_of(ob):
+    """The centre-of-mass helper that simulates ``ob`` (its parent, naming it), else ``ob`` itself."""
+    parent = ob.parent
+    pg = parent.gltf_physics.joint if parent is not None else None
+    if pg is not None and pg.role == ROLE and pg.joint_name == KIND and pg.node_b == ob and parent.rigid_body:
+        return parent
+    return ob
+
+
 def restore(helper) -> None:
     """Undo ``recentre`` before the helper is deleted: the body back under the helper's parent, where it is."""
     body, parent = helper.gltf_physics.joint.node_b, helper.gltf_physics.joint.node_a

@@ -307,14 +307,16 @@ def _rests_now(scene, ob, linear: Vector, gravity: Vector) -> bool:
 
 
 def drop_preroll(body, scene) -> bool:
-    """Undo ``body``'s pre-roll for good (its body type was edited away from dynamic): the helper Empty that names it
-    goes (the frame handler no longer switches it), then ``remove`` without the release. True when it had one."""
-    helpers = [helper for helper, named in _tagged(scene, KIND) if named == body]
-    for helper in helpers:
-        bpy.data.objects.remove(helper)
-    if helpers:
-        remove(body, release=False)
-    return bool(helpers)
+    """Undo ``body``'s pre-roll for good — its own or its centre-of-mass carrier's (its body type was edited away
+    from dynamic): the helper Empty goes (the frame handler no longer switches it), then ``remove`` without the
+    release. True when it had one."""
+    found = preroll_of(body, scene)
+    if found is None or found[0] != KIND:
+        return False
+    _, helper, carrier = found
+    bpy.data.objects.remove(helper)
+    remove(carrier, release=False)
+    return True
 
 
 def remove(body, release: bool = True) -> None:

@@ -281,3 +281,33 @@ def test_an_edited_velocity_reaches_the_pre_roll(clean, tmp_path):
     assert status(ball, "linear_velocity") == "stored only"
     step(FRAMES)
     assert abs((_position("Ball") - start).x) < 1e-3
+
+
+def test_kind_mass_and_material_edits_reach_a_re_originated_body(clean, tmp_path):
+    """A body with a centre of mass is simulated by its helper ``<body>.center_of_mass`` (Reproduce Motion): the Body
+    panel's kind, mass and material edits go to that helper, and a kinematic body loses the helper's pre-roll
+    (before: the helper stayed dynamic, kept its pre-roll, mass, friction and restitution, and the "kinematic" body
+    fell)."""
+    ball = body("Ball", [0.0, 5.0, 0.0], linearVelocity=[2.0, 0.0, 0.0], centerOfMass=[0.2, 0.0, 0.0])
+    import_file(write(tmp_path, "recentred", [ball]))
+    ob = bpy.data.objects["Ball"]
+    carrier = ob.parent
+    assert carrier.name == "Ball.center_of_mass" and carrier.rigid_body.collision_shape == "COMPOUND"
+    ob.gltf_physics.motion.mass = 3.5
+    assert carrier.rigid_body.mass == pytest.approx(3.5)
+    material = ob.gltf_physics.collider.material
+    material.has_material = True
+    material.dynamic_friction, material.restitution = 0.125, 0.75
+    assert (carrier.rigid_body.friction, carrier.rigid_body.restitution) == pytest.approx((0.125, 0.75))
+    ob.gltf_physics.motion.kind = "kinematic"
+    assert carrier.rigid_body.kinematic and not any(o.name.endswith(".initial_velocity") for o in bpy.data.objects)
+    start = _position("Ball")
+    step(20)
+    assert (_position("Ball") - start).length < 1e-6 and carrier.rigid_body.kinematic  # not released, not driven
+    written = export(tmp_path / "back.gltf", "2026")
+    (node,) = [n for n in written["nodes"] if n["name"] == "Ball"]
+    physics = node["extensions"][RB]
+    assert physics["motion"]["isKinematic"] is True and physics["motion"]["mass"] == pytest.approx(3.5)
+    assert physics["motion"]["centerOfMass"] == pytest.approx([0.2, 0.0, 0.0])
+    written_material = written["extensions"][RB]["physicsMaterials"][physics["collider"]["physicsMaterial"]]
+    assert (written_material["dynamicFriction"], written_material["restitution"]) == pytest.approx((0.125, 0.75))
