@@ -20,6 +20,7 @@ from collections.abc import Iterator
 import bpy
 import numpy as np
 
+from ..io import hooks
 from ..io.gltf.model import CollisionFilter
 from ..io.mapping import sync_gate
 from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
@@ -60,7 +61,8 @@ def _is_unit(ob) -> bool:
 
 
 def units(scene) -> Iterator[tuple[object, list]]:
-    """(body, [the body and its compound children]) for every rigid body of ``scene`` (helpers left out)."""
+    """(body, [the body and its compound children]) for every rigid body of ``scene`` (helpers left out); a body
+    that a centre-of-mass helper simulates counts with that helper and the helper's other children."""
     for ob in scene.objects:
         if _is_unit(ob):
             children = (
@@ -69,6 +71,10 @@ def units(scene) -> Iterator[tuple[object, list]]:
                 else []
             )
             yield ob, [ob, *children]
+        elif ob.rigid_body is not None and ob.gltf_physics.joint.role in HELPER_ROLES:
+            body = ob.gltf_physics.joint.node_b
+            if body is not None and body.rigid_body is not None and hooks.carrier_of(body) == ob:
+                yield body, [body, ob, *(c for c in ob.children if c.rigid_body is not None and c != body)]
 
 
 def _unit_filter(members: list) -> CollisionFilter | None | str:
@@ -156,7 +162,8 @@ def filters_from_collections(scene) -> int:
         for ob, members in found:
             flt = filters[ob.name]
             for member in members:
-                write_filter(member.gltf_physics.collider.filter, flt)
+                if member.gltf_physics.joint.role not in HELPER_ROLES:  # never onto a centre-of-mass helper
+                    write_filter(member.gltf_physics.collider.filter, flt)
             given += flt is not None
     return given
 

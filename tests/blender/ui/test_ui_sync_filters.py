@@ -188,3 +188,32 @@ def test_readout_cache_follows_blender_edits_and_handlers_unregister(clean):
         assert not any(sync.invalidate in getattr(bpy.app.handlers, name) for name in lists.HANDLERS)
     finally:
         clean.register()
+
+
+def test_a_filter_edit_reaches_a_body_with_a_centre_of_mass(clean, tmp_path):
+    """Reproduce Motion simulates a body with a centre of mass through its helper ``<body>.center_of_mass`` (the
+    compound): its filter is solved with the others and the helper gets the collections (before: the body was left
+    out of the solve and the helper kept the file's collections: edited to collide with the Box, it still did not)."""
+    from reproduce_kit import RB, body, import_file, write
+
+    nodes = [body("Ball", [0.0, 5.0, 0.0], centerOfMass=[0.2, 0.0, 0.0]), body("Box", [3.0, 5.0, 0.0])]
+    nodes.append(body("Cube", [6.0, 5.0, 0.0]))
+    for node, index in zip(nodes, range(3), strict=True):
+        node["extensions"][RB]["collider"]["collisionFilter"] = index
+    filters = [
+        {"collisionSystems": ["a"], "collideWithSystems": ["x"]},  # the Ball collides with nothing
+        {"collisionSystems": ["b"], "collideWithSystems": ["a", "c"]},
+        {"collisionSystems": ["c"], "collideWithSystems": ["b"]},
+    ]
+    import_file(write(tmp_path, "filtered", nodes, collisionFilters=filters))
+    ball, box, cube = (bpy.data.objects[n] for n in ("Ball", "Box", "Cube"))
+    carrier = ball.parent
+
+    def collections(ob) -> set[int]:
+        return {i for i, on in enumerate(ob.rigid_body.collision_collections) if on}
+
+    assert carrier.name == "Ball.center_of_mass"
+    assert not collections(carrier) & (collections(box) | collections(cube)) and collections(box) & collections(cube)
+    ball.gltf_physics.collider.filter.collide_with_systems = json.dumps(["b"])  # now it collides with the Box
+    assert collections(carrier) & collections(box) and not collections(carrier) & collections(cube)
+    assert collections(box) & collections(cube)
