@@ -163,6 +163,9 @@ def dynamic_gravity_factors(world) -> list[float]:
             continue
         if ob.parent is not None and ob.parent.rigid_body is not None:
             continue
+        carried = ob.gltf_physics.joint.node_b  # a centre-of-mass helper counts with its body's factor
+        if carried is not None and hooks.carrier_of(carried) == ob:
+            ob = carried
         pm = ob.gltf_physics.motion
         out.append(float(pm.gravity_factor) if pm.has_motion and pm.kind == DYNAMIC else 1.0)
     return out
@@ -232,9 +235,10 @@ def _locked_by_helper(ob) -> bool:
     collection = world.constraints if world is not None else None
     if collection is None:
         return False
+    bodies = {ob, hooks.carrier_of(ob)}  # a centre-of-mass helper carries the lock of its body
     for helper in collection.objects:
         c = helper.rigid_body_constraint
-        if c is not None and helper.gltf_physics.joint.role == "REPRODUCTION" and ob in (c.object1, c.object2):
+        if c is not None and helper.gltf_physics.joint.role == "REPRODUCTION" and {c.object1, c.object2} & bodies:
             return True
     return False
 

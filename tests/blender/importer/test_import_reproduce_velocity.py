@@ -311,3 +311,19 @@ def test_kind_mass_and_material_edits_reach_a_re_originated_body(clean, tmp_path
     assert physics["motion"]["centerOfMass"] == pytest.approx([0.2, 0.0, 0.0])
     written_material = written["extensions"][RB]["physicsMaterials"][physics["collider"]["physicsMaterial"]]
     assert (written_material["dynamicFriction"], written_material["restitution"]) == pytest.approx((0.125, 0.75))
+
+
+def test_gravity_factor_and_rotation_lock_of_a_re_originated_body_count(clean, tmp_path):
+    """A gravity factor edit re-decides the world's gravity weight from every dynamic body's factor: a body with a
+    centre of mass counts with its own factor, not as its helper's 1 (before: two bodies at 0.5, one re-originated,
+    gave a weight of 1 after an edit); its rotation lock, on the helper, shows as reproduced."""
+    nodes = [body("Ball", [0.0, 5.0, 0.0], centerOfMass=[0.2, 0.0, 0.0], gravityFactor=0.5, inertiaDiagonal=[0, 0, 0])]
+    nodes.append(body("Box", [3.0, 5.0, 0.0], gravityFactor=0.5))
+    import_file(write(tmp_path, "half", nodes))
+    world = bpy.context.scene.rigidbody_world
+    assert world.effector_weights.gravity == pytest.approx(0.5)
+    bpy.data.objects["Box"].gltf_physics.motion.gravity_factor = 0.5  # an edit: the weight is decided again
+    assert world.effector_weights.gravity == pytest.approx(0.5)
+    status = submodule(clean, "ui.sync_body").motion_status
+    ball = bpy.data.objects["Ball"]
+    assert status(ball, "gravity_factor") == status(ball, "inertia_diagonal") == "reproduced"
