@@ -29,6 +29,8 @@ from .importer.joint_empties import JointEmpties, node_joints
 from .importer.proxies import EmptyPlaceholders
 from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
 from .importer.reproduce_cleanup import remove_helpers as remove_reproduction_helpers  # noqa: F401 (for ui/)
+from .importer.reproduce_combine import restore as restore_pre_combined  # noqa: F401 (for ui/)
+from .importer.reproduce_combine import set_pre_combined, sim_material  # noqa: F401 (for ui/)
 from .importer.reproduce_mass import carrier_of  # noqa: F401 (for ui/)
 from .importer.reproduce_velocity import (
     drop_preroll,  # noqa: F401 (for ui/)

@@ -22,7 +22,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from . import filter_mirror, sync_body, sync_filters, sync_shapes
+from . import filter_mirror, sync_body, sync_combine, sync_filters, sync_shapes
 from .joint_properties import GLTF_PHYSICS_PG_joint
 
 MOTION_KINDS = (
@@ -75,7 +75,7 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
         min=0.0,
         description="Unitless coefficient (physicsMaterials[].dynamicFriction); sets Blender's friction through the "
         "combine rule (the value for multiply, else its square root)",
-        update=sync_body.material_changed,
+        update=sync_combine.material_changed,
     )
     restitution: FloatProperty(
         name="Restitution",
@@ -83,14 +83,14 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
         min=0.0,
         description="Unitless coefficient (physicsMaterials[].restitution); sets Blender's bounciness through the "
         "combine rule",
-        update=sync_body.material_changed,
+        update=sync_combine.material_changed,
     )
     friction_combine: EnumProperty(
         name="Friction Combine",
         items=COMBINE_MODES,
         default="NONE",
         description="physicsMaterials[].frictionCombine; Blender multiplies, so any other mode writes the square root",
-        update=sync_body.material_changed,
+        update=sync_combine.material_changed,
     )
     restitution_combine: EnumProperty(
         name="Restitution Combine",
@@ -98,7 +98,7 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
         default="NONE",
         description="physicsMaterials[].restitutionCombine; Blender multiplies, so any other mode writes the square "
         "root",
-        update=sync_body.material_changed,
+        update=sync_combine.material_changed,
     )
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"

@@ -216,16 +216,6 @@ def model_material(pmat) -> PhysicsMaterial | None:
     )
 
 
-@synced
-def material_changed(ob, pmat, _context) -> None:
-    """Blender friction = the dynamic friction, restitution as is, both through ``blender_coefficient`` (the
-    importer's combine rule: √value, or the value for ``multiply``)."""
-    if pmat != ob.gltf_physics.collider.material:
-        return
-    for holder in material_holders(ob):
-        props.apply_material(holder.rigid_body, model_material(pmat))
-
-
 # --- status marks ---------------------------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
             props.lookup(doc.materials, n.collider.material) for n in doc.nodes.values() if n.collider is not None
         )
     }
-    if default_rule_exact(_material(m) for m in used.values()):  # no pair of the file's materials needs a plan
+    if default_rule_exact(sim_material(m) for m in used.values()):  # no pair of the file's materials needs a plan
         return
     carriers = dict(dynamic)
     first_collider = _first_colliders(ctx)
@@ -49,7 +49,7 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
         source = props.lookup(ctx.document.materials, ctx.document.nodes[first_collider[node]].collider.material)
         material = materials.get(id(source), materials)
         if material is materials:  # one PhysicsMaterial per file material, shared by its bodies
-            material = materials[id(source)] = _material(source)
+            material = materials[id(source)] = sim_material(source)
         entry = Body(node, material, collections, ob.name)
         (dyn if node in carriers else static).append(entry)
     result = plan(dyn, static)
@@ -57,7 +57,7 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
         return
     for node, values in result.values.items():
         for ob in bodies[node]:
-            _set(ob, values["friction"], values["restitution"])
+            set_pre_combined(ob, values["friction"], values["restitution"])
     for node in result.exact:
         ctx.note(
             REPRODUCED,
@@ -84,7 +84,8 @@ def _first_colliders(ctx: ImportContext) -> dict[int, int]:
     return out
 
 
-def _material(m) -> PhysicsMaterial | None:
+def sim_material(m) -> PhysicsMaterial | None:
+    """A physics material (the document's or a stored one's model) as ``sim.pairs`` combines it."""
     if m is None:
         return None
     return PhysicsMaterial(
@@ -96,7 +97,8 @@ def _pointer(ctx: ImportContext, collider: int) -> str:
     return ctx.node_pointer(collider, "collider", "physicsMaterial")
 
 
-def _set(ob, friction: float, restitution: float) -> None:
+def set_pre_combined(ob, friction: float, restitution: float) -> None:
+    """Set ``ob``'s pre-combined friction / restitution and mark them (the values before kept for ``restore``)."""
     rb, pm = ob.rigid_body, ob.gltf_physics.collider.material
     if not pm.reproduced:
         pm.reproduced_values = (friction, restitution, rb.friction, rb.restitution)

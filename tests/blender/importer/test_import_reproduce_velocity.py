@@ -327,3 +327,25 @@ def test_gravity_factor_and_rotation_lock_of_a_re_originated_body_count(clean, t
     status = submodule(clean, "ui.sync_body").motion_status
     ball = bpy.data.objects["Ball"]
     assert status(ball, "gravity_factor") == status(ball, "inertia_diagonal") == "reproduced"
+
+
+def test_a_material_edit_keeps_the_pre_combined_friction(clean, tmp_path):
+    """Reproduce Motion pre-combines friction per contact pair (the ground set to 1, the box to the spec's combined
+    value). A Body panel edit of the box's material plans that again (before: the box got √μ of the import's default
+    rule against a ground of 1, so Blender simulated √0.4 = 0.63 instead of min(0.4, 0.8) = 0.4)."""
+    floor = ground(physicsMaterial=1)
+    box = body("Box", [0.0, 0.5, 0.0])
+    box["extensions"][RB]["collider"]["physicsMaterial"] = 0
+    materials = [
+        {"staticFriction": 0.2, "dynamicFriction": 0.2, "restitution": 0.0, "frictionCombine": "minimum"},
+        {"staticFriction": 0.8, "dynamicFriction": 0.8, "restitution": 0.0},
+    ]
+    import_file(write(tmp_path, "combined", [floor, box], physicsMaterials=materials))
+    box_ob, floor_ob = bpy.data.objects["Box"], bpy.data.objects["Ground"]
+    assert (box_ob.rigid_body.friction, floor_ob.rigid_body.friction) == pytest.approx((0.2, 1.0))
+    box_ob.gltf_physics.collider.material.dynamic_friction = 0.4
+    assert (box_ob.rigid_body.friction, floor_ob.rigid_body.friction) == pytest.approx((0.4, 1.0))
+    written = export(tmp_path / "back.gltf", "2026")
+    (node,) = [n for n in written["nodes"] if n["name"] == "Box"]
+    material = written["extensions"][RB]["physicsMaterials"][node["extensions"][RB]["collider"]["physicsMaterial"]]
+    assert material["dynamicFriction"] == pytest.approx(0.4) and material["frictionCombine"] == "minimum"

@@ -73,20 +73,38 @@ def test_material_edits_go_through_the_combine_rule(clean, tmp_path):
     import_gltf(clean, fixture("import/materials_mass.gltf"))
     full = bpy.data.objects["Full"]
     pmat = full.gltf_physics.collider.material
-    pmat.dynamic_friction = 0.81  # frictionCombine average: Blender gets √0.81 (two equal bodies: 0.81)
-    assert full.rigid_body.friction == pytest.approx(0.9)
-    pmat.restitution = 0.36
-    assert full.rigid_body.restitution == pytest.approx(0.6)
+    # Reproduce Motion pre-combined this scene (the static "Infinite", default material, set to 1): an edit plans
+    # the pair again with the spec's combine precedence (``sync_combine``; without a pre-combine the import's rule
+    # √value would apply, test_material_edit_without_pre_combine_uses_the_import_rule)
+    assert bpy.data.objects["Infinite"].rigid_body.friction == pytest.approx(1.0)
+    pmat.dynamic_friction = 0.81  # frictionCombine average with the default 0.6
+    assert full.rigid_body.friction == pytest.approx((0.81 + 0.6) / 2)
+    pmat.restitution = 0.36  # absent combine modes: average with the default 0
+    assert full.rigid_body.restitution == pytest.approx(0.18)
     pmat.restitution_combine = "multiply"
-    assert full.rigid_body.restitution == pytest.approx(0.36)
+    assert full.rigid_body.restitution == pytest.approx(0.0)
     pmat.static_friction = 1.2  # stored only: Blender has one friction
-    assert full.rigid_body.friction == pytest.approx(0.9)
+    assert full.rigid_body.friction == pytest.approx(0.705)
+    assert bpy.data.objects["Infinite"].rigid_body.friction == pytest.approx(1.0)
     material = _material(export(tmp_path / "material.gltf", "2026"), "Full")
     assert material["dynamicFriction"] == pytest.approx(0.81)
     assert material["staticFriction"] == pytest.approx(1.2)
     assert material["restitution"] == pytest.approx(0.36)
     assert (material["frictionCombine"], material["restitutionCombine"]) == ("average", "multiply")
     assert not _edited(clean)
+
+
+def test_material_edit_without_pre_combine_uses_the_import_rule(clean):
+    """Imported with Reproduce Motion off (nothing pre-combined): Blender gets the import's rule, √value (two equal
+    bodies: the value)."""
+    bpy.context.scene.gltf_physics.import_reproduce = False
+    import_gltf(clean, fixture("import/materials_mass.gltf"))
+    full = bpy.data.objects["Full"]
+    pmat = full.gltf_physics.collider.material
+    pmat.dynamic_friction = 0.81
+    assert full.rigid_body.friction == pytest.approx(0.9)
+    pmat.restitution_combine, pmat.restitution = "multiply", 0.36
+    assert full.rigid_body.restitution == pytest.approx(0.36)
 
 
 def test_native_edit_still_wins_and_import_does_not_sync(clean, tmp_path):
