@@ -4,13 +4,15 @@ Run: .venv/bin/python -P tests/bench/bench_ui_sync.py [--repeat N] [--bodies N]
 Builds and installs the extension like the Blender test tier, imports fixtures, then times single assignments:
 an explicit mass, a dynamic friction, a hinge limit (re-plan), a velocity target (re-plan + MOTOR helper), a box
 size (proxy rebuild) and a filter list in a scene of N extra filtered bodies (re-solve of the collections), plus
-the "collides with" read-out (first draw and a cached redraw).
+the "collides with" read-out (first draw and a cached redraw), and a dynamic friction in a scene of N boxes on a
+ground whose friction Reproduce Motion pre-combined (``ui/sync_combine``: the pairs planned again).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import pathlib
 import sys
 import tempfile
@@ -49,6 +51,42 @@ def _extra_bodies(count: int, rbw) -> None:
         rbw.collection.objects.link(ob)
         flt = ob.gltf_physics.collider.filter
         flt.has_filter, flt.collision_systems = True, f'["team{i % 7}"]'
+
+
+def _pre_combined_scene(count: int) -> None:
+    """``count`` boxes (a ``minimum`` friction material) on a ground (another material), imported with Reproduce
+    Motion: the import pre-combines their friction."""
+    rb = "KHR_physics_rigid_bodies"
+    nodes = [
+        {
+            "name": "Ground",
+            "translation": [0.0, -0.5, 0.0],
+            "extensions": {rb: {"collider": {"geometry": {"shape": 0}, "physicsMaterial": 1}}},
+        }
+    ]
+    for i in range(count):
+        physics = {"motion": {"mass": 1.0}, "collider": {"geometry": {"shape": 1}, "physicsMaterial": 0}}
+        place = [(i % 40) * 1.2 - 24.0, 0.5 + (i // 40) * 1.1, 0.0]
+        nodes.append({"name": f"Box{i}", "translation": place, "extensions": {rb: physics}})
+    shapes = [{"type": "box", "box": {"size": [60.0, 1.0, 4.0]}}, {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}]
+    materials = [
+        {"staticFriction": 0.2, "dynamicFriction": 0.2, "restitution": 0.0, "frictionCombine": "minimum"},
+        {"staticFriction": 0.8, "dynamicFriction": 0.8, "restitution": 0.0},
+    ]
+    doc = {
+        "asset": {"version": "2.0"},
+        "extensionsUsed": [rb, "KHR_implicit_shapes"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": shapes}, rb: {"physicsMaterials": materials}},
+        "nodes": nodes,
+        "scenes": [{"nodes": list(range(len(nodes)))}],
+        "scene": 0,
+    }
+    path = pathlib.Path(tempfile.mkdtemp()) / "pre_combined.gltf"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    devkit.enable()
+    bpy.context.scene.gltf_physics.import_reproduce = True
+    bpy.ops.import_scene.gltf(filepath=str(path))
 
 
 def main() -> None:
@@ -103,6 +141,15 @@ def main() -> None:
         (
             f"collides-with, cached, {args.bodies + 6} bodies",
             _best(lambda n: sync_filters.collides_with(ghost), args.repeat),
+        )
+    )
+    _pre_combined_scene(args.bodies)
+    box = bpy.data.objects["Box7"].gltf_physics.collider.material
+    assert box.reproduced, "the import did not pre-combine the boxes' friction"
+    rows.append(
+        (
+            f"dynamic friction, pre-combined, {args.bodies + 1} bodies",
+            _best(lambda n: setattr(box, "dynamic_friction", 0.3 + n / 100), args.repeat),
         )
     )
     print(f"bpy {bpy.app.version_string}, best of {args.repeat} (wall clock)")
