@@ -62,19 +62,20 @@ def _is_unit(ob) -> bool:
 
 def units(scene) -> Iterator[tuple[object, list]]:
     """(body, [the body and its compound children]) for every rigid body of ``scene`` (helpers left out); a body
-    that a centre-of-mass helper simulates counts with that helper and the helper's other children."""
+    that a centre-of-mass helper simulates counts with that helper and the helper's other children. O(objects):
+    the children come from one pass (``Object.children`` scans every object each time)."""
+    bodies_under: dict[int, list] = {}  # parent → its children with a rigid body, in ``Object.children`` order
+    for child in bpy.data.objects:
+        if child.parent is not None and child.rigid_body is not None:
+            bodies_under.setdefault(child.parent.as_pointer(), []).append(child)
     for ob in scene.objects:
         if _is_unit(ob):
-            children = (
-                [c for c in ob.children if c.rigid_body is not None]
-                if ob.rigid_body.collision_shape == "COMPOUND"
-                else []
-            )
-            yield ob, [ob, *children]
+            compound = ob.rigid_body.collision_shape == "COMPOUND"
+            yield ob, [ob, *(bodies_under.get(ob.as_pointer(), []) if compound else [])]
         elif ob.rigid_body is not None and ob.gltf_physics.joint.role in HELPER_ROLES:
             body = ob.gltf_physics.joint.node_b
             if body is not None and body.rigid_body is not None and hooks.carrier_of(body) == ob:
-                yield body, [body, ob, *(c for c in ob.children if c.rigid_body is not None and c != body)]
+                yield body, [body, ob, *(c for c in bodies_under.get(ob.as_pointer(), []) if c != body)]
 
 
 def _unit_filter(members: list) -> CollisionFilter | None | str:
