@@ -184,9 +184,21 @@ def gravity_changed(_ob, _pm, context) -> None:
     world.effector_weights.gravity = 1.0 if decided is None else decided.weight
 
 
-def material_holders(ob) -> list:
+def proxy_index(objects) -> dict[tuple[int, int], list]:
+    """(parent, node index) → the import proxies among ``objects`` standing for that node (``role`` PROXY, with a
+    rigid body): one pass, for callers that ask for many bodies (``Object.children`` scans every object)."""
+    out: dict[tuple[int, int], list] = {}
+    for child in objects:
+        cpg = child.gltf_physics
+        if cpg.role == "PROXY" and child.parent is not None and child.rigid_body is not None:
+            out.setdefault((child.parent.as_pointer(), cpg.proxy_node), []).append(child)
+    return out
+
+
+def material_holders(ob, proxies: dict | None = None) -> list:
     """The rigid bodies realising this object's stored collider: its own (unless a compound parent), its
-    centre-of-mass carrier and the import proxies standing for its node (``role`` PROXY, ``proxy_node``)."""
+    centre-of-mass carrier and the import proxies standing for its node (``proxies``: a ``proxy_index`` of the
+    scene, else the owners' children are read)."""
     pg = ob.gltf_physics
     out = []
     if ob.rigid_body is not None and ob.rigid_body.collision_shape != "COMPOUND":
@@ -196,11 +208,9 @@ def material_holders(ob) -> list:
         out.append(carrier)
     if pg.node_index >= 0:
         owners = [ob, *([ob.parent] if ob.parent is not None else [])]
-        for owner in owners:
-            for child in owner.children:
-                cpg = child.gltf_physics
-                if child.rigid_body is not None and cpg.role == "PROXY" and cpg.proxy_node == pg.node_index:
-                    out.append(child)
+        if proxies is None:
+            proxies = proxy_index(child for owner in owners for child in owner.children)
+        out += [p for owner in owners for p in proxies.get((owner.as_pointer(), pg.node_index), ())]
     return out
 
 

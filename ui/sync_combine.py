@@ -10,10 +10,12 @@ and marked again, so the exporter still writes the stored materials.
 
 from __future__ import annotations
 
+import bpy
+
 from ..io import hooks
 from ..io.mapping import stored as props
 from ..io.mapping.combine_pairs import Body, plan
-from .sync_body import expected_state, material_holders, model_material, synced
+from .sync_body import expected_state, material_holders, model_material, proxy_index, synced
 from .sync_filters import units
 
 
@@ -38,11 +40,7 @@ def replan(scene, edited) -> None:
     hooks.restore_pre_combined(scene)
     for holder in material_holders(edited):
         props.apply_material(holder.rigid_body, model_material(edited.gltf_physics.collider.material))
-    proxies: dict[tuple[int, int], list] = {}  # (parent, node index) → the import proxies standing for that node
-    for ob in scene.objects:
-        pg = ob.gltf_physics
-        if pg.role == "PROXY" and ob.parent is not None and ob.rigid_body is not None:
-            proxies.setdefault((ob.parent.as_pointer(), pg.proxy_node), []).append(ob)
+    proxies = proxy_index(bpy.data.objects)
     dynamic, static, realisers = [], [], {}
     for body, members in units(scene):
         first = next((m for m in members if m.gltf_physics.collider.has_collider), None)
@@ -52,10 +50,7 @@ def replan(scene, edited) -> None:
         material = hooks.sim_material(model_material(first.gltf_physics.collider.material))
         collections = frozenset(i for i, on in enumerate(carrier.rigid_body.collision_collections) if on)
         key = len(realisers)
-        node = body.gltf_physics.node_index
-        owners = (body, body.parent) if body.parent is not None else (body,)
-        standing = [p for owner in owners for p in proxies.get((owner.as_pointer(), node), ())] if node >= 0 else []
-        realisers[key] = list(dict.fromkeys([*members, carrier, *standing]))  # as ``material_holders``, one pass
+        realisers[key] = list(dict.fromkeys([*members, *material_holders(body, proxies)]))
         (dynamic if _dynamic(body, carrier) else static).append(Body(key, material, collections, body.name))
     result = plan(dynamic, static)
     for key, values in (result.values if result is not None else {}).items():

@@ -84,16 +84,6 @@ def replacement_candidates(document, json_nodes: list) -> set[int]:
     return out
 
 
-def _animated(ctx: ImportContext, index: int) -> bool:
-    """Is the node or an ancestor animated by the file? (All nodes answered together once: O(nodes).)"""
-    if not ctx.animated:
-        return False
-    key = "animated ancestor"
-    if key not in ctx.cache:
-        ctx.cache[key] = nearest_marked(ctx.parents, ctx.animated, range(len(ctx.json_nodes)))
-    return ctx.cache[key].get(index) is not None
-
-
 def _scale_of(ctx: ImportContext, index: int) -> tuple[float, float, float]:
     return ctx.node_scale(index)
 
@@ -382,7 +372,7 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
             body = new_child_object(ctx, ob.name + ".collider", data.mesh, ob)
             _mark_proxy(body, c, False)
     _notes(ctx, c, data)
-    rb = _add_rigid_body(ctx, body, data.collision_shape, "PASSIVE", _animated(ctx, c))
+    rb = _add_rigid_body(ctx, body, data.collision_shape, "PASSIVE", ctx.animated_at_or_above(c))
     props.apply_material(rb, _material_of(ctx, c))
     ctx.body_objects[c] = body
     ctx.collider_objects.setdefault(c, []).append(body)

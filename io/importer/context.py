@@ -14,7 +14,7 @@ from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_REVISIONS, OMI_SHAPE
 from ..gltf.model import PhysicsDocument
 from ..gltf.node_frames import WorldFrames
-from ..gltf.nodes import parent_map
+from ..gltf.nodes import nearest_marked, parent_map
 from ..mapping.axes import matrix_to_blender, scale_to_blender
 from ..report import Reporting
 
@@ -68,6 +68,15 @@ class ImportContext(Reporting):
         self.animated = animated_nodes(self.json)
         self.frames = WorldFrames(self.json_nodes, self.parents)  # every node's world matrix, computed once
         self._pointers: dict[tuple, str] = {}  # node_pointer's answers (several steps ask for the same ones)
+
+    def animated_at_or_above(self, index: int | None) -> bool:
+        """Does the file animate node ``index`` or one of its ancestors? (All nodes answered together once.)"""
+        if not self.animated or index is None:
+            return False
+        key = "animated ancestor"
+        if key not in self.cache:
+            self.cache[key] = nearest_marked(self.parents, self.animated, range(len(self.json_nodes)))
+        return self.cache[key].get(index) is not None
 
     def node_world_matrix(self, index: int):
         """World transform of glTF node ``index`` in Blender axes (``mathutils.Matrix``), from the file."""

@@ -146,7 +146,7 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     for note in plan.notes:
         code = NOT_SIMULATED if "kept for export" in note else APPROXIMATED
         ctx.note(code, ptr, note)
-    if ctx.animated and any(_animated(ctx, ctx.body_node_of.get(side)) for side in (side_a, side_b)):
+    if any(ctx.animated_at_or_above(ctx.body_node_of.get(side)) for side in (side_a, side_b)):
         ctx.note(APPROXIMATED, ptr, ANIMATED_BODY)
     ctx.report.count("joints")
 
@@ -156,15 +156,6 @@ ANIMATED_BODY = (
     "the poses it reads then, before or after that frame's animation (a race in Blender), so it is exact only if "
     "the animation holds still over its first frame"
 )
-
-
-def _animated(ctx: ImportContext, node: int | None) -> bool:
-    """Does the file animate ``node`` or one of its ancestors?"""
-    while node is not None:
-        if node in ctx.animated:
-            return True
-        node = ctx.parents.get(node)
-    return False
 
 
 def _side(state: _State, node: int, ptr: str):

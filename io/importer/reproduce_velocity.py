@@ -35,6 +35,7 @@ from ..mapping.initial_velocity import (
 )
 from .context import ImportContext
 from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty, world_of
+from .reproduce_mass import carrier_of
 
 KIND = "reproduction: initial velocity"  # joint.joint_name of the pre-roll helpers
 CONSTANT = "reproduction: constant velocity"  # … of the helpers of kinematic bodies (no release)
@@ -52,26 +53,17 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
     _, rotation, _ = ctx.node_world_matrix(m).decompose()
     linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))  # node space → world
     angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
-    parent = _parent_space(ob)
-    to_parent = parent.to_3x3().inverted_safe()
-    turn_to_parent = parent.to_quaternion().inverted()
     gravity = _world_gravity(ctx.scene)
-    if _resting(ctx, state, ob, linear, gravity):
+    if _resting(ctx.scene, state, ob, linear, gravity):
         gravity = Vector()  # on the ground: a ballistic kinematic path would sink into it
     delay = _delay(ctx, state, ob)
-    location = location_expressions(to_parent @ linear, to_parent @ gravity, delay)
-    _drive(ob, "delta_location", location, ctx.scene)
-    if angular.length:
-        if ob.rotation_mode == "QUATERNION":
-            rotation = rotation_expressions(turn_to_parent @ angular, delay)
-            _drive(ob, "delta_rotation_quaternion", rotation, ctx.scene)
-        else:
-            ctx.warn(
-                NOT_REPRODUCIBLE,
-                ptr + "/angularVelocity",
-                f"not reproducible in Blender: {ob.name!r} uses {ob.rotation_mode} rotation (the pre-roll needs "
-                "quaternions)",
-            )
+    if not _drive_preroll(ob, ctx.scene, linear, angular, gravity, delay):
+        ctx.warn(
+            NOT_REPRODUCIBLE,
+            ptr + "/angularVelocity",
+            f"not reproducible in Blender: {ob.name!r} uses {ob.rotation_mode} rotation (the pre-roll needs "
+            "quaternions)",
+        )
     ob.rigid_body.kinematic = True
     kind = KIND + DELAYED if delay else KIND
     helper_empty(ctx, state, ob.name + ".initial_velocity", kind, ob).matrix_world = ob.matrix_world.copy()
@@ -90,15 +82,33 @@ def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
     _, rotation, _ = ctx.node_world_matrix(m).decompose()
     linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))
     angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
-    parent = _parent_space(ob)
-    delay = _delay(ctx, state, ob)
-    location = constant_expressions(parent.to_3x3().inverted_safe() @ linear, delay)
-    _drive(ob, "delta_location", location, ctx.scene)
-    if angular.length and ob.rotation_mode == "QUATERNION":
-        turn = parent.to_quaternion().inverted()
-        _drive(ob, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular, delay), ctx.scene)
+    _drive_constant(ob, ctx.scene, linear, angular, _delay(ctx, state, ob))
     helper_empty(ctx, state, ob.name + ".constant_velocity", CONSTANT, ob).matrix_world = world_of(ob)
     ctx.note(REPRODUCED, ctx.node_pointer(m, "motion"), "kinematic body: moves at its initial velocity (drivers)")
+
+
+def _drive_preroll(ob, scene, linear: Vector, angular: Vector, gravity: Vector, delay: int) -> bool:
+    """The pre-roll drivers of ``ob`` for world ``linear`` / ``angular`` velocities under ``gravity``; False when the
+    spin cannot be driven (not a quaternion rotation)."""
+    parent = _parent_space(ob)
+    to_parent = parent.to_3x3().inverted_safe()
+    _drive(ob, "delta_location", location_expressions(to_parent @ linear, to_parent @ gravity, delay), scene)
+    if not angular.length:
+        return True
+    if ob.rotation_mode != "QUATERNION":
+        return False
+    turn = parent.to_quaternion().inverted()
+    _drive(ob, "delta_rotation_quaternion", rotation_expressions(turn @ angular, delay), scene)
+    return True
+
+
+def _drive_constant(ob, scene, linear: Vector, angular: Vector, delay: int) -> None:
+    """The drivers of a kinematic ``ob`` keeping world ``linear`` / ``angular`` velocities for ever."""
+    parent = _parent_space(ob)
+    _drive(ob, "delta_location", constant_expressions(parent.to_3x3().inverted_safe() @ linear, delay), scene)
+    if angular.length and ob.rotation_mode == "QUATERNION":
+        turn = parent.to_quaternion().inverted()
+        _drive(ob, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular, delay), scene)
 
 
 def constant_bodies(scene) -> list:
@@ -113,11 +123,13 @@ def _delay(ctx: ImportContext, state: dict, ob) -> int:
     return DELAY if ob.as_pointer() in state["jointed"] else 0
 
 
-def _resting(ctx: ImportContext, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
-    render = ctx.scene.render
-    seconds = HOLD * ctx.world.time_scale * render.fps_base / render.fps
-    if "boxes" not in state:  # every simulated mesh's world box, once per import
-        found = [(other, _box(other)) for other in ctx.world.collection.objects if other.type == "MESH"]
+def _resting(scene, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
+    """Would ``ob``'s ballistic pre-roll sink into another simulated mesh (``rests_on_something``)? The world's mesh
+    boxes are kept in ``state`` (once per import; a panel edit passes a fresh dict)."""
+    world, render = scene.rigidbody_world, scene.render
+    seconds = HOLD * world.time_scale * render.fps_base / render.fps
+    if "boxes" not in state:
+        found = [(other, _box(other)) for other in world.collection.objects if other.type == "MESH"]
         found = [(other, box) for other, box in found if box is not None]
         index = {other.as_pointer(): i for i, (other, _) in enumerate(found)}
         state["boxes"] = (index, np.asarray([box for _, box in found], dtype=float).reshape(-1, 2, 3))
@@ -249,9 +261,7 @@ def delay_held(scene, rbw) -> list:
 def preroll_of(ob, scene) -> tuple | None:
     """(``KIND`` or ``CONSTANT``, helper Empty, the body carrying it) of ``ob``'s pre-roll or constant velocity — on
     ``ob`` or on its centre-of-mass carrier — or None."""
-    carriers = {ob.as_pointer()}
-    if ob.parent is not None and ob.parent.gltf_physics.joint.role == ROLE:
-        carriers.add(ob.parent.as_pointer())
+    carriers = {ob.as_pointer(), carrier_of(ob).as_pointer()}
     found = [(k, h, b) for k in (KIND, CONSTANT) for h, b in _tagged(scene, k) if b and b.as_pointer() in carriers]
     return found[0] if found else None
 
@@ -274,36 +284,14 @@ def retarget(ob, scene) -> bool:
         if kind == KIND and body.rigid_body is not None:
             body.rigid_body.kinematic = False
         return True
-    parent = _parent_space(body)
-    to_parent, turn = parent.to_3x3().inverted_safe(), parent.to_quaternion().inverted()
-    turns = angular.length and body.rotation_mode == "QUATERNION"
     if kind == CONSTANT:
-        _drive(body, "delta_location", constant_expressions(to_parent @ linear, delay), scene)
-        if turns:
-            _drive(body, "delta_rotation_quaternion", constant_rotation_expressions(turn @ angular, delay), scene)
+        _drive_constant(body, scene, linear, angular, delay)
         return True
     gravity = _world_gravity(scene)
-    if _rests_now(scene, body, linear, gravity):
+    if _resting(scene, {}, body, linear, gravity):
         gravity = Vector()
-    _drive(body, "delta_location", location_expressions(to_parent @ linear, to_parent @ gravity, delay), scene)
-    if turns:
-        _drive(body, "delta_rotation_quaternion", rotation_expressions(turn @ angular, delay), scene)
+    _drive_preroll(body, scene, linear, angular, gravity, delay)  # an Euler body's spin stays undriven, as imported
     return True
-
-
-def _rests_now(scene, ob, linear: Vector, gravity: Vector) -> bool:
-    """``_resting`` outside an import: the world's meshes' boxes now."""
-    world, render = scene.rigidbody_world, scene.render
-    seconds = HOLD * world.time_scale * render.fps_base / render.fps
-    skip = {part.as_pointer() for part in (ob, *ob.children_recursive)}
-    objects = world.collection.objects if world.collection is not None else ()
-    found = [
-        box for other in objects if other.type == "MESH" and other.as_pointer() not in skip and (box := _box(other))
-    ]
-    own = _box(ob, with_children=True)
-    return own is not None and rests_on_something(
-        own, np.asarray(found, dtype=float).reshape(-1, 2, 3), linear, gravity, seconds
-    )
 
 
 def drop_preroll(body, scene) -> bool:
