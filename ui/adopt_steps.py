@@ -17,6 +17,7 @@ from mathutils import Matrix
 from ..io.gltf.model import PhysicsMaterial
 from ..io.gltf.nodes import relative_offset, rigid
 from ..io.mapping import adopt_extra_props as extra
+from ..io.mapping import mesh_points
 from ..io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ..io.mapping.joints_to_blender import configure_constraint, configure_motor, permutation_matrix, plan_joint
 from ..io.mapping.joints_to_gltf import constraint_description
@@ -76,12 +77,7 @@ def _compound_child(ob) -> bool:
 
 
 def _bounds(ob):
-    if ob.type != "MESH" or ob.data is None or len(ob.data.vertices) == 0:
-        return None
-    co = np.empty(len(ob.data.vertices) * 3)
-    ob.data.vertices.foreach_get("co", co)
-    co = co.reshape(-1, 3)
-    return co.min(axis=0), co.max(axis=0)
+    return mesh_points.bounds(ob.data) if ob.type == "MESH" and ob.data is not None else None
 
 
 def _motion(ob, s: dict, done: list[str]) -> None:

@@ -21,6 +21,7 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
+from ..io.mapping import mesh_points
 from ..io.mapping.axes import SHAPE_TO_BLENDER
 from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES
 from . import readout
@@ -37,9 +38,7 @@ def body_frame(ob: bpy.types.Object) -> Matrix:
 
 
 def _vertices(mesh: bpy.types.Mesh) -> np.ndarray:
-    co = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
-    mesh.vertices.foreach_get("co", co)
-    return co.reshape(-1, 3)
+    return mesh_points.positions(mesh)
 
 
 def _triangles(mesh: bpy.types.Mesh) -> np.ndarray:
@@ -115,7 +114,7 @@ def object_part(
     kind = ob.rigid_body.collision_shape if ob.rigid_body is not None else "CONVEX_HULL"
     vertices = _vertices(ob.data)
     if kind in BLENDER_PRIMITIVES:
-        derived = readout.blender_primitive(kind, vertices.min(axis=0), vertices.max(axis=0))
+        derived = readout.blender_primitive(kind, *mesh_points.bounds_of(vertices))
         if derived is None:
             notes.append(f"{ob.name}: degenerate {kind.lower()} bounds")
             return None

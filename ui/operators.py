@@ -14,6 +14,7 @@ import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty
 
 from ..io.diagnostics import Severity, printable
+from ..io.mapping import mesh_points
 from ..io.mapping.shapes_to_blender import shape_to_json
 from ..io.mapping.values_to_gltf import derive_shape
 from . import body_shapes, export_check, scene_checks, sync_joint
@@ -104,13 +105,7 @@ class GLTF_PHYSICS_OT_compute_mass(bpy.types.Operator):
 
 
 def _mesh_bounds(ob) -> tuple[np.ndarray, np.ndarray] | None:
-    mesh = ob.data
-    if mesh is None or len(mesh.vertices) == 0:
-        return None
-    co = np.empty(len(mesh.vertices) * 3)
-    mesh.vertices.foreach_get("co", co)
-    co = co.reshape(-1, 3)
-    return co.min(axis=0), co.max(axis=0)
+    return None if ob.data is None else mesh_points.bounds(ob.data)
 
 
 def trigger_geometry(ob, shape: str) -> tuple[str, str | None]:

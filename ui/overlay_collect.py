@@ -19,6 +19,7 @@ import numpy as np
 
 from ..io.gltf.model import JointDescription
 from ..io.gltf.nodes import quat_to_matrix, rigid
+from ..io.mapping import mesh_points
 from ..io.mapping.axes import AXIS_CHANGE
 from ..io.mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..io.mapping.joints_to_gltf import constraint_description
@@ -54,12 +55,7 @@ def _stored_shape(pgeo):
 
 def _mesh_bounds(ob):
     mesh = ob.data if ob.type == "MESH" else None
-    if mesh is None or len(mesh.vertices) == 0:
-        return None
-    co = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
-    mesh.vertices.foreach_get("co", co)
-    co = co.reshape(-1, 3)
-    return co.min(axis=0), co.max(axis=0)
+    return None if mesh is None else mesh_points.bounds(mesh)
 
 
 def shape_layers(ob) -> dict[str, np.ndarray]:

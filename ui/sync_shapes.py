@@ -21,7 +21,7 @@ import json
 import bpy
 import numpy as np
 
-from ..io.mapping import sync_gate
+from ..io.mapping import mesh_points, sync_gate
 from ..io.mapping.mass_to_gltf import in_compound
 from ..io.mapping.shapes_to_blender import implicit_mesh
 from ..io.mapping.values_to_gltf import r7, shape_from_json
@@ -189,8 +189,8 @@ def to_proxy(pgeo) -> str | None:
 
 
 def _extent(vertices) -> np.ndarray:
-    v = np.asarray(vertices, dtype=float).reshape(-1, 3)
-    return v.max(axis=0) - v.min(axis=0)
+    low, high = mesh_points.bounds_of(vertices)
+    return high - low
 
 
 def rebuild(pgeo, old) -> int:

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 import bmesh
 import bpy
-import numpy as np
 from mathutils import Matrix
 
 from .. import gltf_addon
 from ..gltf.model import MESH, Geometry, MeshShape, Shape
+from ..mapping import mesh_points
 from ..mapping.shapes_to_blender import ShapeMesh, derived_primitive_matches, fits_blender, implicit_mesh
 from .context import NOT_SIMULATED, SKIPPED, ImportContext
 from .proxies import mesh_from_shape
@@ -129,16 +129,6 @@ def same_mesh(ctx: ImportContext, node_index: int, mesh_index: int) -> bool:
     return bool(key) and key == _primitive_key(ctx, mesh_index)
 
 
-def mesh_bounds(mesh: bpy.types.Mesh) -> tuple[np.ndarray, np.ndarray] | None:
-    count = len(mesh.vertices)
-    if count == 0:
-        return None
-    co = np.empty(count * 3, dtype=np.float64)
-    mesh.vertices.foreach_get("co", co)
-    co = co.reshape(-1, 3)
-    return co.min(axis=0), co.max(axis=0)
-
-
 def mesh_volume(mesh: bpy.types.Mesh) -> float | None:
     """Enclosed volume of a mesh (unsigned; open meshes give a rough number, 0 → None)."""
     bm = bmesh.new()
@@ -169,25 +159,7 @@ def _mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh) -> float | None:
 def _hull_shape(ctx: ImportContext, mesh: bpy.types.Mesh) -> str:
     """BOX when the convex hull of ``mesh`` is exactly the box Blender derives from its bounds (all 8 corners of the
     bounds present, no other points, centred on the origin), else CONVEX_HULL (built by Bullet, with a margin)."""
-    return _memo(ctx, ("hull", mesh.as_pointer()), lambda: "BOX" if is_centred_box(mesh) else "CONVEX_HULL")
-
-
-def is_centred_box(mesh: bpy.types.Mesh, tolerance: float = 1e-6) -> bool:
-    """All 8 corners of the mesh bounds are vertices (every other point lies inside them) and the bounds are
-    centred on the origin: the convex hull is exactly Blender's BOX shape of this mesh."""
-    count = len(mesh.vertices)
-    if count < 8:
-        return False
-    co = np.empty(count * 3, dtype=np.float64)
-    mesh.vertices.foreach_get("co", co)
-    co = co.reshape(-1, 3)
-    low, high = co.min(axis=0), co.max(axis=0)
-    eps = tolerance * max(float(np.max(np.abs(co))), 1.0)
-    if np.any(high - low <= eps) or np.any(np.abs(low + high) > eps):
-        return False
-    at_low, at_high = np.abs(co - low) <= eps, np.abs(co - high) <= eps
-    corner = np.all(at_low | at_high, axis=1)
-    return len({tuple(row) for row in at_high[corner].astype(int)}) == 8
+    return _memo(ctx, ("hull", mesh.as_pointer()), lambda: "BOX" if mesh_points.is_centred_box(mesh) else "CONVEX_HULL")
 
 
 def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_scale) -> GeometryData | None:
@@ -213,7 +185,7 @@ def _shape_mesh(ctx: ImportContext, shape: Shape, bake_scale: tuple, object_scal
 
 
 def _own_implicit(mesh: bpy.types.Mesh, proxy: ShapeMesh | None, scale: tuple) -> GeometryData | None:
-    bounds = mesh_bounds(mesh)
+    bounds = mesh_points.bounds(mesh)
     if proxy is None or bounds is None or not derived_primitive_matches(proxy, *bounds):
         return None
     volume = None if proxy.volume is None else proxy.volume * _product(scale)

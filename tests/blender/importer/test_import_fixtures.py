@@ -55,7 +55,7 @@ def test_khr_2026_mesh_colliders(clean):
 
 
 def test_convex_hull_becomes_box_only_when_exact(clean):
-    geometry = submodule(clean, "io.importer.geometry")
+    geometry = submodule(clean, "io.mapping.mesh_points")
     corners = [(x, y, z) for x in (-1.0, 1.0) for y in (-2.0, 2.0) for z in (-0.5, 0.5)]
 
     def mesh(points):
