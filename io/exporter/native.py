@@ -13,6 +13,7 @@ import numpy as np
 
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
 from ..gltf.nodes import affine_inverse
+from ..mapping import mesh_points
 from ..mapping.mass_to_gltf import MARGINED_SHAPES, Child, blender_mass_values, effective_margin, in_compound
 from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, as_simulated, derive_shape, native_material, r7
 from .context import Builder, exact_key
@@ -214,8 +215,6 @@ def mesh_vertices(ob) -> np.ndarray:
         holder = ob.evaluated_get(bpy.context.evaluated_depsgraph_get())
     mesh = holder.to_mesh()
     try:
-        co = np.empty(len(mesh.vertices) * 3)
-        mesh.vertices.foreach_get("co", co)
+        return mesh_points.positions(mesh)
     finally:
         holder.to_mesh_clear()
-    return co.reshape(-1, 3)

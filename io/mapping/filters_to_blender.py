@@ -20,6 +20,7 @@ is not transitive, so each may share one with the ground and none with each othe
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Hashable, Mapping, Sequence
@@ -77,9 +78,15 @@ def to_pair_filter(f) -> PairFilter | None:
 def relation(filters: Mapping[Key, object]) -> dict[tuple[Key, Key], bool]:
     """The spec's collide relation for every ordered pair of class keys (self-pairs included)."""
     keys = list(filters)
-    table = FilterTable([to_pair_filter(filters[k]) for k in keys])
-    matrix = table.matrix()
-    return {(a, b): bool(matrix[i, j]) for i, a in enumerate(keys) for j, b in enumerate(keys)}
+    rows = _collide_rows(tuple(to_pair_filter(filters[k]) for k in keys))
+    return {(a, b): value for a, row in zip(keys, rows, strict=True) for b, value in zip(keys, row, strict=True)}
+
+
+@functools.lru_cache(maxsize=128)
+def _collide_rows(filters: tuple[PairFilter | None, ...]) -> tuple[tuple[bool, ...], ...]:
+    """The collide matrix of ``filters`` (frozen values) as rows of bools, once per process for the same filters in
+    the same order: the files of a library mostly share their filters (a batch conversion imports them one by one)."""
+    return tuple(map(tuple, FilterTable(list(filters)).matrix().tolist()))
 
 
 def _pair_weight(counts: Mapping[Key, int], a: Key, b: Key) -> int:
@@ -213,7 +220,19 @@ def solve(
     """
     if len(filters) > small:
         return solve_many(filters, counts, limit=limit, tries=tries, seed=seed)
-    return _solve_table(filters, dict(counts or {}), relation(filters), limit, tries, seed)
+    counts = dict(counts or {})
+    key = (tuple((k, to_pair_filter(f), counts.get(k)) for k, f in filters.items()), limit, tries, seed)
+    found = _SOLVED.get(key)
+    if found is None:
+        found = _solve_table(filters, counts, relation(filters), limit, tries, seed)
+        if len(_SOLVED) >= SOLVED_KEPT:
+            _SOLVED.pop(next(iter(_SOLVED)))
+        _SOLVED[key] = found
+    return FilterAssignment(dict(found.collections), list(found.mismatches), found.cliques_needed, found.approximate)
+
+
+SOLVED_KEPT = 128  # table solves remembered per process (oldest dropped first)
+_SOLVED: dict[tuple, FilterAssignment] = {}  # the same filters, counts and search settings give the same answer
 
 
 def _solve_table(filters, counts, rel, limit, tries, seed) -> FilterAssignment:

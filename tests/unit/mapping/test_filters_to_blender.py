@@ -211,3 +211,33 @@ def test_per_body_classes_agree_with_the_relation_on_random_filters():
             assert (k in split) == wanted, (filters, units, k)
         splits += len(split)
     assert splits > 0  # the random cases do exercise the split
+
+
+def test_a_solve_is_remembered_by_value_and_never_shared():
+    """The same filters (equal values, other objects), counts and settings reuse the first answer (a library's
+    files share their filters); each caller gets its own copy, and other counts or filters are solved anew."""
+    solver._SOLVED.clear()
+    solver._collide_rows.cache_clear()
+    first = solver.solve({0: make(("a",), ("b",)), 1: make(("b",), ("a",)), 2: make(("c",), ())}, {0: 2, 1: 1, 2: 3})
+    assert len(solver._SOLVED) == 1
+    again = solver.solve({0: make(("a",), ("b",)), 1: make(("b",), ("a",)), 2: make(("c",), ())}, {0: 2, 1: 1, 2: 3})
+    assert len(solver._SOLVED) == 1 and solver._collide_rows.cache_info().hits == 0  # answered without a solve
+    assert again.collections == first.collections and again.mismatches == first.mismatches
+    assert again is not first and again.collections is not first.collections
+    again.collections[0] = ()
+    assert (
+        solver.solve(
+            {0: make(("a",), ("b",)), 1: make(("b",), ("a",)), 2: make(("c",), ())}, {0: 2, 1: 1, 2: 3}
+        ).collections
+        == first.collections
+    )
+    solver.solve({0: make(("a",), ("b",)), 1: make(("b",), ("a",)), 2: make(("c",), ())}, {0: 2, 1: 1, 2: 1})
+    assert len(solver._SOLVED) == 2  # another count: another answer (the relation rows are reused)
+    assert solver._collide_rows.cache_info().hits == 1
+
+
+def test_remembered_solves_are_bounded():
+    solver._SOLVED.clear()
+    for n in range(solver.SOLVED_KEPT + 5):
+        solver.solve({0: make(("a",), ("a",))}, {0: n + 2})
+    assert len(solver._SOLVED) == solver.SOLVED_KEPT
