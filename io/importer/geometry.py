@@ -170,18 +170,15 @@ def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_
     scale = tuple(object_scale)
     if geo.shape is not None:  # the answer depends only on (mesh, shape, scale): computed once per combination
         key = ("own", mesh.as_pointer(), id(geo.shape), scale)
-        return _memo(ctx, key, lambda: _own_implicit(mesh, _shape_mesh(ctx, geo.shape, (1.0, 1.0, 1.0), scale), scale))
+
+        def outline() -> ShapeMesh | None:  # kind, volume and bounds: the rings of a round shape are not built
+            return implicit_mesh(geo.shape, (1.0, 1.0, 1.0), scale, outline=True)
+
+        return _memo(ctx, key, lambda: _own_implicit(mesh, _memo(ctx, ("outline", *key[2:]), outline), scale))
     if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
         shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
         return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, _product(scale)), list(geo.notes))
     return None
-
-
-def _shape_mesh(ctx: ImportContext, shape: Shape, bake_scale: tuple, object_scale: tuple) -> ShapeMesh | None:
-    """``implicit_mesh`` once per import for a shape and scales: the check of a node's own render mesh and the proxy
-    made when it fails ask for the same one (read only: its lists are shared)."""
-    key = ("shape mesh", id(shape), bake_scale, object_scale)
-    return _memo(ctx, key, lambda: implicit_mesh(shape, bake_scale, object_scale))
 
 
 def _own_implicit(mesh: bpy.types.Mesh, proxy: ShapeMesh | None, scale: tuple) -> GeometryData | None:
@@ -204,7 +201,7 @@ def new_shape_data(
     if geo.shape is not None:
         key = ("implicit", id(geo.shape), bake_scale, object_scale)
         return _memo(
-            ctx, key, lambda: _implicit_data(name, _shape_mesh(ctx, geo.shape, bake_scale, object_scale), object_scale)
+            ctx, key, lambda: _implicit_data(name, implicit_mesh(geo.shape, bake_scale, object_scale), object_scale)
         )
     if geo.mesh_index is None or not 0 <= geo.mesh_index < _mesh_count(ctx):
         return None

@@ -72,10 +72,13 @@ class ShapeMesh:
     volume: float | None
     notes: list[str] = field(default_factory=list)
     layout: FaceLayout | None = None
+    box: tuple[tuple, tuple] | None = None  # the vertices' (min, max) per axis, from the builder (exact)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per-axis minimum and maximum of the vertices (Python ``min`` / ``max`` of each axis: a few hundred
-        tuples cost less than one conversion to a numpy array)."""
+        """Per-axis minimum and maximum of the vertices (``box`` when the builder knows it, else Python ``min`` /
+        ``max`` of each axis: a few hundred tuples cost less than one conversion to a numpy array)."""
+        if self.box is not None:
+            return np.array(self.box[0], dtype=float), np.array(self.box[1], dtype=float)
         axes = list(zip(*self.vertices, strict=True))
         return np.array([min(a) for a in axes], dtype=float), np.array([max(a) for a in axes], dtype=float)
 
@@ -187,6 +190,7 @@ def box_mesh(ex: float, ey: float, ez: float):
     return verts, list(_BOX.faces)
 
 
+_NONE = FaceLayout.of([])  # an outline's (no faces)
 _BOX = FaceLayout.of([(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)])
 _PLANE = FaceLayout.of([(0, 1, 2, 3)])
 
@@ -218,6 +222,34 @@ def capsule_profile(height: float, r_bottom: float, r_top: float) -> list[tuple[
     profile = [(r_bottom * math.cos(a), -h / 2 + r_bottom * math.sin(a)) for a in low]
     profile += [(r_top * math.cos(a), h / 2 + r_top * math.sin(a)) for a in high]
     return profile
+
+
+def _revolve_box(profile: list[tuple[float, float]], scale) -> tuple[tuple, tuple]:
+    """The exact (min, max) of ``_scaled(_revolve_parts(profile)[0], scale)`` (``scale`` ≥ 0) without building it:
+    every ring holds the directions (±1, 0) and (0, ±1) exactly (``SEGMENTS`` a multiple of 4), no |cos| or |sin|
+    exceeds 1, and poles sit at x = y = 0."""
+    sx, sy, sz = scale
+    rings, zs, pole_z = [], [], None  # the points ``_revolve_parts`` keeps (a pole right after an equal one is not)
+    for rho, z in profile:
+        z = float(z)
+        if not rho <= 1e-12:  # as ``_revolve_parts`` decides (NaN: a ring)
+            rings.append(rho)
+            pole_z = None
+        elif pole_z is not None and abs(pole_z - z) < 1e-12:
+            continue
+        else:
+            pole_z = z
+        zs.append(z)
+    r = max(rings, default=0.0)
+    low, high = (-r * sx, -r * sy) if rings else (0.0, 0.0), (r * sx, r * sy) if rings else (0.0, 0.0)
+    if len(rings) < len(zs):  # a pole: the axis itself
+        low, high = (min(low[0], 0.0), min(low[1], 0.0)), (max(high[0], 0.0), max(high[1], 0.0))
+    return (*low, min(zs) * sz), (*high, max(zs) * sz)
+
+
+def _scanned_box(verts) -> tuple[tuple, tuple]:
+    axes = list(zip(*verts, strict=True))
+    return tuple(min(a) for a in axes), tuple(max(a) for a in axes)
 
 
 def _scaled(verts, scale) -> list[tuple[float, float, float]]:
@@ -267,8 +299,12 @@ def fits_blender(shape: Shape, scale=(1.0, 1.0, 1.0)) -> bool:
     return extent * max(abs(float(s)) for s in scale) <= FLOAT32_MAX  # False for inf and NaN too
 
 
-def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1.0, 1.0)) -> ShapeMesh | None:
+def implicit_mesh(
+    shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1.0, 1.0), outline: bool = False
+) -> ShapeMesh | None:
     """Proxy mesh of an implicit shape with ``bake_scale`` (Blender axes, |s| applied) baked into the vertices.
+    ``outline``: no vertices or faces, only the kind, volume, notes and ``box`` (enough to check a render mesh
+    against the shape, ``derived_primitive_matches``; a round shape's rings are not built).
 
     ``object_scale`` is the (absolute, Blender-axes) world scale the object will still apply; it only decides
     whether a round shape stays a Blender primitive (uniform total scale) or becomes a convex hull.
@@ -284,19 +320,24 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
     if shape.type == BOX and isinstance(params, BoxShape):
         sx, sy, sz = params.size
         verts, faces = box_mesh(*scale_to_blender(params.size))
-        return ShapeMesh("BOX", _scaled(verts, bake), faces, abs(sx * sy * sz) * det, layout=_BOX)
+        verts = _scaled(verts, bake)
+        return ShapeMesh("BOX", verts, faces, abs(sx * sy * sz) * det, layout=_BOX, box=_scanned_box(verts))
     if shape.type == SPHERE and isinstance(params, SphereShape):
         r = params.radius
-        verts, layout = _revolve_parts(sphere_profile(r))
+        profile = sphere_profile(r)
+        verts, layout = _revolve_parts(profile) if not outline else ([], _NONE)
         kind = "SPHERE" if _uniform(total) else "CONVEX_HULL"
         if kind == "CONVEX_HULL":
             notes.append("sphere under non-uniform scale: convex hull of the scaled sphere")
         volume = _mass_volume(sim_mass.sphere, r)
         volume = None if volume is None else volume * det
-        return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
+        return ShapeMesh(
+            kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout, _revolve_box(profile, bake)
+        )
     if shape.type == CAPSULE and isinstance(params, CapsuleShape):
         h, rb, rt = params.height, params.radius_bottom, params.radius_top
-        verts, layout = _revolve_parts(capsule_profile(h, rb, rt))
+        profile = capsule_profile(h, rb, rt)
+        verts, layout = _revolve_parts(profile) if not outline else ([], _NONE)
         equal = abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0)
         kind = "CAPSULE" if equal and _uniform(total) else "CONVEX_HULL"
         if not equal:
@@ -307,10 +348,13 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
             if kind == "CONVEX_HULL":
                 notes.append("capsule under non-uniform scale: convex hull of the scaled capsule")
         volume = None if volume is None else volume * det
-        return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
+        return ShapeMesh(
+            kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout, _revolve_box(profile, bake)
+        )
     if shape.type == CYLINDER and isinstance(params, CylinderShape):
         h, rb, rt = params.height, params.radius_bottom, params.radius_top
-        verts, layout = _revolve_parts([(0.0, -h / 2), (rb, -h / 2), (rt, h / 2), (0.0, h / 2)])
+        profile = [(0.0, -h / 2), (rb, -h / 2), (rt, h / 2), (0.0, h / 2)]
+        verts, layout = _revolve_parts(profile) if not outline else ([], _NONE)
         radial_uniform = _uniform(total[:2])
         if abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0) and radial_uniform:
             kind = "CYLINDER"
@@ -321,7 +365,9 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
             notes.append("frustum, inverted cone or non-uniform radial scale: convex hull mesh")
         volume = _mass_volume(sim_mass.frustum, h, rb, rt)
         volume = None if volume is None else volume * det
-        return ShapeMesh(kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout)
+        return ShapeMesh(
+            kind, _scaled(verts, bake), list(layout.faces), volume, notes, layout, _revolve_box(profile, bake)
+        )
     if shape.type == PLANE and isinstance(params, PlaneShape):
         size_x = params.size_x if params.size_x is not None else INFINITE_PLANE_SIZE
         size_z = params.size_z if params.size_z is not None else INFINITE_PLANE_SIZE
@@ -330,8 +376,8 @@ def implicit_mesh(shape: Shape, bake_scale=(1.0, 1.0, 1.0), object_scale=(1.0, 1
         if not params.double_sided:
             notes.append("one-sided plane: Blender's triangle mesh collides on both sides")
         hx, hy = size_x / 2, size_z / 2
-        verts = [(-hx, -hy, 0.0), (hx, -hy, 0.0), (hx, hy, 0.0), (-hx, hy, 0.0)]
-        return ShapeMesh("MESH", _scaled(verts, bake), list(_PLANE.faces), None, notes, _PLANE)
+        verts = _scaled([(-hx, -hy, 0.0), (hx, -hy, 0.0), (hx, hy, 0.0), (-hx, hy, 0.0)], bake)
+        return ShapeMesh("MESH", verts, list(_PLANE.faces), None, notes, _PLANE, _scanned_box(verts))
     return None
 
 
@@ -343,7 +389,10 @@ def derived_primitive_matches(mesh: ShapeMesh, bounds_min, bounds_max, rel_tol: 
     """
     if mesh.collision_shape not in BLENDER_PRIMITIVES:
         return False
-    lo, hi = mesh.bounds()
-    other_lo, other_hi = np.asarray(bounds_min, dtype=float), np.asarray(bounds_max, dtype=float)
-    tol = rel_tol * max(float(np.max(hi - lo)), 1e-6)
-    return bool(np.all(np.abs(lo - other_lo) <= tol) and np.all(np.abs(hi - other_hi) <= tol))
+    lo, hi = mesh.box if mesh.box is not None else mesh.bounds()
+    extent = [float(h) - float(v) for v, h in zip(lo, hi, strict=True)]
+    if any(e != e for e in extent):  # NaN: never a match
+        return False
+    tol = rel_tol * max(*extent, 1e-6)
+    pairs = [*zip(lo, bounds_min, strict=True), *zip(hi, bounds_max, strict=True)]
+    return all(abs(float(a) - float(b)) <= tol for a, b in pairs)  # False for NaN bounds too

@@ -1,6 +1,6 @@
 """A body whose own collider is not its render mesh (a capsule on a cylinder link) gets a proxy child: the proxy sits
-exactly at the body's origin (its own node: no relative transform is computed), and the shape's mesh is
-built once for the check of the render mesh and the proxy."""
+exactly at the body's origin (its own node: no relative transform is computed); the check of the render mesh builds
+the shape's outline only (no rings) and the proxy's mesh is built once for all the links."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ def test_own_collider_proxy_is_exactly_at_the_body_origin(clean, tmp_path, monke
     built = []
     original = geometry.implicit_mesh
 
-    def counted(shape, *args):
-        built.append(id(shape))
-        return original(shape, *args)
+    def counted(shape, *args, outline=False):
+        built.append((id(shape), outline))
+        return original(shape, *args, outline=outline)
 
     monkeypatch.setattr(geometry, "implicit_mesh", counted)
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
@@ -37,4 +37,8 @@ def test_own_collider_proxy_is_exactly_at_the_body_origin(clean, tmp_path, monke
         (proxy,) = [child for child in link.children if child.rigid_body is not None]
         assert proxy.rigid_body.collision_shape == "CAPSULE"
         assert proxy.matrix_basis == Matrix.Identity(4) and proxy.matrix_parent_inverse == Matrix.Identity(4)
-    assert len(built) == len(set(built)) == 2  # the anchor's sphere and the links' capsule: each built once
+    assert len(built) == len(set(built))  # nothing built twice
+    outlines = [shape for shape, outline in built if outline]
+    assert len(outlines) == 2  # the anchor's sphere and the links' capsule, checked against their render meshes
+    (full,) = [shape for shape, outline in built if not outline]  # the links' capsule proxy mesh, once
+    assert full in outlines

@@ -79,3 +79,50 @@ def test_shape_json_writes_every_parameter():
         "capsule": {"height": 0.5, "radiusTop": 0.25, "radiusBottom": 0.25},
     }
     assert geo.shape_to_json(_shape("plane")) == {"type": "plane", "plane": {"doubleSided": False}}
+
+
+def _scanned(mesh):
+    axes = list(zip(*mesh.vertices, strict=True))
+    return tuple(min(a) for a in axes), tuple(max(a) for a in axes)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_builders_box_is_exactly_the_vertices_bounds_and_the_outline_agrees(seed):
+    """``box`` (what ``derived_primitive_matches`` compares) equals the scanned bounds bit for bit, for every kind,
+    random parameters (degenerate ones included) and scales; an outline has the same kind, volume, notes and box."""
+    rng = np.random.default_rng(seed)
+
+    def size() -> float:
+        return float(rng.choice([0.0, 1e-13, rng.uniform(1e-6, 1e-3), rng.uniform(0.01, 50.0)]))
+
+    shapes = [
+        _shape("box", size=(size(), size(), size())),
+        _shape("sphere", radius=size()),
+        _shape("capsule", height=size(), radius_top=size(), radius_bottom=size()),
+        _shape("cylinder", height=size(), radius_top=size(), radius_bottom=size()),
+        _shape("plane", size_x=size(), size_z=size()),
+    ]
+    bake = tuple(float(v) for v in rng.choice([1.0, 0.0, 0.5, 3.0, 1e-3], size=3))
+    world = tuple(float(v) for v in rng.choice([1.0, 2.0, 0.25], size=3))
+    for shape in shapes:
+        mesh = geo.implicit_mesh(shape, bake, world)
+        if not mesh.vertices:
+            continue
+        assert mesh.box == _scanned(mesh), shape
+        outline = geo.implicit_mesh(shape, bake, world, outline=True)
+        assert (outline.collision_shape, outline.volume, outline.notes, outline.box) == (
+            mesh.collision_shape,
+            mesh.volume,
+            mesh.notes,
+            mesh.box,
+        )
+        lo, hi = mesh.bounds()
+        assert geo.derived_primitive_matches(outline, lo, hi) == geo.derived_primitive_matches(mesh, lo, hi)
+
+
+def test_derived_primitive_matches_never_matches_nan():
+    mesh = geo.implicit_mesh(_shape("sphere", radius=0.5))
+    lo, hi = mesh.bounds()
+    assert geo.derived_primitive_matches(mesh, lo, hi)
+    assert not geo.derived_primitive_matches(mesh, (math.nan, lo[1], lo[2]), hi)
+    assert not geo.derived_primitive_matches(mesh, lo, (hi[0], hi[1], hi[2] * 1.01))
