@@ -265,7 +265,7 @@ class GltfPhysicsExport:
             for vnode, ob in gltf_addon.tree_objects(vtree):
                 if isinstance(ob, object_type):
                     self.session.snapshot(ob)
-                    if gltf_addon.is_kept(vnode) and session_decision(self.session.decisions, ob) == "drop":
+                    if gltf_addon.is_kept(vnode) and session_decision(self.session, ob) == "drop":
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
 
@@ -274,7 +274,7 @@ class GltfPhysicsExport:
         """Generated collision geometry is not exported as a render mesh."""
         if self._session(export_settings) is None or not isinstance(blender_object, _object_type()):
             return
-        decision = session_decision(self.session.decisions, blender_object)
+        decision = session_decision(self.session, blender_object)
         if decision == "no_mesh":
             gltf_hook_node_mesh.export_mesh = False
         elif decision == "collision":  # geometry only: written here, without io_scene_gltf2's normals

@@ -22,6 +22,7 @@ from mathutils import Matrix, Quaternion
 
 from ..exporter.joints import constraint_settings
 from ..gltf.model import JointDescription
+from ..mapping import object_tree
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description
@@ -143,20 +144,20 @@ def _body_of(ob) -> object:
     return ob
 
 
-def _shape_objects(body) -> list:
+def _shape_objects(body, tree: dict) -> list:
     """The mesh objects whose vertices are the body's collision geometry: itself (unless a compound) and its
-    compound parts and collision proxies."""
+    compound parts and collision proxies (``tree``: ``object_tree.children_index``)."""
     out = [body] if body.type == "MESH" and body.rigid_body.collision_shape != "COMPOUND" else []
-    for child in body.children_recursive:
+    for child in object_tree.descendants(tree, body):
         proxy = getattr(child, "gltf_physics", None) is not None and child.gltf_physics.role == "PROXY"
         if child.type == "MESH" and (child.rigid_body is not None or proxy):
             out.append(child)
     return out
 
 
-def _bounds(body) -> list | None:
+def _bounds(body, tree: dict) -> list | None:
     """World axis-aligned bounds [[min x, y, z], [max x, y, z]] of the body's collision geometry (None: no mesh)."""
-    points = [ob.matrix_world @ v.co for ob in _shape_objects(body) for v in ob.data.vertices]
+    points = [ob.matrix_world @ v.co for ob in _shape_objects(body, tree) for v in ob.data.vertices]
     if not points:
         return None
     return [[min(p[i] for p in points) for i in range(3)], [max(p[i] for p in points) for i in range(3)]]
@@ -180,6 +181,8 @@ def _times(scene, frames: int) -> list[float]:
 
 def sample_scene(scene, frames: int = 120) -> dict:
     """Step the scene ``frames`` frames from its start frame and return the samples (see the module doc)."""
+    import bpy
+
     world = scene.rigidbody_world
     bodies, joints = scene_bodies(scene), scene_joints(scene)
     triggers = _triggers(scene)
@@ -191,7 +194,8 @@ def sample_scene(scene, frames: int = 120) -> dict:
     if cache is not None and old_end < start + frames:
         cache.frame_end = start + frames
     scene.frame_set(start)
-    bounds = {ob.name: [_bounds(ob)] for ob in bodies}
+    tree = object_tree.children_index(bpy.data.objects)  # the hierarchy does not change while it runs
+    bounds = {ob.name: [_bounds(ob, tree)] for ob in bodies}
     setups = {e.name: _joint_setup(e) for e in joints}
     first = {
         ob.name: _rigid(ob.matrix_world).inverted()
@@ -217,7 +221,7 @@ def sample_scene(scene, frames: int = 120) -> dict:
                 for k, pose in enumerate((*_pose(moved_a), *_pose(moved_b))):
                     out[k].append(pose)
         for ob in bodies:
-            bounds[ob.name].append(_bounds(ob))
+            bounds[ob.name].append(_bounds(ob, tree))
     finally:
         if cache is not None:
             cache.frame_end = old_end

@@ -8,16 +8,16 @@ the scene graph by ``context.Builder.finish_nodes``).
 
 from __future__ import annotations
 
-from .context import PROXY_ROLES, has_stored, is_helper_joint, pg_of
+from .context import PROXY_ROLES, ExportSession, has_stored, is_helper_joint, pg_of
 from .stored import is_mesh_geometry
 
 
-def _node_object_of_proxy(ob):
+def _node_object_of_proxy(session: ExportSession, ob):
     pg = pg_of(ob)
     parent = ob.parent
     if parent is None:
         return None
-    for candidate in (parent, *parent.children_recursive):
+    for candidate in (parent, *session.descendants(parent)):
         cpg = pg_of(candidate)
         if cpg is not None and cpg.role == "NODE" and cpg.node_index == pg.proxy_node:
             return candidate
@@ -28,7 +28,7 @@ def _mesh_kind(geometry) -> bool:
     return is_mesh_geometry(geometry)
 
 
-def export_decision(ob) -> str:
+def export_decision(session: ExportSession, ob) -> str:
     """ "drop" (import helper, never a node), "no_mesh" (node without its generated mesh), "collision" (a node
     exported for its collision mesh only: ``collision_meshes``) or "keep"."""
     pg = pg_of(ob)
@@ -40,7 +40,7 @@ def export_decision(ob) -> str:
         if has_stored(pg):  # the collider's node had no object: the proxy stands for it
             geometry = pg.trigger.geometry if pg.role == "TRIGGER_PROXY" else pg.collider.geometry
             return "collision" if _mesh_kind(geometry) else "no_mesh"
-        owner = _node_object_of_proxy(ob)
+        owner = _node_object_of_proxy(session, ob)
         if owner is not None:
             geometry = owner.gltf_physics.trigger.geometry if pg.role == "TRIGGER_PROXY" else None
             geometry = geometry or owner.gltf_physics.collider.geometry
@@ -53,11 +53,12 @@ def export_decision(ob) -> str:
     return "keep"
 
 
-def session_decision(decisions: dict[int, str], ob) -> str:
-    """``export_decision(ob)`` asked once per object and export (the tree filter and the node-mesh hook both ask);
-    ``decisions`` is the export's cache, keyed by the object's address (names can repeat across libraries)."""
+def session_decision(session: ExportSession, ob) -> str:
+    """``export_decision(session, ob)`` asked once per object and export (the tree filter and the node-mesh hook both
+    ask); ``session.decisions`` is the cache, keyed by the object's address (names can repeat across libraries)."""
+    decisions = session.decisions
     key = ob.as_pointer()
     found = decisions.get(key)
     if found is None:
-        found = decisions[key] = export_decision(ob)
+        found = decisions[key] = export_decision(session, ob)
     return found

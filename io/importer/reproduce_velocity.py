@@ -18,6 +18,7 @@ import numpy as np
 from bpy.app.handlers import persistent
 from mathutils import Matrix, Quaternion, Vector
 
+from ..mapping import object_tree
 from ..mapping.axes import vec_to_blender
 from ..mapping.initial_velocity import (
     DELAY,
@@ -129,22 +130,30 @@ def _resting(scene, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
     world, render = scene.rigidbody_world, scene.render
     seconds = HOLD * world.time_scale * render.fps_base / render.fps
     if "boxes" not in state:
-        found = [(other, _box(other)) for other in world.collection.objects if other.type == "MESH"]
+        found = [(other, _box((other,))) for other in world.collection.objects if other.type == "MESH"]
         found = [(other, box) for other, box in found if box is not None]
         index = {other.as_pointer(): i for i, (other, _) in enumerate(found)}
         state["boxes"] = (index, np.asarray([box for _, box in found], dtype=float).reshape(-1, 2, 3))
     index, boxes = state["boxes"]
+    parts = (ob, *_descendants(state, ob))
     mask = np.ones(len(boxes), dtype=bool)
-    mask[[i for part in (ob, *ob.children_recursive) if (i := index.get(part.as_pointer())) is not None]] = False
+    mask[[i for part in parts if (i := index.get(part.as_pointer())) is not None]] = False
     others = boxes[mask]
-    own = _box(ob, with_children=True)
+    own = _box(parts)
     return own is not None and rests_on_something(own, others, linear, gravity, seconds)
 
 
-def _box(ob, with_children: bool = False):
-    """World axis-aligned box of ``ob``'s mesh (and its mesh children's), from the objects' own transforms."""
+def _descendants(state: dict, ob) -> list:
+    """``ob.children_recursive`` from one pass over the objects per ``state`` (``mapping.object_tree``)."""
+    if "children" not in state:
+        state["children"] = object_tree.children_index(bpy.data.objects)
+    return object_tree.descendants(state["children"], ob)
+
+
+def _box(parts):
+    """World axis-aligned box of the meshes of ``parts`` (objects), from the objects' own transforms."""
     points = []
-    for part in (ob, *(ob.children_recursive if with_children else ())):
+    for part in parts:
         if part.type == "MESH" and len(part.data.vertices):
             world = world_of(part)
             points += [world @ Vector(corner) for corner in part.bound_box]

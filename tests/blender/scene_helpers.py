@@ -59,3 +59,20 @@ def constraint(rbw, name, a, b, kind, location=(0, 0, 0), rotation=(0, 0, 0)):
     c = empty.rigid_body_constraint
     c.type, c.object1, c.object2 = kind, a, b
     return c
+
+
+def count_children_scans(monkeypatch) -> dict[str, int]:
+    """Count reads of ``Object.children`` / ``Object.children_recursive`` (each scans every object of the file:
+    asked per body, an import or export grows with the square of the objects) until ``monkeypatch`` undoes it."""
+    import bpy
+
+    counts = {"children": 0, "children_recursive": 0}
+    for name in counts:
+        original = getattr(bpy.types.Object, name)
+
+        def counted(self, original=original, name=name):
+            counts[name] += 1
+            return original.fget(self)
+
+        monkeypatch.setattr(bpy.types.Object, name, property(counted))
+    return counts
