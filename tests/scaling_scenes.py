@@ -147,6 +147,14 @@ def filters(n: int) -> dict:
     return _khr(nodes, {"collisionFilters": table})
 
 
+def moving(n: int) -> dict:
+    """``n`` box bodies moving at 1 m/s (Reproduce Motion gives each an initial-velocity pre-roll)."""
+    nodes = [_body(f"M{i}", 2.0 * i) for i in range(n)]
+    for node in nodes:
+        node["extensions"][KHR]["motion"]["linearVelocity"] = [1.0, 0.0, 0.0]
+    return _khr(nodes, {})
+
+
 def chain(depth: int, bodies: int = 1) -> dict:
     """A chain of ``depth`` nodes with ``bodies`` box bodies as children of the deepest node."""
     nodes: list[dict] = [{"name": f"N{i}", "children": [i + 1]} for i in range(depth - 1)]
@@ -163,5 +171,6 @@ SCENES = {
     "omi_drives": omi_drives,
     "limits": limits,
     "filters": filters,
+    "moving": moving,
     "chain": chain,
 }

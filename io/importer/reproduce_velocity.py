@@ -14,7 +14,6 @@ one body.
 from __future__ import annotations
 
 import bpy
-import numpy as np
 from bpy.app.handlers import persistent
 from mathutils import Matrix, Quaternion, Vector
 
@@ -31,9 +30,9 @@ from ..mapping.initial_velocity import (
     is_preroll_driver,
     kinematic_at,
     location_expressions,
-    rests_on_something,
     rotation_expressions,
 )
+from ..mapping.support_grid import SupportGrid
 from .context import ImportContext
 from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty, world_of
 from .reproduce_mass import carrier_of
@@ -126,21 +125,21 @@ def _delay(ctx: ImportContext, state: dict, ob) -> int:
 
 def _resting(scene, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
     """Would ``ob``'s ballistic pre-roll sink into another simulated mesh (``rests_on_something``)? The world's mesh
-    boxes are kept in ``state`` (once per import; a panel edit passes a fresh dict)."""
+    boxes are kept in ``state`` (once per import, in a ``SupportGrid``; a panel edit passes a fresh dict)."""
     world, render = scene.rigidbody_world, scene.render
     seconds = HOLD * world.time_scale * render.fps_base / render.fps
     if "boxes" not in state:
         found = [(other, _box((other,))) for other in world.collection.objects if other.type == "MESH"]
         found = [(other, box) for other, box in found if box is not None]
         index = {other.as_pointer(): i for i, (other, _) in enumerate(found)}
-        state["boxes"] = (index, np.asarray([box for _, box in found], dtype=float).reshape(-1, 2, 3))
-    index, boxes = state["boxes"]
+        state["boxes"] = (index, SupportGrid([box for _, box in found]))
+    index, grid = state["boxes"]
     parts = (ob, *_descendants(state, ob))
-    mask = np.ones(len(boxes), dtype=bool)
-    mask[[i for part in parts if (i := index.get(part.as_pointer())) is not None]] = False
-    others = boxes[mask]
     own = _box(parts)
-    return own is not None and rests_on_something(own, others, linear, gravity, seconds)
+    if own is None:
+        return False
+    exclude = [i for part in parts if (i := index.get(part.as_pointer())) is not None]
+    return grid.rests_on_something(own, exclude, linear, gravity, seconds)
 
 
 def _descendants(state: dict, ob) -> list:

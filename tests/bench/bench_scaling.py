@@ -5,8 +5,9 @@ Run: ``.venv/bin/python -P tests/bench/bench_scaling.py [--cases NAME ...] [--st
 
 Scenes come from ``tests/scaling_scenes.py``: ``shapes`` (N static box colliders), ``joints`` (N hinge joints, 2N
 bodies), ``drives`` / ``omi_drives`` (one joint with N velocity drives), ``limits`` (one joint with N limits),
-``filters`` (N bodies, each with its own collision filter) and ``chain`` (an N-deep node chain with bodies below
-it). Each case runs in its own Python process (so peak memory is that case's alone): the process reads the file,
+``filters`` (N bodies, each with its own collision filter), ``moving`` (N bodies with an initial velocity) and
+``chain`` (an N-deep node chain with bodies below it). Each case runs in its own Python process (so peak memory
+is that case's alone): the process reads the file,
 runs one stage and reports the stage's wall time and the process's peak resident memory
 (``VmHWM`` of ``/proc/self/status``, which includes the interpreter, numpy, Blender and the parsed JSON; the
 ``base`` column is the peak before the stage). Stages: ``validate`` (``validate_gltf``), ``migrate`` (to the KHR
@@ -51,6 +52,7 @@ CASES = [
     ("filters", 10_000, "import-plain"),
     ("shapes", 10_000, "import"),
     ("shapes", 10_000, "import-plain"),
+    ("moving", 10_000, "import"),  # the initial-velocity pre-roll of every body
     ("shapes_empty", 2_000, "import"),  # the Empty → mesh object replacement path (Blender's batch_remove)
     ("shapes_empty", 4_000, "import"),
     ("shapes_empty", 8_000, "import"),

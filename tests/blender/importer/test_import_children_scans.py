@@ -13,9 +13,7 @@ from scene_helpers import count_children_scans
 
 
 def _moving(n: int) -> dict:
-    gltf = scenes._khr([scenes._body(f"B{i}", 2.0 * i) for i in range(n)], {})
-    for node in gltf["nodes"][1:]:
-        node["extensions"][scenes.KHR]["motion"]["linearVelocity"] = [1.0, 0.0, 0.0]
+    gltf = scenes.moving(n)
     gltf["nodes"][0]["children"] = [1]  # a moving body with a child body: its box holds the child's
     gltf["scenes"][0]["nodes"].remove(1)
     return gltf
