@@ -19,7 +19,7 @@ import numpy as np
 
 from ..io.gltf.model import JointDescription
 from ..io.gltf.nodes import quat_to_matrix, rigid
-from ..io.mapping import mesh_points
+from ..io.mapping import mesh_points, object_tree
 from ..io.mapping.axes import AXIS_CHANGE
 from ..io.mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..io.mapping.joints_to_gltf import constraint_description
@@ -225,15 +225,31 @@ def joint_layers(ob) -> dict[str, np.ndarray]:
 # --- one object, cached -------------------------------------------------------------------------------------------
 
 
-def compound_parts(ob) -> list:
+class Children:
+    """``ob.children`` for one redraw, from one pass over the objects made at the first compound body asked about
+    (Blender's ``Object.children`` scans every object per call: quadratic with many compound bodies selected)."""
+
+    def __init__(self):
+        self.index: dict[int, list] | None = None
+
+    def of(self, ob) -> list:
+        if self.index is None:
+            self.index = object_tree.children_index(bpy.data.objects)
+        return object_tree.children(self.index, ob)
+
+
+def compound_parts(ob, children: Children | None = None) -> list:
     """The direct rigid-body children of a COMPOUND body (Blender's compound rule); [] otherwise."""
     rb = ob.rigid_body
     if rb is None or rb.collision_shape != "COMPOUND":
         return []
-    return [child for child in ob.children if child.rigid_body is not None]
+    found = ob.children if children is None else children.of(ob)
+    return [child for child in found if child.rigid_body is not None]
 
 
-def object_pieces(ob, show: dict[str, bool] | None = None) -> dict[str, dict[str, np.ndarray]]:
+def object_pieces(
+    ob, show: dict[str, bool] | None = None, children: Children | None = None
+) -> dict[str, dict[str, np.ndarray]]:
     """One object's segments per placement and layer: ``object`` (local, scaled: shapes; a compound body's child
     shapes relative to it), ``body`` (local without scale: centre of mass, velocities) and ``world`` (joints).
     Moving or simulating a body changes only the placement, not the pieces. ``show`` switches groups off
@@ -242,8 +258,9 @@ def object_pieces(ob, show: dict[str, bool] | None = None) -> dict[str, dict[str
     out: dict[str, dict[str, np.ndarray]] = {"object": {}, "body": {}, "world": {}}
     if show.get("shapes", True):
         out["object"] = dict(shape_layers(ob))
-        inverse = np.linalg.inv(_matrix(ob)) if compound_parts(ob) else None
-        for child in compound_parts(ob):  # a compound body's shapes are its rigid-body children
+        parts = compound_parts(ob, children)
+        inverse = np.linalg.inv(_matrix(ob)) if parts else None
+        for child in parts:  # a compound body's shapes are its rigid-body children
             for layer, lines in shape_layers(child).items():
                 part = overlay_marks.transformed(lines, inverse @ _matrix(child))
                 have = out["object"].get(layer)
@@ -289,7 +306,7 @@ def _flat(matrix, digits: int | None = None) -> tuple:
     return tuple(values) if digits is None else tuple(round(float(v), digits) for v in values)
 
 
-def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
+def cache_key(ob, show: dict[str, bool] | None = None, children: Children | None = None) -> bytes:
     """Digest of what an object's pieces depend on: Blender rigid-body settings and mesh dimensions, the stored glTF
     values, a compound body's children (relative placement rounded to 1e-6, shapes, values) and, for a constraint
     Empty (whose joint pieces are in world space), its matrix, settings and connected node's matrix."""
@@ -306,10 +323,10 @@ def cache_key(ob, show: dict[str, bool] | None = None) -> bytes:
         if node_b is not None:  # frame B follows the connected node's object
             parts.append(_flat(node_b.matrix_world))
     parts.append(_stored(ob))
-    children = compound_parts(ob)
-    if children:
+    parts_of = compound_parts(ob, children)
+    if parts_of:
         inverse = ob.matrix_world.inverted_safe()
-        for child in children:
+        for child in parts_of:
             parts.append((_flat(inverse @ child.matrix_world, 6), child.rigid_body.collision_shape))
             parts.append((tuple(child.dimensions) if child.type == "MESH" else None, _stored(child)))
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).digest()
@@ -324,14 +341,14 @@ class LineCache:
         self.merged: tuple | None = None  # (ids of the placed lines, their concatenation, the placed lines)
         self.builds = 0  # number of objects rebuilt (tests, benchmarks)
 
-    def lines(self, ob, show: dict[str, bool] | None = None) -> dict[str, np.ndarray]:
-        key = cache_key(ob, show)
+    def lines(self, ob, show: dict[str, bool] | None = None, children: Children | None = None) -> dict[str, np.ndarray]:
+        key = cache_key(ob, show, children)
         ident = ob.as_pointer()
         entry = self.entries.get(ident)
         if entry is None or entry[0] != key:
-            pieces = object_pieces(ob, show)
+            pieces = object_pieces(ob, show, children)
             # reading a pointer property may create its (empty) ID property group: key the state after the build
-            entry = [cache_key(ob, show), pieces, None, None]
+            entry = [cache_key(ob, show, children), pieces, None, None]
             self.entries[ident] = entry
             self.builds += 1
         matrix = _flat(ob.matrix_world)
@@ -345,7 +362,8 @@ class LineCache:
         wanted = {ob.as_pointer() for ob in objects}
         for ident in [i for i in self.entries if i not in wanted]:
             del self.entries[ident]
-        placed = [self.lines(ob, show) for ob in objects]
+        children = Children()  # the objects' children, from one pass if a compound body asks
+        placed = [self.lines(ob, show, children) for ob in objects]
         signature = tuple(id(lines) for lines in placed)
         if self.merged is not None and self.merged[0] == signature:
             return self.merged[1]

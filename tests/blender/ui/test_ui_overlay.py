@@ -14,7 +14,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from blenderkit import submodule
-from scene_helpers import rigid_body_world, rigid_box
+from scene_helpers import count_children_scans, rigid_body_world, rigid_box
 from ui_helpers import draw_panel
 
 
@@ -312,3 +312,21 @@ def test_unchanged_redraws_return_the_same_lines_for_the_gpu_batches(clean):
     ob.location.x += 1.0
     bpy.context.view_layer.update()
     assert _lines(clean, [ob]) is not first
+
+
+def test_many_selected_compound_bodies_are_drawn_without_a_children_scan_each(clean, monkeypatch):
+    """``Object.children`` scans every object per call: asked for every selected compound body on every redraw, a
+    redraw grew with the square of the objects. One pass per redraw now, and the same lines."""
+    rbw = rigid_body_world()
+    carts = []
+    for i in range(12):
+        cart = rigid_box(rbw, f"Cart{i}", shape="COMPOUND", location=(3.0 * i, 0.0, 0.0))
+        rigid_box(rbw, f"Wheel{i}", size=(0.5, 0.5, 0.5), shape="SPHERE", location=(1.0, 0.0, 0.0), parent=cart)
+        carts.append(cart)
+    bpy.context.view_layer.update()
+    scans = count_children_scans(monkeypatch)
+    v = _lines(clean, carts)["collider"].astype(np.float64)
+    centres = sorted({round(float(x)) for x in v[:, 0]})
+    assert centres == [3 * i + 1 for i in range(12)]  # each cart draws its wheel
+    _lines(clean, carts)  # a redraw without changes
+    assert scans == {"children": 0, "children_recursive": 0}
