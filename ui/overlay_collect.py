@@ -19,10 +19,11 @@ import numpy as np
 
 from ..io.gltf.model import JointDescription
 from ..io.gltf.nodes import quat_to_matrix, rigid
-from ..io.mapping import mesh_points, object_tree
+from ..io.mapping import mesh_points
 from ..io.mapping.axes import AXIS_CHANGE
 from ..io.mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..io.mapping.joints_to_gltf import constraint_description
+from ..io.mapping.object_tree import ObjectTree
 from ..io.mapping.stored import stored_description
 from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shape_from_json
 from . import body_shapes, overlay_geometry, overlay_marks
@@ -225,30 +226,18 @@ def joint_layers(ob) -> dict[str, np.ndarray]:
 # --- one object, cached -------------------------------------------------------------------------------------------
 
 
-class Children:
-    """``ob.children`` for one redraw, from one pass over the objects made at the first compound body asked about
-    (Blender's ``Object.children`` scans every object per call: quadratic with many compound bodies selected)."""
-
-    def __init__(self):
-        self.index: dict[int, list] | None = None
-
-    def of(self, ob) -> list:
-        if self.index is None:
-            self.index = object_tree.children_index(bpy.data.objects)
-        return object_tree.children(self.index, ob)
-
-
-def compound_parts(ob, children: Children | None = None) -> list:
-    """The direct rigid-body children of a COMPOUND body (Blender's compound rule); [] otherwise."""
+def compound_parts(ob, children: ObjectTree | None = None) -> list:
+    """The direct rigid-body children of a COMPOUND body (Blender's compound rule); [] otherwise. ``children``: one
+    redraw's ``ObjectTree`` (Blender's ``Object.children`` scans every object per call)."""
     rb = ob.rigid_body
     if rb is None or rb.collision_shape != "COMPOUND":
         return []
-    found = ob.children if children is None else children.of(ob)
+    found = ob.children if children is None else children.children(ob)
     return [child for child in found if child.rigid_body is not None]
 
 
 def object_pieces(
-    ob, show: dict[str, bool] | None = None, children: Children | None = None
+    ob, show: dict[str, bool] | None = None, children: ObjectTree | None = None
 ) -> dict[str, dict[str, np.ndarray]]:
     """One object's segments per placement and layer: ``object`` (local, scaled: shapes; a compound body's child
     shapes relative to it), ``body`` (local without scale: centre of mass, velocities) and ``world`` (joints).
@@ -306,7 +295,7 @@ def _flat(matrix, digits: int | None = None) -> tuple:
     return tuple(values) if digits is None else tuple(round(float(v), digits) for v in values)
 
 
-def cache_key(ob, show: dict[str, bool] | None = None, children: Children | None = None) -> bytes:
+def cache_key(ob, show: dict[str, bool] | None = None, children: ObjectTree | None = None) -> bytes:
     """Digest of what an object's pieces depend on: Blender rigid-body settings and mesh dimensions, the stored glTF
     values, a compound body's children (relative placement rounded to 1e-6, shapes, values) and, for a constraint
     Empty (whose joint pieces are in world space), its matrix, settings and connected node's matrix."""
@@ -341,7 +330,9 @@ class LineCache:
         self.merged: tuple | None = None  # (ids of the placed lines, their concatenation, the placed lines)
         self.builds = 0  # number of objects rebuilt (tests, benchmarks)
 
-    def lines(self, ob, show: dict[str, bool] | None = None, children: Children | None = None) -> dict[str, np.ndarray]:
+    def lines(
+        self, ob, show: dict[str, bool] | None = None, children: ObjectTree | None = None
+    ) -> dict[str, np.ndarray]:
         key = cache_key(ob, show, children)
         ident = ob.as_pointer()
         entry = self.entries.get(ident)
@@ -362,7 +353,7 @@ class LineCache:
         wanted = {ob.as_pointer() for ob in objects}
         for ident in [i for i in self.entries if i not in wanted]:
             del self.entries[ident]
-        children = Children()  # the objects' children, from one pass if a compound body asks
+        children = ObjectTree(bpy.data.objects)  # one pass, made if a compound body asks
         placed = [self.lines(ob, show, children) for ob in objects]
         signature = tuple(id(lines) for lines in placed)
         if self.merged is not None and self.merged[0] == signature:

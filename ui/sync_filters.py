@@ -24,6 +24,7 @@ from ..io import hooks
 from ..io.gltf.model import CollisionFilter
 from ..io.mapping import sync_gate
 from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
+from ..io.mapping.object_tree import ObjectTree
 from ..io.mapping.stored import HELPER_ROLES
 from ..io.mapping.values_to_gltf import export_filters_from_collections
 from ..sim.pairs import FilterTable, filters_collide
@@ -64,18 +65,19 @@ def units(scene) -> Iterator[tuple[object, list]]:
     """(body, [the body and its compound children]) for every rigid body of ``scene`` (helpers left out); a body
     that a centre-of-mass helper simulates counts with that helper and the helper's other children. O(objects):
     the children come from one pass (``Object.children`` scans every object each time)."""
-    bodies_under: dict[int, list] = {}  # parent → its children with a rigid body, in ``Object.children`` order
-    for child in bpy.data.objects:
-        if child.parent is not None and child.rigid_body is not None:
-            bodies_under.setdefault(child.parent.as_pointer(), []).append(child)
+    tree = ObjectTree(bpy.data.objects)
+
+    def bodies_under(ob) -> list:
+        return [c for c in tree.children(ob) if c.rigid_body is not None]
+
     for ob in scene.objects:
         if _is_unit(ob):
             compound = ob.rigid_body.collision_shape == "COMPOUND"
-            yield ob, [ob, *(bodies_under.get(ob.as_pointer(), []) if compound else [])]
+            yield ob, [ob, *(bodies_under(ob) if compound else [])]
         elif ob.rigid_body is not None and ob.gltf_physics.joint.role in HELPER_ROLES:
             body = ob.gltf_physics.joint.node_b
             if body is not None and body.rigid_body is not None and hooks.carrier_of(body) == ob:
-                yield body, [body, ob, *(c for c in bodies_under.get(ob.as_pointer(), []) if c != body)]
+                yield body, [body, ob, *(c for c in bodies_under(ob) if c != body)]
 
 
 def _unit_filter(members: list) -> CollisionFilter | None | str:

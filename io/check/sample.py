@@ -22,10 +22,10 @@ from mathutils import Matrix, Quaternion
 
 from ..exporter.joints import constraint_settings
 from ..gltf.model import JointDescription
-from ..mapping import object_tree
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description
+from ..mapping.object_tree import ObjectTree
 from ..mapping.stored import HELPER_ROLES, stored_description
 
 
@@ -144,18 +144,18 @@ def _body_of(ob) -> object:
     return ob
 
 
-def _shape_objects(body, tree: dict) -> list:
+def _shape_objects(body, tree: ObjectTree) -> list:
     """The mesh objects whose vertices are the body's collision geometry: itself (unless a compound) and its
-    compound parts and collision proxies (``tree``: ``object_tree.children_index``)."""
+    compound parts and collision proxies."""
     out = [body] if body.type == "MESH" and body.rigid_body.collision_shape != "COMPOUND" else []
-    for child in object_tree.descendants(tree, body):
+    for child in tree.descendants(body):
         proxy = getattr(child, "gltf_physics", None) is not None and child.gltf_physics.role == "PROXY"
         if child.type == "MESH" and (child.rigid_body is not None or proxy):
             out.append(child)
     return out
 
 
-def _bounds(body, tree: dict) -> list | None:
+def _bounds(body, tree: ObjectTree) -> list | None:
     """World axis-aligned bounds [[min x, y, z], [max x, y, z]] of the body's collision geometry (None: no mesh)."""
     points = [ob.matrix_world @ v.co for ob in _shape_objects(body, tree) for v in ob.data.vertices]
     if not points:
@@ -194,7 +194,7 @@ def sample_scene(scene, frames: int = 120) -> dict:
     if cache is not None and old_end < start + frames:
         cache.frame_end = start + frames
     scene.frame_set(start)
-    tree = object_tree.children_index(bpy.data.objects)  # the hierarchy does not change while it runs
+    tree = ObjectTree(bpy.data.objects)  # the hierarchy does not change while it runs
     bounds = {ob.name: [_bounds(ob, tree)] for ob in bodies}
     setups = {e.name: _joint_setup(e) for e in joints}
     first = {

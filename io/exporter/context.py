@@ -15,7 +15,7 @@ import numpy as np
 from .. import gltf_addon
 from ..diagnostics import pointer
 from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
-from ..mapping import object_tree
+from ..mapping.object_tree import ObjectTree
 from ..mapping.stored import HELPER_ROLES
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
@@ -66,6 +66,12 @@ def is_helper_joint(pg) -> bool:
     return joint.role in HELPER_JOINT_ROLES and not joint.is_node
 
 
+def _all_objects():
+    import bpy
+
+    return bpy.data.objects
+
+
 @dataclass
 class ExportSession:
     """Per-export state gathered by the early hooks."""
@@ -80,22 +86,7 @@ class ExportSession:
     decisions: dict[int, str] = field(default_factory=dict)  # object address → selection.export_decision
     collision_meshes: dict = field(default_factory=dict)  # mesh address → glTF mesh we write, or None
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
-    _children: dict[int, list] | None = None  # parent address → children (``children``: one pass per export)
-
-    def _tree(self) -> dict[int, list]:
-        if self._children is None:
-            import bpy
-
-            self._children = object_tree.children_index(bpy.data.objects)
-        return self._children
-
-    def children(self, ob) -> list:
-        """``ob.children`` from one pass over the objects per export (``mapping.object_tree``)."""
-        return object_tree.children(self._tree(), ob)
-
-    def descendants(self, ob) -> list:
-        """``ob.children_recursive`` from the same pass."""
-        return object_tree.descendants(self._tree(), ob)
+    tree: ObjectTree = field(default_factory=lambda: ObjectTree(_all_objects()))  # children: one pass per export
 
     def record_node(self, node, ob) -> None:
         name = ob.name

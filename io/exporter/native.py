@@ -192,7 +192,7 @@ def compound_children(b: Builder, ob) -> list[Child]:
     """The collision shapes of a COMPOUND body: its children with rigid bodies, placed relative to it."""
     inverse = affine_inverse(b.session.world(ob))
     children = []
-    for child in b.session.children(ob):
+    for child in b.session.tree.children(ob):
         crb = child.rigid_body
         bounds = bounds_of(b, child) if crb is not None and child.type == "MESH" else None
         if bounds is None or inverse is None or crb.collision_shape == "COMPOUND":

@@ -17,7 +17,7 @@ def _node_object_of_proxy(session: ExportSession, ob):
     parent = ob.parent
     if parent is None:
         return None
-    for candidate in (parent, *session.descendants(parent)):
+    for candidate in (parent, *session.tree.descendants(parent)):
         cpg = pg_of(candidate)
         if cpg is not None and cpg.role == "NODE" and cpg.node_index == pg.proxy_node:
             return candidate

@@ -112,7 +112,7 @@ def realizer(b: Builder, ob, node_index: int, role: str = "PROXY"):
         owners.append(parent)
         parent = parent.parent
     for owner in owners:
-        for child in b.session.children(owner):
+        for child in b.session.tree.children(owner):
             pg = pg_of(child)
             usable = role == "TRIGGER_PROXY" or child.rigid_body is not None
             if pg is not None and pg.role == role and pg.proxy_node == node_index and child is not ob and usable:
@@ -295,7 +295,7 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
     if pt.nodes:
         wanted = [int(i) for i in json.loads(pt.nodes)]
         found = {}
-        for child in b.session.descendants(ob):
+        for child in b.session.tree.descendants(ob):
             pg = pg_of(child)
             if pg is not None and pg.node_index in wanted and pg.role == "NODE":
                 index = b.node_index(child)

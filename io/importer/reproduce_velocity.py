@@ -17,7 +17,6 @@ import bpy
 from bpy.app.handlers import persistent
 from mathutils import Matrix, Quaternion, Vector
 
-from ..mapping import object_tree
 from ..mapping.axes import vec_to_blender
 from ..mapping.initial_velocity import (
     DELAY,
@@ -32,6 +31,7 @@ from ..mapping.initial_velocity import (
     location_expressions,
     rotation_expressions,
 )
+from ..mapping.object_tree import ObjectTree
 from ..mapping.support_grid import SupportGrid
 from .context import ImportContext
 from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty, world_of
@@ -134,19 +134,13 @@ def _resting(scene, state: dict, ob, linear: Vector, gravity: Vector) -> bool:
         index = {other.as_pointer(): i for i, (other, _) in enumerate(found)}
         state["boxes"] = (index, SupportGrid([box for _, box in found]))
     index, grid = state["boxes"]
-    parts = (ob, *_descendants(state, ob))
+    tree = state.setdefault("children", ObjectTree(bpy.data.objects))  # built at the first question
+    parts = (ob, *tree.descendants(ob))
     own = _box(parts)
     if own is None:
         return False
     exclude = [i for part in parts if (i := index.get(part.as_pointer())) is not None]
     return grid.rests_on_something(own, exclude, linear, gravity, seconds)
-
-
-def _descendants(state: dict, ob) -> list:
-    """``ob.children_recursive`` from one pass over the objects per ``state`` (``mapping.object_tree``)."""
-    if "children" not in state:
-        state["children"] = object_tree.children_index(bpy.data.objects)
-    return object_tree.descendants(state["children"], ob)
 
 
 def _box(parts):
@@ -227,12 +221,17 @@ def on_frame_change(scene, depsgraph=None) -> None:
         for helper, body in _tagged(scene, KIND):
             if body is None or body.rigid_body is None:
                 continue
-            delay = DELAY if helper.gltf_physics.joint.joint_name != KIND else 0
+            delay = _helper_delay(helper, KIND)
             want = kinematic_at(scene.frame_current, rbw.point_cache.frame_start, delay)
             if body.rigid_body.kinematic != want:
                 body.rigid_body.kinematic = want
     except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per frame
         print(f"glTF Physics: initial-velocity handler skipped: {exc}")
+
+
+def _helper_delay(helper, kind: str) -> int:
+    """The delay of the body a ``kind`` helper names: ``DELAY`` when its name says so (``KIND + DELAYED``)."""
+    return DELAY if helper.gltf_physics.joint.joint_name != kind else 0
 
 
 def held_bodies(rbw) -> set[int]:
@@ -248,9 +247,7 @@ def held_bodies(rbw) -> set[int]:
 def delay_held(scene, rbw) -> list:
     """Delay the drivers of every undelayed pre-rolled or constant-velocity body a constraint now holds (a joint made
     after the import; called at the cache's start frame, before the world is rebuilt); the bodies delayed."""
-    helpers = [
-        (h, b) for kind in (KIND, CONSTANT) for h, b in _tagged(scene, kind) if h.gltf_physics.joint.joint_name == kind
-    ]
+    helpers = [(h, b) for kind in (KIND, CONSTANT) for h, b in _tagged(scene, kind) if not _helper_delay(h, kind)]
     if not helpers:
         return []
     held, done = held_bodies(rbw), []
@@ -282,7 +279,7 @@ def retarget(ob, scene) -> bool:
     if found is None:
         return False
     kind, helper, body = found
-    delay = DELAY if helper.gltf_physics.joint.joint_name != kind else 0
+    delay = _helper_delay(helper, kind)
     remove(body, release=False)  # drivers and delta transforms gone: the objects' own transforms are the file's
     pm = ob.gltf_physics.motion
     rotation = world_of(body).to_quaternion()  # the node's world rotation (a carrier keeps its body's)

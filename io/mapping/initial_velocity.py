@@ -55,9 +55,14 @@ def _endless(delay: int) -> str:
     return f"((max(frame, {_zero(delay)}) - {_zero(delay)}) * ts * fpsb / fps)"
 
 
+def _window(delay: int) -> str:
+    """The condition that holds during the pre-roll (frames ``s`` to ``s + delay + HOLD``)."""
+    return f"s <= frame <= s + {delay + HOLD}"
+
+
 def _windowed(expression: str, delay: int) -> str:
     """Non-zero only during the pre-roll: before the start and after it the body has no delta transform."""
-    return f"({expression}) if s <= frame <= s + {delay + HOLD} else 0.0"
+    return f"({expression}) if {_window(delay)} else 0.0"
 
 
 def kinematic_at(frame: int, start: int, delay: int = 0) -> bool:
@@ -89,7 +94,7 @@ def rotation_expressions(angular_velocity, delay: int = 0) -> list[str]:
     if speed == 0.0:
         return ["1.0", "0.0", "0.0", "0.0"]
     half = f"({_num(0.5 * speed)} * {_clock(delay)})"
-    out = [f"(cos{half}) if s <= frame <= s + {delay + HOLD} else 1.0"]  # identity outside the pre-roll
+    out = [f"(cos{half}) if {_window(delay)} else 1.0"]  # identity outside the pre-roll
     for w in angular_velocity:
         out.append(_windowed(f"{_num(w / speed)} * sin{half}", delay) if w else "0.0")
     return out
@@ -101,7 +106,7 @@ def delayed(expression: str) -> str:
     for before, after in (
         (_clock(0), _clock(DELAY)),
         (_endless(0), _endless(DELAY)),
-        (f"s <= frame <= s + {HOLD} else", f"s <= frame <= s + {HOLD + DELAY} else"),
+        (f"{_window(0)} else", f"{_window(DELAY)} else"),
     ):
         expression = expression.replace(before, after)
     return expression

@@ -35,3 +35,23 @@ def descendants(index: dict[int, list], ob) -> list:
         out.append(child)
         stack.extend(reversed(children(index, child)))
     return out
+
+
+class ObjectTree:
+    """``children`` / ``descendants`` from one pass over ``objects`` (``bpy.data.objects``), made at the first
+    question: a run that may not ask pays nothing."""
+
+    def __init__(self, objects: Iterable):
+        self._objects = objects
+        self._index: dict[int, list] | None = None
+
+    def _built(self) -> dict[int, list]:
+        if self._index is None:
+            self._index = children_index(self._objects)
+        return self._index
+
+    def children(self, ob) -> list:
+        return children(self._built(), ob)
+
+    def descendants(self, ob) -> list:
+        return descendants(self._built(), ob)

@@ -49,3 +49,19 @@ def test_index_answers_like_blender(seed):
 def test_an_object_outside_the_index_has_no_children():
     index = tree.children_index([_Ob("a")])
     assert tree.children(index, _Ob("b")) == [] and tree.descendants(index, _Ob("b")) == []
+
+
+def test_object_tree_reads_the_objects_once_at_the_first_question():
+    a = _Ob("a")
+    objects = [a, _Ob("b", a), _Ob("c", a)]
+    reads = []
+
+    class Counted(list):
+        def __iter__(self):
+            reads.append(1)
+            return super().__iter__()
+
+    lazy = tree.ObjectTree(Counted(objects))
+    assert reads == []
+    assert [o.name for o in lazy.children(a)] == ["b", "c"] and [o.name for o in lazy.descendants(a)] == ["b", "c"]
+    assert lazy.children(objects[1]) == [] and reads == [1]
