@@ -16,6 +16,7 @@ from .exporter import deferred_json
 from .exporter import pipeline as export_pipeline
 from .exporter.collision_meshes import collision_mesh
 from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSession
+from .exporter.node_order import restore_scene as restore_node_order
 from .exporter.selection import session_decision
 from .gltf.extensions import PHYSICS_EXTENSIONS
 from .gltf.parse import parse_gltf
@@ -268,6 +269,14 @@ class GltfPhysicsExport:
                     if gltf_addon.is_kept(vnode) and session_decision(self.session, ob) == "drop":
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
+                        self.session.reorder |= bool(getattr(vnode, "children", None))
+
+    @_guarded("export")
+    def gather_scene_hook(self, gltf2_scene, blender_scene, export_settings):
+        """Nodes a dropped helper held go back to their place (``exporter.node_order``)."""
+        session = self.session
+        if session is not None and session.reorder and isinstance(getattr(gltf2_scene, "nodes", None), list):
+            restore_node_order(session, gltf2_scene.nodes, blender_scene)
 
     @_guarded("export")
     def gather_node_mesh_hook(self, gltf_hook_node_mesh, blender_object, export_settings):

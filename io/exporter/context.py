@@ -87,6 +87,7 @@ class ExportSession:
     collision_meshes: dict = field(default_factory=dict)  # mesh address → glTF mesh we write, or None
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
     tree: ObjectTree = field(default_factory=lambda: ObjectTree(_all_objects()))  # children: one pass per export
+    reorder: bool = False  # a dropped helper had children: io_scene_gltf2 moved them last (``node_order``)
 
     def record_node(self, node, ob) -> None:
         name = ob.name
