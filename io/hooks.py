@@ -16,6 +16,7 @@ from .exporter import deferred_json
 from .exporter import pipeline as export_pipeline
 from .exporter.collision_meshes import collision_mesh
 from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSession
+from .exporter.node_order import moves_nodes
 from .exporter.node_order import restore_scene as restore_node_order
 from .exporter.selection import session_decision
 from .gltf.extensions import PHYSICS_EXTENSIONS
@@ -266,14 +267,18 @@ class GltfPhysicsExport:
             for vnode, ob in gltf_addon.tree_objects(vtree):
                 if isinstance(ob, object_type):
                     self.session.snapshot(ob)
-                    if gltf_addon.is_kept(vnode) and session_decision(self.session, ob) == "drop":
+                    if not gltf_addon.is_kept(vnode):
+                        continue
+                    dropped = session_decision(self.session, ob) == "drop"
+                    if dropped:
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
-                        self.session.reorder |= bool(getattr(vnode, "children", None))
+                    if not self.session.reorder:
+                        self.session.reorder = moves_nodes(ob, vnode, dropped)
 
     @_guarded("export")
     def gather_scene_hook(self, gltf2_scene, blender_scene, export_settings):
-        """Nodes a dropped helper held go back to their place (``exporter.node_order``)."""
+        """Nested bodies back under their parent, what a dropped helper held back in place (``node_order``)."""
         session = self.session
         if session is not None and session.reorder and isinstance(getattr(gltf2_scene, "nodes", None), list):
             restore_node_order(session, gltf2_scene.nodes, blender_scene)

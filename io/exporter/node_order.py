@@ -1,4 +1,10 @@
-"""The scene's nodes in the order io_scene_gltf2 gives them when no helper is dropped.
+"""The scene's nodes as the file had them, before io_scene_gltf2 numbers them: nested bodies back under their parent,
+and every list in the order io_scene_gltf2 gives it when no helper is dropped.
+
+A nested body the import unparented from a compound body (collision filters the compound cannot hold,
+``Object.gltf_physics.gltf_parent``) goes back under its parent's node here, where io_scene_gltf2 has not numbered the
+nodes yet: the numbering is then the one of an import that kept it there (Reproduce Motion off). One it cannot move
+(animated, shear, instanced) stays a root: ``Builder.restore_parents`` tries it after numbering and says why not.
 
 io_scene_gltf2 orders a scene's roots as the depsgraph lists its objects and a node's children as ``bpy.data.objects``
 lists them. When ``gather_tree_filter_tag_hook`` drops a helper that has children (a centre-of-mass carrier holds its
@@ -14,8 +20,17 @@ import itertools
 from collections.abc import Callable, Iterable
 
 
+def moves_nodes(ob, vnode, dropped: bool) -> bool:
+    """Whether the tree needs ``restore_scene``: ``ob`` is a dropped helper with children (io_scene_gltf2 moves them
+    last) or a nested body the import unparented (``nest``)."""
+    if dropped:
+        return bool(getattr(vnode, "children", None))
+    pg = getattr(ob, "gltf_physics", None)
+    return pg is not None and pg.gltf_parent is not None
+
+
 def restore_scene(session, scene_nodes: list, blender_scene) -> bool:
-    """``restore`` for the export ``session`` (its recorded nodes) and ``blender_scene``'s depsgraph."""
+    """``nest`` and ``restore`` for the export ``session`` (its recorded nodes) and ``blender_scene``'s depsgraph."""
     import bpy
 
     owner = {id(node): name for name, nodes in session.nodes_of.items() for node in nodes}
@@ -24,6 +39,7 @@ def restore_scene(session, scene_nodes: list, blender_scene) -> bool:
         name = owner.get(id(node))
         return session.objects.get(name) if name is not None else None
 
+    nest(session, scene_nodes)
     depsgraph = bpy.context.evaluated_depsgraph_get()
     roots = positions(blender_scene.evaluated_get(depsgraph).objects)
     if not restore(scene_nodes, object_of, roots, positions(bpy.data.objects)):
@@ -53,6 +69,35 @@ def restore(scene_nodes: list, object_of: Callable[[object], object | None], roo
             changed = _sort(kids, object_of, children) or changed
             stack.extend(kid for kid in kids if not isinstance(kid, int))
     return changed
+
+
+def nest(session, scene_nodes: list) -> int:
+    """Move the root node of every nested body the import unparented into its file parent's children (world
+    transform kept); the number moved."""
+    from ..mapping.values_to_gltf import gltf_local
+    from .context import pg_of, set_trs
+
+    moved = 0
+    roots = {id(node) for node in scene_nodes}
+    for name, ob in list(session.objects.items()):
+        pg = pg_of(ob)
+        parent = pg.gltf_parent if pg is not None else None
+        if parent is None or (ob.animation_data is not None and ob.animation_data.action is not None):
+            continue
+        nodes, parent_nodes = session.nodes_of.get(name, []), session.nodes_of.get(parent.name, [])
+        if len(nodes) != 1 or len(parent_nodes) != 1 or id(nodes[0]) not in roots:
+            continue
+        trs = gltf_local(session.world(parent), session.world(ob), session.yup)
+        if trs is None:
+            continue
+        child, target = nodes[0], parent_nodes[0]
+        set_trs(child, trs)
+        scene_nodes.remove(child)
+        roots.discard(id(child))
+        target.children = [*(target.children or []), child]
+        session.report.count("restored_parents")
+        moved += 1
+    return moved
 
 
 def positions(objects: Iterable) -> dict[int, int]:
