@@ -94,6 +94,7 @@ def read_input(
     if to_blend:  # parsing costs ~0.5 ms a small file: only where these counts are reported
         counts.update(document_counts(document))
     _reset(enable)
+    _import_settings(reproduce=to_blend)
     try:
         result = bpy.ops.import_scene.gltf(filepath=str(src))
     except RuntimeError as exc:
@@ -133,6 +134,19 @@ def operator_error(text: str) -> str:
 
 
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|Exit|Interrupt)\b.*")
+
+
+def _import_settings(reproduce: bool) -> None:
+    """Reproduce Motion only for a ``.blend`` output: its helpers (carriers, pre-rolls, split compounds) make
+    Blender play the file and are dropped again on export, which writes the same file without them
+    (``tests/blender/exporter/test_export_node_order.py``); building them for a glTF output cost ≈ 1 % of a generated
+    asset's import + export (``tests/bench/bench_convert.py --with-reproduce``)."""
+    import bpy
+
+    settings = getattr(bpy.context.scene, "gltf_physics", None)
+    if settings is not None:
+        settings.import_physics = True
+        settings.import_reproduce = reproduce
 
 
 def _settings(to: str) -> None:
