@@ -64,11 +64,19 @@ def document_counts(document: object) -> dict:
 
 
 def read_input(
-    src: pathlib.Path, out: list[dict], counts: dict, enable, to_blend: bool = False, root: pathlib.Path | None = None
+    src: pathlib.Path,
+    out: list[dict],
+    counts: dict,
+    enable,
+    to_blend: bool = False,
+    root: pathlib.Path | None = None,
+    reproduce: bool = True,
 ) -> bool:
     """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read. ``counts`` gets the
     input's physics when ``to_blend`` (the output is a ``.blend``) or the import fails (a glTF output reports its
-    own). A glTF's resources must be regular files inside ``root`` (the IN folder; default: the file's folder)."""
+    own). A glTF's resources must be regular files inside ``root`` (the IN folder; default: the file's folder).
+    ``reproduce``: a glTF is imported with Reproduce Motion (``check`` simulates it; ``convert`` only for a
+    ``.blend`` output, ``_import_settings``)."""
     import bpy
 
     if src.suffix.lower() == ".blend":
@@ -94,7 +102,7 @@ def read_input(
     if to_blend:  # parsing costs ~0.5 ms a small file: only where these counts are reported
         counts.update(document_counts(document))
     _reset(enable)
-    _import_settings(reproduce=to_blend)
+    _import_settings(reproduce)
     try:
         result = bpy.ops.import_scene.gltf(filepath=str(src))
     except RuntimeError as exc:
@@ -278,7 +286,8 @@ def convert(job: dict, enable) -> dict:
         _remove(tmp)  # left by a killed run
         dst.parent.mkdir(parents=True, exist_ok=True)
         root = pathlib.Path(job["root"]) if job.get("root") else None
-        if not read_input(src, out, counts, enable, dst.suffix.lower() == ".blend", root):
+        to_blend = dst.suffix.lower() == ".blend"
+        if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
         if dst.suffix.lower() == ".blend":

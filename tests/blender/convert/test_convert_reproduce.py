@@ -56,3 +56,10 @@ def test_gltf_output_without_helpers_is_the_file_an_import_with_them_exports(add
 def test_blend_output_keeps_reproduce_motion(addon, one_file, tmp_path):
     _convert(one_file, tmp_path / "replaced.blend")
     assert submodule(addon, "io.hooks").has_reproduction(bpy.context.scene)
+
+
+def test_check_reads_a_file_with_reproduce_motion(addon, one_file):
+    """``check`` reads its input with ``read_input``'s default: the scene must move as the file says."""
+    out: list = []
+    assert one_file.read_input(MOVING, out, {}, devkit.enable), out
+    assert submodule(addon, "io.hooks").has_reproduction(bpy.context.scene)
