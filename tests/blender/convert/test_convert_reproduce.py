@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import bpy
-import pytest
 
 import devkit
 from blenderkit import submodule
@@ -14,14 +13,6 @@ from export_helpers import export
 from testkit import FIXTURES
 
 MOVING = FIXTURES / "import" / "replaced.gltf"  # centre of mass carriers and initial velocities: helpers
-
-
-@pytest.fixture
-def one_file(addon):
-    module = submodule(addon, "io.convert.one_file")
-    module.RESET.opened_blend()  # the next reset is a full home file
-    yield module
-    module.RESET.opened_blend()
 
 
 def _convert(one_file, dst):

@@ -5,10 +5,8 @@ convert exactly as a full ``read_homefile`` does: the same output bytes for ever
 from __future__ import annotations
 
 import bpy
-import pytest
 
 import devkit
-from blenderkit import submodule
 from scene_helpers import rigid_body_world, rigid_box
 from testkit import FIXTURES
 
@@ -28,14 +26,6 @@ def _convert(one_file, src, out, fmt: str = ".glb") -> bytes:
     result = one_file.convert(job, devkit.enable)
     assert result["status"] in ("converted", "warnings"), result
     return dst.read_bytes()
-
-
-@pytest.fixture
-def one_file(addon):
-    module = submodule(addon, "io.convert.one_file")
-    module.RESET.opened_blend()  # the next reset is a full home file
-    yield module
-    module.RESET.opened_blend()
 
 
 def test_a_wiped_scene_converts_byte_for_byte_like_a_home_file(one_file, tmp_path):
