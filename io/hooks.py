@@ -234,17 +234,21 @@ class GltfPhysicsExport:
         self.Extension, self.ChildOfRootExtension = gltf_addon.extension_classes()
         self.report = RunReport("export")
         self.session = None
+        self.off = False  # physics export is off for this run (read once: every hook of every node asks)
         self.deferred = None  # deferred_json.DeferredJson: physics JSON added to the file after it is written
         LAST_REPORTS["export"] = self.report
 
     def _session(self, export_settings):
         """The run's ExportSession, or None when physics export is off."""
         if self.session is None:
+            if self.off:
+                return None
             import bpy
 
             settings = getattr(bpy.context.scene, "gltf_physics", None)
             if settings is not None and not settings.export_physics:
                 self.report.counts["disabled"] = 1
+                self.off = True
                 return None
             revision = settings.export_revision if settings is not None else "2026"
             mass_properties = settings.export_mass_properties if settings is not None else "BLENDER"
