@@ -1,6 +1,6 @@
 """Benchmark (not a test): CPU time of the extension's import hooks per file (issue 10's fixed cost per small file).
 
-Run: ``.venv/bin/python -P tests/bench/bench_import_hooks.py [--runs 5] [--modes disabled off on] [--steps]
+Run: ``.venv/bin/python -P tests/bench/bench_import_hooks.py [--runs 5] [--modes disabled off on] [--steps [--parts]]
 [FILE_OR_FOLDER ...] [--profile N [--sort tottime] [--dump FILE]] [--small-ab N]``
 
 Installs the extension as the Blender test tier does, then imports each file (folders walked for ``.gltf`` / ``.glb``;
@@ -11,7 +11,9 @@ time (``time.process_time``: less sensitive than wall time to other processes on
 spent inside our hook methods (all of them, and ``gather_import_gltf_before_hook`` alone), best of ``--runs`` each.
 ``--steps`` also times, with physics on, parsing and validation and each step of the import pipeline
 (``io/importer/pipeline.py``: world, bodies, replaced Empties, triggers, filters, joints, reproduction) and every hook
-on its own: the mean over the files of the fastest import's times, largest first (steps run inside hooks).
+on its own: the mean over the files of the fastest import's times, largest first (steps run inside hooks);
+``--parts`` adds the functions inside the body step (``PARTS``: motion bodies, stored collider values, compound
+children, proxies, own-shape checks, the stored-value writers; inclusive times, each call's timer adds ≈ 1 µs).
 ``--profile N`` then imports the files N times over with physics on and prints a cProfile of our hooks only (the
 profiler runs inside the hook methods, so Blender's own import does not show up). ``--small-ab N``: N passes over
 the files with physics on, each file imported with ``node_frames.SMALL`` at 0 (numpy for every node count) and at its
@@ -69,9 +71,34 @@ STEPS = {  # module imported by io/importer/pipeline.py → its function the pip
 }
 
 
-def time_steps(package: str) -> dict[str, float]:
-    """Wrap parsing and the pipeline's steps: CPU time per label (the hooks are ``time_hooks``')."""
+PARTS = {  # ``--parts``: functions inside the body step (module → names it calls through its own namespace)
+    "io.importer.bodies": (
+        "_motion_body",
+        "_store_collider",
+        "_compound_child",
+        "_static_collider",
+        "_prepare_collider",
+        "_add_rigid_body",
+        "_apply_motion",
+        "replayed",
+        "own_shape",
+        "new_shape_data",
+        "new_child_object",
+        "replace_with_mesh_object",
+        "relative_transform",
+    ),
+    "io.mapping.stored": ("store_motion", "store_filter", "store_geometry", "store_material", "apply_material"),
+}
+
+
+def time_steps(package: str, parts: bool = False) -> dict[str, float]:
+    """Wrap parsing and the pipeline's steps: CPU time per label (the hooks are ``time_hooks``'); with ``parts`` also
+    the functions of ``PARTS`` (inclusive: a part that calls another counts it too)."""
     steps: dict[str, float] = {}
+    for module_name, names in PARTS.items() if parts else ():
+        module = importlib.import_module(f"{package}.{module_name}")
+        for name in names:
+            add_timer(module, name, steps, f"part {module_name.rsplit('.', 1)[-1]}.{name}")
     pipeline = importlib.import_module(f"{package}.io.importer.pipeline")
     hooks = importlib.import_module(f"{package}.io.hooks")
     owners = [(getattr(pipeline, module), function, f"step {module}") for module, function in STEPS.items()]
@@ -105,6 +132,7 @@ def main() -> None:
     parser.add_argument("--small-ab", type=int, default=0, help="N passes: node_frames.SMALL 0 vs its value")
     parser.add_argument("--modes", nargs="+", choices=("disabled", "off", "on"), default=["disabled", "off", "on"])
     parser.add_argument("--steps", action="store_true", help="also time parsing and each import step (physics on)")
+    parser.add_argument("--parts", action="store_true", help="with --steps: also the functions of the body step")
     args = parser.parse_args()
     files = inputs(args.files) or sorted((FIXTURES / "import").glob("*.gltf")) + sorted(
         (FIXTURES / "joints").glob("*.gltf")
@@ -141,7 +169,7 @@ def main() -> None:
     step_totals: dict[str, float] = {}
     steps_whole = 0.0
     if args.steps:
-        steps = time_steps(addon.__name__)
+        steps = time_steps(addon.__name__, args.parts)
         for path in files:
             best: tuple[float, dict[str, float]] | None = None
             for _ in range(args.runs):
