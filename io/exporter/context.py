@@ -303,6 +303,8 @@ class Builder(Reporting):
             roots = [set(scene.nodes or []) for scene in self.plan.scenes or []]
             if child is None or target is None or not any(child in r for r in roots):
                 continue
+            if self._reaches(child, target):  # a script pointed gltf_parent at the body itself or below it
+                continue
             ptr = pointer("nodes", child)
             if ob.animation_data is not None and ob.animation_data.action is not None:
                 self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} is animated: left at the scene root")
@@ -317,6 +319,18 @@ class Builder(Reporting):
             parent_node = self.gltf_node(target)
             parent_node.children = [*(parent_node.children or []), child]
             self.report.count("restored_parents")
+
+    def _reaches(self, start: int, goal: int) -> bool:
+        """Node ``goal`` is ``start`` or below it in the plan."""
+        stack, seen = [start], set()
+        while stack:
+            index = stack.pop()
+            if index == goal:
+                return True
+            if index not in seen and 0 <= index < len(self.plan.nodes or []):
+                seen.add(index)
+                stack.extend(self.gltf_node(index).children or [])
+        return False
 
     def finish_nodes(self) -> None:
         """Take collider-only meshes off their nodes, proxy nodes out of the scene graph, and nodes the file kept

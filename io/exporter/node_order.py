@@ -91,6 +91,8 @@ def nest(session, scene_nodes: list) -> int:
         if trs is None:
             continue
         child, target = nodes[0], parent_nodes[0]
+        if _holds(child, target):  # a script pointed gltf_parent at the body itself or below it: no cycle
+            continue
         set_trs(child, trs)
         scene_nodes.remove(child)
         roots.discard(id(child))
@@ -98,6 +100,19 @@ def nest(session, scene_nodes: list) -> int:
         session.report.count("restored_parents")
         moved += 1
     return moved
+
+
+def _holds(node, other) -> bool:
+    """``other`` is ``node`` or one of its descendants."""
+    stack, seen = [node], set()
+    while stack:
+        current = stack.pop()
+        if current is other:
+            return True
+        if id(current) not in seen:
+            seen.add(id(current))
+            stack.extend(kid for kid in getattr(current, "children", None) or () if not isinstance(kid, int))
+    return False
 
 
 def positions(objects: Iterable) -> dict[int, int]:

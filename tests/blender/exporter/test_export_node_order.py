@@ -107,3 +107,22 @@ def test_carried_bodies_keep_the_file_node_order(clean, name, tmp_path):
     roots = [order[i] for i in exported["scenes"][0]["nodes"]]
     source_roots = [names[i] for i in source["scenes"][0]["nodes"]]
     assert roots == [n for n in source_roots if n in roots]
+
+
+def test_glTF_parents_that_point_at_each_other_export_without_a_cycle(clean, tmp_path):
+    """``gltf_parent`` is a plain pointer a script can set: two bodies naming each other (or themselves) must not
+    make a node its own ancestor."""
+    assert bpy.ops.import_scene.gltf(filepath=str(FIXTURES / "import" / "materials_mass.gltf")) == {"FINISHED"}
+    full, computed, infinite = (bpy.data.objects[n] for n in ("Full", "Computed", "Infinite"))
+    full.gltf_physics.gltf_parent = computed
+    computed.gltf_physics.gltf_parent = full
+    infinite.gltf_physics.gltf_parent = infinite
+    written = export(tmp_path / "out.gltf", "2026")
+    nodes = written["nodes"]
+    seen, stack = set(), list(written["scenes"][0]["nodes"])
+    while stack:  # every node reached once from the scene: a tree
+        index = stack.pop()
+        assert index not in seen
+        seen.add(index)
+        stack.extend(nodes[index].get("children", []))
+    assert {nodes[i]["name"] for i in seen} >= {"Full", "Computed", "Infinite"}
