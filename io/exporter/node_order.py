@@ -39,10 +39,10 @@ def restore_scene(session, scene_nodes: list, blender_scene) -> bool:
         name = owner.get(id(node))
         return session.objects.get(name) if name is not None else None
 
-    nest(session, scene_nodes)
+    moved = nest(session, scene_nodes)
     depsgraph = bpy.context.evaluated_depsgraph_get()
     roots = positions(blender_scene.evaluated_get(depsgraph).objects)
-    if not restore(scene_nodes, object_of, roots, positions(bpy.data.objects)):
+    if not restore(scene_nodes, object_of, roots, positions(bpy.data.objects)) and not moved:
         return False
     # the physics is built per object in gathering order (materials, shapes, filters numbered as met): that of the
     # restored tree, children before their parent as io_scene_gltf2 gathers them
