@@ -290,7 +290,7 @@ def convert(job: dict, enable) -> dict:
         if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
-        if dst.suffix.lower() == ".blend":
+        if to_blend:
             counts = counts or _scene_counts()  # a glTF input: its own physics
             bpy.ops.wm.save_as_mainfile(filepath=str(tmp), copy=True, check_existing=False)
             os.replace(tmp, dst)

@@ -66,6 +66,17 @@ def is_helper_joint(pg) -> bool:
     return joint.role in HELPER_JOINT_ROLES and not joint.is_node
 
 
+def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:
+    """The glTF local transform of nested body ``ob`` under its file ``parent`` (world transform kept), or None and
+    why it stays where it is (animated, or the local transform would need shear)."""
+    if ob.animation_data is not None and ob.animation_data.action is not None:
+        return None, f"{ob.name!r} is animated: left at the scene root"
+    trs = gltf_local(session.world(parent), session.world(ob), session.yup)
+    if trs is None:
+        return None, f"{ob.name!r} cannot go back under {parent.name!r} (shear)"
+    return trs, ""
+
+
 def _all_objects():
     import bpy
 
@@ -87,7 +98,7 @@ class ExportSession:
     collision_meshes: dict = field(default_factory=dict)  # mesh address → glTF mesh we write, or None
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
     tree: ObjectTree = field(default_factory=lambda: ObjectTree(_all_objects()))  # children: one pass per export
-    reorder: bool = False  # a dropped helper had children: io_scene_gltf2 moved them last (``node_order``)
+    reorder: bool = False  # a dropped helper had children or a nested body was unparented (``node_order``)
 
     def record_node(self, node, ob) -> None:
         name = ob.name
@@ -305,13 +316,9 @@ class Builder(Reporting):
                 continue
             if self._reaches(child, target):  # a script pointed gltf_parent at the body itself or below it
                 continue
-            ptr = pointer("nodes", child)
-            if ob.animation_data is not None and ob.animation_data.action is not None:
-                self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} is animated: left at the scene root")
-                continue
-            trs = gltf_local(self.session.world(parent), self.session.world(ob), self.session.yup)
+            trs, why = nested_transform(self.session, ob, parent)
             if trs is None:
-                self.note(EXPORT_APPROXIMATED, ptr, f"{ob.name!r} cannot go back under {parent.name!r} (shear)")
+                self.note(EXPORT_APPROXIMATED, pointer("nodes", child), why)
                 continue
             set_trs(self.gltf_node(child), trs)
             for scene in self.plan.scenes or []:

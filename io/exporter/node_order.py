@@ -57,41 +57,33 @@ def restore(scene_nodes: list, object_of: Callable[[object], object | None], roo
     position), in place. ``object_of(node)`` is the Blender object a node was gathered from, or None. True when an
     order changed."""
     changed = _sort(scene_nodes, object_of, roots)
-    seen: set[int] = set()
-    stack = list(scene_nodes)
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in _walk(scene_nodes):
         kids = getattr(node, "children", None)
         if isinstance(kids, list) and kids:
             changed = _sort(kids, object_of, children) or changed
-            stack.extend(kid for kid in kids if not isinstance(kid, int))
     return changed
 
 
 def nest(session, scene_nodes: list) -> int:
     """Move the root node of every nested body the import unparented into its file parent's children (world
     transform kept); the number moved."""
-    from ..mapping.values_to_gltf import gltf_local
-    from .context import pg_of, set_trs
+    from .context import nested_transform, pg_of, set_trs
 
     moved = 0
     roots = {id(node) for node in scene_nodes}
     for name, ob in list(session.objects.items()):
         pg = pg_of(ob)
         parent = pg.gltf_parent if pg is not None else None
-        if parent is None or (ob.animation_data is not None and ob.animation_data.action is not None):
+        if parent is None:
             continue
         nodes, parent_nodes = session.nodes_of.get(name, []), session.nodes_of.get(parent.name, [])
         if len(nodes) != 1 or len(parent_nodes) != 1 or id(nodes[0]) not in roots:
             continue
-        trs = gltf_local(session.world(parent), session.world(ob), session.yup)
-        if trs is None:
-            continue
         child, target = nodes[0], parent_nodes[0]
-        if _holds(child, target):  # a script pointed gltf_parent at the body itself or below it: no cycle
+        if any(node is target for node in _walk([child])):  # gltf_parent set by a script to the body or below it
+            continue
+        trs, _ = nested_transform(session, ob, parent)  # None: restore_parents says why after the numbering
+        if trs is None:
             continue
         set_trs(child, trs)
         scene_nodes.remove(child)
@@ -102,17 +94,20 @@ def nest(session, scene_nodes: list) -> int:
     return moved
 
 
-def _holds(node, other) -> bool:
-    """``other`` is ``node`` or one of its descendants."""
-    stack, seen = [node], set()
+def _kids(node) -> list:
+    """A gathered node's child nodes (``children`` holds nodes before numbering)."""
+    return [kid for kid in getattr(node, "children", None) or () if not isinstance(kid, int)]
+
+
+def _walk(nodes: list):
+    """Every node under ``nodes`` (themselves included), each once."""
+    stack, seen = list(nodes), set()
     while stack:
-        current = stack.pop()
-        if current is other:
-            return True
-        if id(current) not in seen:
-            seen.add(id(current))
-            stack.extend(kid for kid in getattr(current, "children", None) or () if not isinstance(kid, int))
-    return False
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            yield node
+            stack.extend(_kids(node))
 
 
 def positions(objects: Iterable) -> dict[int, int]:
@@ -133,9 +128,7 @@ def _post_order(scene_nodes: list) -> list[int]:
             continue
         seen.add(id(node))
         stack.append((node, True))
-        kids = getattr(node, "children", None)
-        if isinstance(kids, list):
-            stack.extend((kid, False) for kid in reversed(kids) if not isinstance(kid, int))
+        stack.extend((kid, False) for kid in reversed(_kids(node)))
     return out
 
 
