@@ -1,14 +1,18 @@
 """Benchmark (not a test): the fixed cost of our export hooks on small files (issue 10, per-file overhead).
 
-Run: ``.venv/bin/python -P tests/bench/bench_export_small.py [--exports 40] [--profile N] [FILES…]``
+Run: ``.venv/bin/python -P tests/bench/bench_export_small.py [--exports 40] [--parts] [--with-reproduce]
+[--profile N [--sort tottime]] [FILES…]``
 
 Each file (default: the one-body ``tests/fixtures/basic_body.gltf`` and every file of ``tests/fixtures/import`` and
-``joints`` that imports) is imported once with physics, then exported as GLB ``--exports`` times with physics on;
+``joints`` that imports) is imported once with physics (Reproduce Motion off, as ``convert`` imports for a glTF
+output; ``--with-reproduce``: on, as an interactive import), then exported as GLB ``--exports`` times with physics on;
 per file the mean of the faster half of the whole export time (wall clock) and of the CPU time spent inside our export
 hooks (``GltfPhysicsExport``: construction + every hook call, summed per export; process time, so other processes on
 a loaded machine do not count). An export with physics off is no
 baseline for an imported file: the import helpers (constraint Empties, proxies) are then exported as nodes.
-``--profile N``: cProfile of N physics exports of the first file, our functions by cumulative time.
+``--parts`` also prints the CPU time of every hook method and of the export pipeline's steps (``PARTS``; inclusive,
+each call's timer adds ≈ 1 µs), per export, averaged over the files.
+``--profile N``: cProfile of N physics exports of the first file, our functions by cumulative time (``--sort``).
 """
 
 from __future__ import annotations
@@ -57,16 +61,60 @@ def time_hooks(cls) -> list[float]:
     return inside
 
 
+PARTS = {  # ``--parts``: module → functions called through its namespace (inclusive CPU time, ≈ 1 µs per call)
+    "io.exporter.pipeline": ("write_target", "apply_output", "extension_names"),
+    "io.exporter.bodies": ("add_object", "assign_native_filters", "stored_motion", "stored_collider", "stored_trigger"),
+    "io.exporter.unwritten": ("note_unwritten",),
+    "io.exporter.stored": ("realizer", "_stored_geometry", "_stored_material", "_stored_filter", "_stored_extras"),
+    "io.exporter.joints": ("add_joints", "restore_nodes", "drop_unused_descriptions", "_one", "_write_stored"),
+}
+
+
+def time_parts(package: str, totals: dict[str, float]) -> None:
+    """Wrap every hook method on its own and the functions of ``PARTS`` (``--parts``)."""
+    import importlib
+
+    sys.path.insert(0, str(HERE))  # tests/bench, for timers
+    from timers import add_timer
+
+    for module_name, names in PARTS.items():
+        try:
+            module = importlib.import_module(f"{package}.{module_name}")
+        except ImportError:
+            continue
+        for name in names:
+            if hasattr(module, name):
+                add_timer(module, name, totals, f"part {module_name.rsplit('.', 1)[-1]}.{name}")
+    builder = importlib.import_module(f"{package}.io.exporter.context").Builder
+    add_timer(builder, "restore_parents", totals, "part Builder.restore_parents")
+    add_timer(builder, "finish_nodes", totals, "part Builder.finish_nodes")
+    add_timer(builder, "__init__", totals, "part Builder.__init__")
+    hooks = importlib.import_module(f"{package}.io.hooks")
+    add_timer(hooks, "_report_export", totals, "part hooks._report_export")
+    add_timer(hooks.frozen_objects, "freeze", totals, "part frozen_objects.freeze")
+    add_timer(hooks.deferred_json.DeferredJson, "__init__", totals, "part DeferredJson.__init__")
+    cls = importlib.import_module(f"{package}.io.hooks").GltfPhysicsExport
+    for name in ["__init__", *(n for n in vars(cls) if n.startswith(("gather_", "post_")))]:
+        add_timer(cls, name, totals, f"hook {name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=pathlib.Path)
     parser.add_argument("--exports", type=int, default=40)
     parser.add_argument("--profile", type=int, default=0)
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (cProfile sort key)")
+    parser.add_argument("--parts", action="store_true", help="CPU time per hook and per pipeline step")
+    parser.add_argument("--with-reproduce", action="store_true", help="import with Reproduce Motion (interactive)")
     args = parser.parse_args()
+    reproduce = args.with_reproduce
     addon, user = devkit.start_installed("gltf_physics_bench_")
     import bpy
 
     out = user / "small.glb"
+    parts: dict[str, float] = {}
+    if args.parts:
+        time_parts(addon.__name__, parts)
     inside = time_hooks(__import__(f"{addon.__name__}.io.hooks", fromlist=["GltfPhysicsExport"]).GltfPhysicsExport)
 
     def export(on: bool) -> tuple[float, float]:
@@ -79,19 +127,24 @@ def main() -> None:
     def load(path: pathlib.Path) -> bool:
         bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
         devkit.enable()
-        bpy.context.scene.gltf_physics.import_physics = True
+        settings = bpy.context.scene.gltf_physics
+        settings.import_physics = True
+        settings.import_reproduce = reproduce  # off, as ``convert`` imports for a glTF output
         try:
             bpy.ops.import_scene.gltf(filepath=str(path))
         except RuntimeError:  # a malformed fixture
             return False
         return True
 
-    rows = []
+    rows, part_totals = [], {}
     for path in args.files or default_files():
         if not load(path):
             continue
         export(True)  # warm up
+        parts.clear()
         runs = [export(True) for _ in range(args.exports)]
+        for key, value in parts.items():
+            part_totals[key] = part_totals.get(key, 0.0) + value / args.exports
         rows.append((path.name, fast_half_mean([r[0] for r in runs]), fast_half_mean([r[1] for r in runs])))
     if args.profile:
         load((args.files or default_files())[0])
@@ -101,9 +154,13 @@ def main() -> None:
         for _ in range(args.profile):
             export(True)
         profile.disable()
-        pstats.Stats(profile).sort_stats("cumulative").print_stats("gltf_physics", 40)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats("gltf_physics", 40)
     for name, total, hooks in rows:
         print(f"{name:28s} export {total * 1000:7.3f} ms, CPU time in our hooks {hooks * 1000:6.3f} ms")
+    if part_totals:
+        print("\nCPU ms per export (mean over the exports, then over the files), largest first:")
+        for key, value in sorted(part_totals.items(), key=lambda kv: -kv[1]):
+            print(f"  {key:50s} {value * 1000 / len(rows):7.3f}")
     total = sum(r[1] for r in rows) / len(rows)
     hooks = sum(r[2] for r in rows) / len(rows)
     print(

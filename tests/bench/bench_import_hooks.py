@@ -87,6 +87,8 @@ PARTS = {  # ``--parts``: functions inside the body step (module → names it ca
         "replace_with_mesh_object",
         "relative_transform",
     ),
+    "io.importer.geometry": ("mesh_volume", "implicit_mesh", "_scaled_gltf_mesh", "mesh_from_shape", "_own_implicit"),
+    "io.mapping.mesh_points": ("is_centred_box", "bounds"),
     "io.mapping.stored": ("store_motion", "store_filter", "store_geometry", "store_material", "apply_material"),
 }
 
