@@ -89,6 +89,15 @@ PARTS = {  # ``--parts``: functions inside the body step (module → names it ca
     ),
     "io.importer.geometry": ("mesh_volume", "implicit_mesh", "_scaled_gltf_mesh", "mesh_from_shape", "_own_implicit"),
     "io.mapping.mesh_points": ("is_centred_box", "bounds"),
+    "io.hooks": (
+        "create_world_early",
+        "replacement_candidates",
+        "EmptyPlaceholders",
+        "node_joints",
+        "JointEmpties",
+        "mark_outside_scene",
+        "ImportContext",
+    ),
     "io.mapping.stored": ("store_motion", "store_filter", "store_geometry", "store_material", "apply_material"),
 }
 

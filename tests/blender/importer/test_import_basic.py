@@ -129,3 +129,33 @@ def test_implicit_proxy_meshes_equal_from_pydata(clean, kind):
         reference.from_pydata(proxy.vertices, [], proxy.faces)
         reference.update()
         assert _mesh_data(proxies.mesh_from_shape("built", proxy)) == _mesh_data(reference)
+
+
+def test_summary_reaches_the_operator_report_once_without_a_log_line(clean, capfd, tmp_path):
+    """The summary goes to the operator's report (the status bar; printed in background mode), not also through
+    io_scene_gltf2's console logger: one line per import and export, not two (and no ``logging`` call per file)."""
+    import importlib
+
+    try:
+        debug = importlib.import_module("io_scene_gltf2.io.com.debug")
+    except ImportError:  # bpy 4.2
+        debug = importlib.import_module("io_scene_gltf2.io.com.gltf2_io_debug")
+    logged: list[str] = []
+    real_info = debug.Log.info
+
+    def info(self, message, popup=False):
+        logged.append(message)
+        return real_info(self, message, popup)
+
+    debug.Log.info = info
+    try:
+        capfd.readouterr()
+        _import(fixture("basic_body.gltf"))
+        assert bpy.ops.export_scene.gltf(filepath=str(tmp_path / "out.glb"), export_format="GLB") == {"FINISHED"}
+        printed = capfd.readouterr()
+    finally:
+        debug.Log.info = real_info
+    lines = [line for line in (printed.out + printed.err).splitlines() if "glTF Physics" in line]
+    assert not [m for m in logged if "glTF Physics" in m]
+    assert len([line for line in lines if "glTF Physics: 1 rigid bodies" in line]) == 1, lines
+    assert len([line for line in lines if "glTF Physics (2026): 1 rigid bodies" in line]) == 1, lines
