@@ -27,8 +27,11 @@ from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape
 from ..mapping.values_to_gltf import native_material, r7, shape_from_json, shapes_close
-from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, pg_of
+from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, pg_of
 from .native import bounds_of, compound_child, derive_shape, native_motion
+
+_SHAPE_KEY = ("stored shape",)  # Builder.memo key prefixes: implicit shapes, filters, materials
+_FILTER_KEY, _MATERIAL_KEY = ("stored filter",), ("stored material",)
 
 
 def _vec(values, convert) -> tuple:
@@ -120,24 +123,37 @@ def realizer(b: Builder, ob, node_index: int, role: str = "PROXY"):
     return None
 
 
-def _holder_shape(b: Builder, ob, holder):
+def _holder_shape(b: Builder, ob, holder, view: tuple | None = None):
     """The primitive Blender simulates for ``holder`` expressed in ``ob``'s node frame; None when it is not a
-    primitive or the holder (an import proxy) is not at the node's origin with the node's axes."""
+    primitive or the holder (an import proxy) is not at the node's origin with the node's axes. ``view``: the
+    holder's ``_holder_view`` when already read."""
+    view = _holder_view(b, ob, holder) if view is None else view
+    if view is None:
+        return None
+    if view[0] is not None:
+        return derive_shape(*view)
+    lo, hi = (np.asarray(v, dtype=float) for v in view[1:])
+    inverse = affine_inverse(b.session.world(ob))
+    parts = None if inverse is None else decompose(inverse @ b.session.world(holder))
+    if parts is None:
+        return None
+    t, q, scale = parts
+    if max(abs(v) for v in t) > 1e-4 or abs(abs(q[3]) - 1.0) > 1e-6:
+        return None
+    return derive_shape(holder.rigid_body.collision_shape, lo * np.abs(scale), hi * np.abs(scale))
+
+
+def _holder_view(b: Builder, ob, holder) -> tuple | None:
+    """What ``_holder_shape`` derives the primitive from: (collision shape, local bounds min, max) for a holder in
+    ``ob``'s frame (``ob`` itself or an import proxy at its origin); (None, min, max) when the holder is elsewhere
+    (its world matrix decides); None without bounds."""
     bounds = bounds_of(b, holder)
     if bounds is None:
         return None
-    lo, hi = bounds
+    lo, hi = bounds  # tuples of floats
     if holder is not ob and not _at_parent_origin(holder, ob):
-        lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-        inverse = affine_inverse(b.session.world(ob))
-        parts = None if inverse is None else decompose(inverse @ b.session.world(holder))
-        if parts is None:
-            return None
-        t, q, scale = parts
-        if max(abs(v) for v in t) > 1e-4 or abs(abs(q[3]) - 1.0) > 1e-6:
-            return None
-        lo, hi = lo * np.abs(scale), hi * np.abs(scale)
-    return derive_shape(holder.rigid_body.collision_shape, lo, hi)
+        return None, lo, hi
+    return holder.rigid_body.collision_shape, lo, hi
 
 
 def _at_parent_origin(holder, ob) -> bool:
@@ -168,21 +184,24 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
     shape_json = pgeo.shape_json if kind == "SHAPE" else ""
     mesh = _is_mesh(kind, shape_json)
     if kind == "SHAPE" and not mesh:
-        shape = _read_shape(shape_json)
-        if shape is None:  # a script or an old file broke the text: what Blender simulates, if it is a primitive
-            derived = _holder_shape(b, ob, holder) if holder is not None and holder.rigid_body is not None else None
-            if derived is None:
-                b.warn(EXPORT_SKIPPED, ptr, f"stored shape of {ob.name!r} unreadable: geometry skipped")
+        usable = holder is not None and holder.rigid_body is not None
+        view = _holder_view(b, ob, holder) if usable else None
+        shape_passthrough = pgeo.shape_passthrough
+        # colliders alike (a chain's links, a stack's crates) share one result per export, keyed by every input (a
+        # holder away from its node's origin is not: its world matrix decides)
+        key = None
+        if view is None or view[0] is not None:
+            seen = () if view is None else (view[0], *view[1], *view[2])
+            key = _SHAPE_KEY + exact_key(shape_json, shape_passthrough, *seen)
+        index = b.memo.get(key) if key is not None else None
+        if index is None:
+            index = _stored_shape(b, ob, holder, shape_json, shape_passthrough, usable, view, ptr)
+            if index is None:
                 return None
-            b.warn(EXPORT_EDITED, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
-            return restore(Geometry(shape=b.add_shape(derived), convex_hull=pgeo.convex_hull), pgeo.passthrough)
-        if holder is not None and holder.rigid_body is not None and shape.params is not None:  # unknown type: kept
-            derived = _holder_shape(b, ob, holder)
-            if derived is not None and not shapes_close(derived, shape):
-                b.note(EXPORT_EDITED, ptr, f"collision shape of {ob.name!r} changed in Blender: written from Blender")
-                shape = derived
-        shape = restore_shape(shape, pgeo.shape_passthrough)
-        return restore(Geometry(shape=b.add_shape(shape), convex_hull=pgeo.convex_hull), pgeo.passthrough)
+            if index >= 0 and key is not None:
+                b.memo[key] = index
+        shape = index if index >= 0 else -1 - index
+        return restore(Geometry(shape=shape, convex_hull=pgeo.convex_hull), pgeo.passthrough)
     if mesh:
         if holder is None:
             b.warn(EXPORT_SKIPPED, ptr, f"no object holds the collision mesh of {ob.name!r}: geometry skipped")
@@ -196,6 +215,27 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
             how = "unrender" if pg_of(ob).generated_mesh else "own"
         return restore(b.mesh_geometry(holder, convex, how, ptr), pgeo.passthrough)
     return None
+
+
+def _stored_shape(b: Builder, ob, holder, shape_json: str, shape_passthrough: str, usable: bool, view, ptr: str):
+    """The shape index of a stored implicit shape: ≥ 0 as stored (the same for every collider with these inputs),
+    −1 − index when written from Blender (edited or unreadable: noted per object), None when skipped."""
+    shape = _read_shape(shape_json)
+    if shape is None:  # a script or an old file broke the text: what Blender simulates, if it is a primitive
+        derived = _holder_shape(b, ob, holder, view) if usable and view is not None else None
+        if derived is None:
+            b.warn(EXPORT_SKIPPED, ptr, f"stored shape of {ob.name!r} unreadable: geometry skipped")
+            return None
+        b.warn(EXPORT_EDITED, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
+        return -1 - b.add_shape(derived)
+    edited = False
+    if usable and shape.params is not None and view is not None:  # unknown type: kept
+        derived = _holder_shape(b, ob, holder, view)
+        if derived is not None and not shapes_close(derived, shape):
+            b.note(EXPORT_EDITED, ptr, f"collision shape of {ob.name!r} changed in Blender: written from Blender")
+            shape, edited = derived, True
+    index = b.add_shape(restore_shape(shape, shape_passthrough))
+    return -1 - index if edited else index
 
 
 def _read_shape(text: str):
@@ -225,17 +265,22 @@ def _stored_material(b: Builder, pmat, rb, ptr: str) -> int | None:
     ):
         b.note(EXPORT_EDITED, ptr, "friction/restitution changed in Blender: written as a multiply material")
         return b.add_material(restore(native_material(rb.friction, rb.restitution), pmat.passthrough))
-    if not pmat.has_material:
+    if not present:
         return None
-    material = PhysicsMaterial(
-        static_friction=r7(pmat.static_friction),
-        dynamic_friction=r7(pmat.dynamic_friction),
-        restitution=r7(pmat.restitution),
-        friction_combine=combine_f,
-        restitution_combine=combine_r,
-        name=pmat.name or None,
-    )
-    return b.add_material(restore(material, pmat.passthrough))
+    static_friction, name, passthrough = pmat.static_friction, pmat.name, pmat.passthrough
+    key = (*_MATERIAL_KEY, combine_f, combine_r, name, passthrough, *exact_key(static_friction, friction, restitution))
+    index = b.memo.get(key)
+    if index is None:
+        material = PhysicsMaterial(
+            static_friction=r7(static_friction),
+            dynamic_friction=r7(friction),
+            restitution=r7(restitution),
+            friction_combine=combine_f,
+            restitution_combine=combine_r,
+            name=name or None,
+        )
+        index = b.memo[key] = b.add_material(restore(material, passthrough))
+    return index
 
 
 def _pre_combined(pmat, rb) -> bool:
@@ -251,17 +296,22 @@ def _pre_combined(pmat, rb) -> bool:
 def _stored_filter(b: Builder, pflt) -> int | None:
     if not pflt.has_filter:
         return None
+    texts = (pflt.collision_systems, pflt.collide_with_systems, pflt.not_collide_with_systems)
+    key = (*_FILTER_KEY, *texts, pflt.name, pflt.passthrough)  # strings only: equal keys, equal filters
+    index = b.memo.get(key)
+    if index is None:
 
-    def lst(text: str):
-        return None if not text else tuple(str(v) for v in json.loads(text))
+        def lst(text: str):
+            return None if not text else tuple(str(v) for v in json.loads(text))
 
-    flt = CollisionFilter(
-        collision_systems=lst(pflt.collision_systems),
-        collide_with_systems=lst(pflt.collide_with_systems),
-        not_collide_with_systems=lst(pflt.not_collide_with_systems),
-        name=pflt.name or None,
-    )
-    return b.add_filter(restore(flt, pflt.passthrough))
+        flt = CollisionFilter(
+            collision_systems=lst(texts[0]),
+            collide_with_systems=lst(texts[1]),
+            not_collide_with_systems=lst(texts[2]),
+            name=key[-2] or None,
+        )
+        index = b.memo[key] = b.add_filter(restore(flt, key[-1]))
+    return index
 
 
 def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:

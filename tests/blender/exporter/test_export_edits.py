@@ -223,3 +223,51 @@ def test_an_unreadable_stored_file_name_keeps_the_node_physics(clean, tmp_path):
     out = export(tmp_path / "name.gltf", "2026")
     assert not [d for d in last_export(clean).diagnostics if d.code == "GLTF_PHYSICS_INTERNAL_ERROR"]
     assert "motion" in _ext(_node(out, "Passenger"))
+
+
+def test_alike_colliders_share_their_shape_until_one_is_resized(clean, tmp_path):
+    """An export keeps one result per stored shape and what Blender simulates of it (colliders alike: a chain's
+    links): a resized one, first or last in the export, is written from Blender and noted; the others keep the
+    file's shape, and every collider of a kind shares one shape entry."""
+    import json
+
+    shapes = [{"type": "capsule", "capsule": {"height": 0.5, "radiusTop": 0.1, "radiusBottom": 0.1}}]
+    nodes = [
+        {"name": f"Link{i}", "translation": [0, i, 0], "extensions": {RB: {"motion": {"mass": 1}, "collider": {}}}}
+        for i in range(4)
+    ]
+    for node in nodes:
+        node["extensions"][RB]["collider"] = {"geometry": {"shape": 0}}
+    gltf = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": list(range(4))}],
+        "nodes": nodes,
+        "extensionsUsed": [RB, "KHR_implicit_shapes"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": shapes}},
+    }
+    source = tmp_path / "links.gltf"
+    source.write_text(json.dumps(gltf))
+    for resized in ("Link0", "Link3"):
+        bpy.ops.wm.read_homefile(use_empty=True)
+        assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
+        out = export(tmp_path / "same.gltf", "2026")
+        written = out["extensions"]["KHR_implicit_shapes"]["shapes"]
+        assert written == shapes and not _edited(clean)
+        assert {_ext(_node(out, f"Link{i}"))["collider"]["geometry"]["shape"] for i in range(4)} == {0}
+        ob = bpy.data.objects[resized]
+        holder = next((c for c in ob.children if c.rigid_body is not None), ob)
+        holder.data = holder.data.copy()  # its own mesh, twice the size (the links share one)
+        holder.data.transform(Matrix.Diagonal((2.0, 2.0, 2.0, 1.0)))
+        bpy.context.view_layer.update()
+        out = export(tmp_path / "resized.gltf", "2026")
+        written = out["extensions"]["KHR_implicit_shapes"]["shapes"]
+        index = {
+            name: _ext(_node(out, name))["collider"]["geometry"]["shape"] for name in (f"Link{i}" for i in range(4))
+        }
+        assert len(set(index.values())) == 2 and len(written) == 2
+        assert all(written[i] == shapes[0] for name, i in index.items() if name != resized)
+        capsule = written[index[resized]]["capsule"]
+        assert capsule["radiusTop"] == capsule["radiusBottom"] == 0.2 and capsule["height"] == 1.0
+        assert [m for m in _edited(clean) if repr(resized) in m and "collision shape" in m]
+        assert len([m for m in _edited(clean) if "collision shape" in m]) == 1
