@@ -17,9 +17,13 @@ def _node_object_of_proxy(session: ExportSession, ob):
     parent = ob.parent
     if parent is None:
         return None
-    for candidate in (parent, *session.tree.descendants(parent)):
+    node = pg.proxy_node
+    parent_pg = pg_of(parent)  # an import proxy's node object is its parent (a compound's child shape: below it)
+    if parent_pg is not None and parent_pg.role == "NODE" and parent_pg.node_index == node:
+        return parent
+    for candidate in session.tree.descendants(parent):
         cpg = pg_of(candidate)
-        if cpg is not None and cpg.role == "NODE" and cpg.node_index == pg.proxy_node:
+        if cpg is not None and cpg.role == "NODE" and cpg.node_index == node:
             return candidate
     return None
 
