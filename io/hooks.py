@@ -22,7 +22,7 @@ from .exporter.selection import session_decision
 from .gltf.extensions import PHYSICS_EXTENSIONS
 from .gltf.parse import parse_gltf
 from .gltf.validate.codes import INTERNAL_ERROR
-from .importer import frozen_objects, parsed_json
+from .importer import export_only, frozen_objects, parsed_json  # export_only: also for convert
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
@@ -180,6 +180,7 @@ class GltfPhysicsImport:
             placeholder=self.placeholders.mesh if self.placeholders is not None else None,
             joint_empties=dict(self.joint_empties.empties) if self.joint_empties is not None else {},
             node_joints=self.node_joints,
+            export_only=export_only.active(),
         )
         import_pipeline.build(ctx)
 

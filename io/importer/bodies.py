@@ -127,7 +127,7 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
         props.store_geometry(pc.geometry, doc, collider.geometry, ctx.cache)
         material = props.lookup(doc.materials, collider.material)
         props.store_material(pc.material, material, collider.material, ctx.cache)
-        props.store_filter(pc.filter, flt, collider.filter)
+        props.store_filter(pc.filter, flt, collider.filter, rows=not ctx.export_only)
 
     # colliders alike (same shape, material and filter) share their values; the key holds everything ``write`` reads
     # that differs between colliders (the filter index is stored even unresolved). The filter texts' update callback

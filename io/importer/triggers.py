@@ -29,7 +29,8 @@ def _store(ctx: ImportContext, ob, index: int) -> None:
     props.assign(pg.trigger, passthrough=passthrough.dumps(trigger))
     props.store_geometry(pg.trigger.geometry, doc, trigger.geometry, ctx.cache)
     pg.trigger.nodes = "" if trigger.nodes is None else json.dumps(list(trigger.nodes))
-    props.store_filter(pg.trigger.filter, props.lookup(doc.filters, trigger.filter), trigger.filter)
+    flt = props.lookup(doc.filters, trigger.filter)
+    props.store_filter(pg.trigger.filter, flt, trigger.filter, rows=not ctx.export_only)
 
 
 def _trigger(ctx: ImportContext, index: int) -> None:

@@ -210,23 +210,28 @@ def _json_list(values) -> str:
     return "" if values is None else json.dumps(list(values))
 
 
-def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
+def store_filter(pg, flt: CollisionFilter | None, index: int | None, rows: bool = True) -> None:
+    """``rows`` False: the texts are written like every other value, without the update callback that builds the
+    panel's rows of each list (drawn from the text and rebuilt when a panel shows them)."""
     if flt is None:
         assign(pg, has_filter=False, index=-1 if index is None else index)
         return
-    assign(
-        pg,
-        has_filter=True,
-        index=-1 if index is None else index,
-        name=printable(flt.name or ""),
-        passthrough=passthrough.dumps(flt),
-    )
+    values = {
+        "has_filter": True,
+        "index": -1 if index is None else index,
+        "name": printable(flt.name or ""),
+        "passthrough": passthrough.dumps(flt),
+    }
     texts = {
         "collision_systems": _json_list(flt.collision_systems),
         "collide_with_systems": _json_list(flt.collide_with_systems),
         "not_collide_with_systems": _json_list(flt.not_collide_with_systems),
     }
-    assign_each(pg, texts)  # through RNA always: their update callback builds the UI list rows (ui/filter_mirror)
+    if rows:
+        assign(pg, **values)
+        assign_each(pg, texts)  # through RNA always: their update callback builds the UI list rows (ui/filter_mirror)
+    else:
+        assign(pg, **values, **texts)  # one write of a fresh group (the import's): no callback
 
 
 def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, memo: dict | None = None) -> None:

@@ -17,14 +17,15 @@ Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--library
    the first ``--overhead`` files of each library is reset + imported + exported as GLB (only import + export timed)
    with the extension disabled (plain Blender glTF, the issue's baseline: no file of the library lists a physics
    extension in ``extensionsRequired``), enabled with ``Scene.gltf_physics`` import and export physics off (our hooks
-   return at once) and on as ``convert`` runs a glTF output (Reproduce Motion off: its helpers are for a ``.blend``);
+   return at once) and on as ``convert`` runs a glTF output (Reproduce Motion off: its helpers are for a ``.blend``;
+   the import ``exporting_only``: no collision collections, filter rows or proxy rings, which only Blender uses);
    best of ``--runs`` per file, summed. With ``--corpus`` the same for every corpus file,
    each re-exported in its own container (``.gltf`` separate, ``.glb``), its best import and best export summed, then
    the import and export time physics adds and the five files that add most; a file that cannot be imported in every
    mode (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a malformed
    validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
-   ``--with-reproduce`` adds a fourth mode per file: physics on with Reproduce Motion (an interactive import and
-   export: what the reproduction helpers add).
+   ``--with-reproduce`` adds a fourth mode per file: physics on with Reproduce Motion and everything only Blender
+   uses (an interactive import and export).
 """
 
 from __future__ import annotations
@@ -135,7 +136,9 @@ def overhead(
     sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
     import devkit
 
-    devkit.start_installed("gltf_physics_bench_")
+    addon, _ = devkit.start_installed("gltf_physics_bench_")
+    import contextlib
+
     import addon_utils
     import bpy
 
@@ -151,8 +154,11 @@ def overhead(
             settings.import_reproduce = mode == WITH_REPRODUCE  # convert: only for a .blend output
         out = work / "overhead" / ("overhead.glb" if container == "GLB" else "overhead.gltf")
         out.parent.mkdir(exist_ok=True)
+        hooks = sys.modules.get(f"{addon.__name__}.io.hooks")
+        only = hooks.export_only.exporting_only() if mode == "on" and hooks is not None else contextlib.nullcontext()
         start = time.perf_counter()
-        bpy.ops.import_scene.gltf(filepath=str(path))
+        with only:  # as ``convert`` imports for a glTF output (``importer.export_only``)
+            bpy.ops.import_scene.gltf(filepath=str(path))
         imported = time.perf_counter()
         bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
         return imported - start, time.perf_counter() - imported

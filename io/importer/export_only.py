@@ -1,0 +1,30 @@
+"""Imports whose scene is only exported again (``convert`` to a glTF file): what only Blender itself uses is left out.
+
+Inside ``exporting_only()`` the import does not build the collision collections Blender simulates the file's
+filters with (``filters``), the panel rows of the filter lists (``stored.store_filter``, rebuilt from their text
+when a panel draws) or the rings of round proxy meshes (a sphere's, capsule's or cylinder's proxy keeps only its
+two bounding corners: Blender derives the primitive from the bounds). The export reads none of them: the file it
+writes is the same (``tests/blender/convert/test_convert_export_only.py``). ``.blend`` outputs and ``check`` import
+everything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+_DEPTH = [0]  # nesting depth of ``exporting_only`` (imports run on Blender's main thread)
+
+
+@contextlib.contextmanager
+def exporting_only() -> Iterator[None]:
+    """Imports inside this block are only exported again."""
+    _DEPTH[0] += 1
+    try:
+        yield
+    finally:
+        _DEPTH[0] -= 1
+
+
+def active() -> bool:
+    return _DEPTH[0] > 0
