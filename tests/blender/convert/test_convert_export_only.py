@@ -103,3 +103,16 @@ def test_export_only_builds_a_round_proxy_as_its_bounding_corners(addon, tmp_pat
         seen[only] = (len(co), [min(c[k] for c in co) for k in range(3)], [max(c[k] for c in co) for k in range(3)])
     assert seen[False][0] > 100 and seen[True][0] == 2
     assert seen[True][1:] == seen[False][1:]  # the very bounds Blender derives the capsule from
+
+
+def _rows_after_convert(one_file, dst) -> list[str]:
+    job = {"input": str(FIXTURES / "joints" / "filters.gltf"), "output": str(dst), "to": "2026", "validate": False}
+    result = one_file.convert(job, devkit.enable)
+    assert result["status"] in ("converted", "warnings"), result
+    filters = [o.gltf_physics.collider.filter for o in bpy.data.objects if o.gltf_physics.collider.filter.has_filter]
+    return [row.name for flt in filters for row in flt.collision_systems_rows]
+
+
+def test_convert_imports_export_only_for_a_gltf_output_and_fully_for_a_blend(one_file, tmp_path):
+    assert not _rows_after_convert(one_file, tmp_path / "out.glb")
+    assert _rows_after_convert(one_file, tmp_path / "out.blend")  # an artist opens it: the panels have their rows
