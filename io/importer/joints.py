@@ -135,7 +135,7 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     constraint = empty.rigid_body_constraint
     configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision, fresh=True)
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
-    for n, motor in enumerate(plan.motors):
+    for n, motor in enumerate(plan.motors if not ctx.export_only else ()):  # drive motors: only Blender runs them
         motor_empty = _constraint_empty(
             state, f"{name}.motor{n:0{width}d}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
         )

@@ -81,6 +81,14 @@ def test_export_only_leaves_out_collision_collections_and_filter_rows(addon):
     assert len(collections) > 1 and only_collections == {(True,) + (False,) * 19}  # Blender's default
 
 
+def test_export_only_builds_no_drive_motors(addon):
+    motors = {}
+    for only in (False, True):
+        _import(addon, FIXTURES / "joints" / "motor_y.gltf", only)
+        motors[only] = [ob.name for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]
+    assert motors[False] and not motors[True]
+
+
 def test_export_only_builds_a_round_proxy_as_its_bounding_corners(addon, tmp_path):
     capsule = {"type": "capsule", "capsule": {"height": 0.5, "radiusTop": 0.1, "radiusBottom": 0.1}}
     rb = {"motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}
