@@ -1,7 +1,7 @@
 """Benchmark (not a test): CPU time of the extension's import hooks per file (issue 10's fixed cost per small file).
 
 Run: ``.venv/bin/python -P tests/bench/bench_import_hooks.py [--runs 5] [--modes disabled off on] [--steps [--parts]]
-[FILE_OR_FOLDER ...] [--profile N [--sort tottime] [--dump FILE]] [--small-ab N]``
+[--as-convert] [FILE_OR_FOLDER ...] [--profile N [--sort tottime] [--dump FILE]] [--small-ab N]``
 
 Installs the extension as the Blender test tier does, then imports each file (folders walked for ``.gltf`` / ``.glb``;
 default: the fixtures of ``tests/fixtures/import`` and ``joints``, the sources of ``bench_convert.py``'s fixture
@@ -24,6 +24,7 @@ same process (robust to other processes on a loaded machine; cold caches count a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import gc
 import importlib
@@ -144,6 +145,12 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", choices=("disabled", "off", "on"), default=["disabled", "off", "on"])
     parser.add_argument("--steps", action="store_true", help="also time parsing and each import step (physics on)")
     parser.add_argument("--parts", action="store_true", help="with --steps: also the functions of the body step")
+    parser.add_argument(
+        "--as-convert",
+        action="store_true",
+        help="import as convert does for a glTF output (Reproduce Motion off, "
+        "export only); default: as an interactive import",
+    )
     args = parser.parse_args()
     files = inputs(args.files) or sorted((FIXTURES / "import").glob("*.gltf")) + sorted(
         (FIXTURES / "joints").glob("*.gltf")
@@ -164,10 +171,14 @@ def main() -> None:
         else:
             devkit.enable()
             bpy.context.scene.gltf_physics.import_physics = mode == "on"
+            bpy.context.scene.gltf_physics.import_reproduce = not args.as_convert
         spent.clear()
         gc.collect()  # no import pays for the previous one's garbage (not timed)
+        hooks = sys.modules[f"{addon.__name__}.io.hooks"]
+        only = hooks.export_only.exporting_only() if args.as_convert else contextlib.nullcontext()
         start = time.process_time()
-        bpy.ops.import_scene.gltf(filepath=str(path))
+        with only:
+            bpy.ops.import_scene.gltf(filepath=str(path))
         total = time.process_time() - start
         return total, sum(spent.values()), spent.get("gather_import_gltf_before_hook", 0.0)
 
