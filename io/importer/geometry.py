@@ -20,12 +20,15 @@ from .proxies import mesh_from_shape
 
 @dataclass
 class ResolvedGeometry:
-    """Either an implicit ``shape`` or a glTF ``mesh_index`` (with ``convex`` = convex hull)."""
+    """Either an implicit ``shape`` or a glTF ``mesh_index`` (with ``convex`` = convex hull; ``stored_convex``: the
+    geometry's own ``convexHull`` says so too, which the export writes back whether Blender simulates the hull or
+    the BOX it may be)."""
 
     shape: Shape | None = None
     mesh_index: int | None = None
     convex: bool = False
     notes: list[str] = field(default_factory=list)
+    stored_convex: bool = False
 
 
 @dataclass
@@ -84,7 +87,9 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str, scale=(1.0, 1.0, 1
             return None
         return ResolvedGeometry(shape=shape)
     if geometry.mesh is not None:
-        return ResolvedGeometry(mesh_index=geometry.mesh, convex=geometry.convex_hull)
+        return ResolvedGeometry(
+            mesh_index=geometry.mesh, convex=geometry.convex_hull, stored_convex=geometry.convex_hull
+        )
     if geometry.node is not None:
         node = ctx.json_nodes[geometry.node] if 0 <= geometry.node < len(ctx.json_nodes) else None
         mesh = node.get("mesh") if isinstance(node, dict) else None
@@ -96,7 +101,8 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str, scale=(1.0, 1.0, 1
             notes.append("child meshes of the geometry node are not included")
         if node.get("skin") is not None or node.get("weights") is not None:
             notes.append("skin/morph deformation of the geometry node ignored (rest shape used)")
-        return ResolvedGeometry(mesh_index=mesh, convex=geometry.convex_hull, notes=notes)
+        hull = geometry.convex_hull
+        return ResolvedGeometry(mesh_index=mesh, convex=hull, notes=notes, stored_convex=hull)
     return None
 
 
@@ -156,9 +162,12 @@ def _mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh) -> float | None:
     return _memo(ctx, ("volume", mesh.as_pointer()), lambda: mesh_volume(mesh))
 
 
-def _hull_shape(ctx: ImportContext, mesh: bpy.types.Mesh) -> str:
+def _hull_shape(ctx: ImportContext, mesh: bpy.types.Mesh, geo: ResolvedGeometry) -> str:
     """BOX when the convex hull of ``mesh`` is exactly the box Blender derives from its bounds (all 8 corners of the
-    bounds present, no other points, centred on the origin), else CONVEX_HULL (built by Bullet, with a margin)."""
+    bounds present, no other points, centred on the origin), else CONVEX_HULL (built by Bullet, with a margin). An
+    import only exported again (``export_only``) does not look when the export writes a hull either way."""
+    if ctx.export_only and geo.stored_convex:
+        return "CONVEX_HULL"
     return _memo(ctx, ("hull", mesh.as_pointer()), lambda: "BOX" if mesh_points.is_centred_box(mesh) else "CONVEX_HULL")
 
 
@@ -176,7 +185,7 @@ def own_shape(ctx: ImportContext, index: int, ob, geo: ResolvedGeometry, object_
 
         return _memo(ctx, key, lambda: _own_implicit(mesh, _memo(ctx, ("outline", *key[2:]), outline), scale))
     if geo.mesh_index is not None and same_mesh(ctx, index, geo.mesh_index):
-        shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
+        shape = _hull_shape(ctx, mesh, geo) if geo.convex else "MESH"
         return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, _product(scale)), list(geo.notes))
     return None
 
@@ -209,7 +218,7 @@ def new_shape_data(
     if geo.mesh_index is None or not 0 <= geo.mesh_index < _mesh_count(ctx):
         return None
     mesh = _memo(ctx, ("mesh", geo.mesh_index, bake_scale), lambda: _scaled_gltf_mesh(ctx, geo.mesh_index, bake_scale))
-    shape = _hull_shape(ctx, mesh) if geo.convex else "MESH"
+    shape = _hull_shape(ctx, mesh, geo) if geo.convex else "MESH"
     return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, det), list(geo.notes))
 
 

@@ -1,6 +1,6 @@
 """``convert`` to a glTF file imports "export only" (``io/importer/export_only.py``): no collision collections, no
-panel rows of the filter lists, no drive motors, round proxies as their two bounding corners. The file the export writes is the same
-as after a full import, for every fixture and every corpus file."""
+panel rows of the filter lists, no drive motors, no box check of convex hulls, round proxies as their two bounding
+corners. The file the export writes is the same as after a full import, for every fixture and every corpus file."""
 
 from __future__ import annotations
 
@@ -87,6 +87,16 @@ def test_export_only_builds_no_drive_motors(addon):
         _import(addon, FIXTURES / "joints" / "motor_y.gltf", only)
         motors[only] = [ob.name for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]
     assert motors[False] and not motors[True]
+
+
+def test_export_only_does_not_look_whether_a_hull_is_a_box(addon):
+    """rev_2026's Hull is a convex hull of a centred box: Blender's BOX after a full import; the export writes the
+    file's convex hull either way (the fixture's export is the same, above)."""
+    shapes = {}
+    for only in (False, True):
+        _import(addon, FIXTURES / "import" / "rev_2026.gltf", only)
+        shapes[only] = bpy.data.objects["Hull"].rigid_body.collision_shape
+    assert shapes == {False: "BOX", True: "CONVEX_HULL"}
 
 
 def test_export_only_builds_a_round_proxy_as_its_bounding_corners(addon, tmp_path):
