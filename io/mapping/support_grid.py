@@ -45,9 +45,12 @@ class SupportGrid:
         """The cell columns and rows a footprint covers; None when they are more than ``MAX_CELLS``."""
         if not all(map(math.isfinite, (*lo, *hi))):
             return None
-        xs = range(math.floor(lo[0] / self.cell), math.floor(hi[0] / self.cell) + 1)
-        ys = range(math.floor(lo[1] / self.cell), math.floor(hi[1] / self.cell) + 1)
-        return (xs, ys) if len(xs) * len(ys) <= MAX_CELLS else None
+        x0, x1 = math.floor(lo[0] / self.cell), math.floor(hi[0] / self.cell) + 1
+        y0, y1 = math.floor(lo[1] / self.cell), math.floor(hi[1] / self.cell) + 1
+        # counted as Python ints: ``len(range)`` raises OverflowError beyond ``sys.maxsize`` cells (a 3.5e38 m box)
+        if max(x1 - x0, 0) * max(y1 - y0, 0) > MAX_CELLS:
+            return None
+        return range(x0, x1), range(y0, y1)
 
     def candidates(self, box) -> list[int]:
         """Indices of the boxes whose footprint may overlap ``box``'s (every box for a huge or non-finite one)."""

@@ -64,3 +64,14 @@ def test_a_query_reads_only_nearby_boxes():
 def test_an_empty_world_supports_nothing():
     grid = grid_module.SupportGrid(np.empty((0, 2, 3)))
     assert not grid.rests_on_something(((0, 0, 0), (1, 1, 1)), [], (0, 0, 0), GRAVITY, 0.1)
+
+
+def test_a_footprint_of_more_cells_than_an_index_holds_is_read_by_every_query():
+    """Found by the import fuzz (seed 65): a box 3.5e38 m long made ``len(range(...))`` of its cell columns raise
+    OverflowError (more than ``sys.maxsize`` cells), and the initial-velocity pre-roll of the body on it failed."""
+    huge = [[-2.0, -1.0, -1.0], [2.0, 1.75e38, 0.0]]
+    small = [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]
+    grid = grid_module.SupportGrid([huge, small])
+    assert grid.always == [0]
+    assert grid.candidates(small) == [0, 1]
+    assert grid.candidates(huge) == [0, 1]  # the query itself covers more cells than any index
