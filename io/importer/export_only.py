@@ -12,21 +12,15 @@ everything.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
+from ..mapping.sync_gate import Depth
 
-_DEPTH = [0]  # nesting depth of ``exporting_only`` (imports run on Blender's main thread)
+_INSIDE = Depth()  # imports run on Blender's main thread
 
 
-@contextlib.contextmanager
-def exporting_only() -> Iterator[None]:
-    """Imports inside this block are only exported again."""
-    _DEPTH[0] += 1
-    try:
-        yield
-    finally:
-        _DEPTH[0] -= 1
+def exporting_only():
+    """Imports inside this block (a context manager) are only exported again."""
+    return _INSIDE.inside()
 
 
 def active() -> bool:
-    return _DEPTH[0] > 0
+    return _INSIDE.value > 0

@@ -11,19 +11,31 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_depth = [0]  # nesting depth of ``paused`` (a list: no ``global`` statement needed)
+
+class Depth:
+    """How many ``with depth.inside()`` blocks are running (they nest; Blender runs them on its main thread). Also
+    the switch of ``importer.export_only``."""
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    @contextmanager
+    def inside(self) -> Iterator[None]:
+        self.value += 1
+        try:
+            yield
+        finally:
+            self.value -= 1
 
 
-@contextmanager
-def paused() -> Iterator[None]:
+_PAUSED = Depth()
+
+
+def paused():
     """Property writes inside this block do not sync to Blender (nests)."""
-    _depth[0] += 1
-    try:
-        yield
-    finally:
-        _depth[0] -= 1
+    return _PAUSED.inside()
 
 
 def active() -> bool:
     """True when a property update callback should sync (no ``paused`` block is running)."""
-    return _depth[0] == 0
+    return _PAUSED.value == 0
