@@ -72,7 +72,8 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str, scale=(1.0, 1.0, 1
         shape = doc.shapes[geometry.shape]
         if shape.type == MESH and isinstance(shape.params, MeshShape):
             notes = ["skin/morph weights of the mesh shape ignored"] if shape.params.skin is not None else []
-            return ResolvedGeometry(mesh_index=shape.params.mesh, convex=shape.params.convex_hull, notes=notes)
+            hull = shape.params.convex_hull  # stored as the geometry's convex hull too (``stored.store_geometry``)
+            return ResolvedGeometry(mesh_index=shape.params.mesh, convex=hull, notes=notes, stored_convex=hull)
         if shape.params is None:
             # The validator already warned once at the shape; the shape is kept as raw JSON for export.
             ctx.note(NOT_SIMULATED, ptr + "/shape", f"shape type {shape.type!r} is unknown: not simulated, kept")

@@ -20,6 +20,7 @@ from ..gltf.model import (
     JointDescription,
     JointDrive,
     JointLimit,
+    MeshShape,
     Motion,
     Passthrough,
     PhysicsDocument,
@@ -243,6 +244,8 @@ def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, mem
     if geometry.shape is not None:
         values.update(kind="SHAPE", shape_index=geometry.shape)
         if 0 <= geometry.shape < len(document.shapes):
+            params = document.shapes[geometry.shape].params  # a convex mesh shape (2024-07, OMI): the export reads
+            values["convex_hull"] |= isinstance(params, MeshShape) and params.convex_hull  # it here for a BOX hull
             memo = {} if memo is None else memo
             values["shape_json"] = _shape_json(document, geometry.shape, memo)
             values["shape_passthrough"] = _shape_passthrough(document, geometry.shape, memo)
