@@ -254,9 +254,8 @@ class GltfPhysicsExport:
             revision = settings.export_revision if settings is not None else "2026"
             mass_properties = settings.export_mass_properties if settings is not None else "BLENDER"
             yup = gltf_addon.export_yup(export_settings)
-            self.session = ExportSession(
-                report=self.report, revision=revision, yup=yup, mass_properties=mass_properties
-            )
+            trusted = export_only.active()  # the scene is an export-only import (``convert``): not edited since
+            self.session = ExportSession(self.report, revision, yup, mass_properties, trusted=trusted)
         return self.session
 
     @_guarded("export")

@@ -299,7 +299,9 @@ def convert(job: dict, enable) -> dict:
             bpy.ops.wm.save_as_mainfile(filepath=str(tmp), copy=True, check_existing=False)
             os.replace(tmp, dst)
         else:
-            target = _export(dst, tmp, job, out)
+            imported = src.suffix.lower() != ".blend"  # an export-only import: the export trusts its stored values
+            with hooks.export_only.exporting_only() if imported else contextlib.nullcontext():
+                target = _export(dst, tmp, job, out)
             counts = _counts("export")
             _report("export", out)
             if target is not None and job.get("validate"):

@@ -99,6 +99,7 @@ class ExportSession:
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
     tree: ObjectTree = field(default_factory=lambda: ObjectTree(_all_objects()))  # children: one pass per export
     reorder: bool = False  # a dropped helper had children or a nested body was unparented (``node_order``)
+    trusted: bool = False  # the scene is an export-only import, unedited: stored values need no check (``stored``)
 
     def record_node(self, node, ob) -> None:
         name = ob.name

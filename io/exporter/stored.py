@@ -48,8 +48,11 @@ def _expected_state(pm) -> tuple[str, bool | None]:
 
 
 def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
-    pg, rb = pg_of(ob), ob.rigid_body
+    pg = pg_of(ob)
     pm = pg.motion
+    if b.session.trusted:  # an export-only import: as stored
+        return _as_stored(pm, pm.mass) if pm.has_motion else None
+    rb = ob.rigid_body
     if not pm.has_motion:
         if pm.reproduced_mass >= 0.0:  # a compound's shape the import's Reproduce Motion split off: no motion
             return None
@@ -70,16 +73,22 @@ def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
         native.center_of_mass, native.inertia_diagonal, native.inertia_orientation = kept[:3]
         native.linear_velocity, native.angular_velocity, native.gravity_factor = kept[3:]
         return restore(native, pm.passthrough)  # extras / extensions / unknown keys: never edited in Blender
+    mass = pm.mass
+    if pm.mass_mode == "EXPLICIT":
+        split = pm.reproduced_mass >= 0.0 and math.isclose(rb.mass, pm.reproduced_mass, rel_tol=1e-6)
+        if not math.isclose(rb.mass, mass, rel_tol=1e-6) and not split:  # split: the import's Reproduce Motion
+            mass = rb.mass
+            b.note(EXPORT_EDITED, ptr + "/motion/mass", f"mass of {ob.name!r} changed in Blender: {rb.mass:g} kg")
+    return _as_stored(pm, mass)
+
+
+def _as_stored(pm, mass: float) -> Motion:
+    """The stored motion ``pm`` with ``mass`` (an explicit mass: the stored one, or Blender's when edited)."""
     motion = Motion(kind=pm.kind)
     if pm.mass_mode == "INFINITE":
         motion.mass = 0.0
     elif pm.mass_mode == "EXPLICIT":
-        split = pm.reproduced_mass >= 0.0 and math.isclose(rb.mass, pm.reproduced_mass, rel_tol=1e-6)
-        if math.isclose(rb.mass, pm.mass, rel_tol=1e-6) or split:  # split: the import's Reproduce Motion
-            motion.mass = r7(pm.mass)
-        else:
-            motion.mass = r7(rb.mass)
-            b.note(EXPORT_EDITED, ptr + "/motion/mass", f"mass of {ob.name!r} changed in Blender: {rb.mass:g} kg")
+        motion.mass = r7(mass)
     kept = _stored_extras(pm)
     motion.center_of_mass, motion.inertia_diagonal, motion.inertia_orientation = kept[:3]
     motion.linear_velocity, motion.angular_velocity, motion.gravity_factor = kept[3:]
@@ -320,11 +329,12 @@ def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
     if not pc.has_collider:
         return None
     ptr += "/collider"
-    holder = realizer(b, ob, pg.node_index) if pg.role != "PROXY" else ob
-    if holder is None and not pc.disabled:
+    pgeo = pc.geometry
+    as_stored = b.session.trusted and not is_mesh_geometry(pgeo)  # an export-only import built no shape for it
+    holder = None if as_stored else realizer(b, ob, pg.node_index) if pg.role != "PROXY" else ob
+    if holder is None and not pc.disabled and not as_stored:
         b.note(EXPORT_EDITED, ptr, f"the rigid body realising the collider of {ob.name!r} was removed: not written")
         return None
-    pgeo = pc.geometry
     if pgeo.kind == "NONE":
         geometry = None
     else:
@@ -356,7 +366,8 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
             b.warn(EXPORT_SKIPPED, ptr + "/nodes", f"trigger nodes {missing} are not exported: left out")
         nodes = tuple(found[i] for i in wanted if i in found)
         return restore(Trigger(nodes=nodes), pt.passthrough) if nodes else None
-    holder = realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # a volume, never the node's rigid body
+    trusted = b.session.trusted and not is_mesh_geometry(pt.geometry)  # an export-only import: no volume was built
+    holder = None if trusted else realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # never the node's body
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None

@@ -11,23 +11,19 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
-from collections.abc import Callable
 
-from ..gltf.model import BOX, MOTION_KEYS, STATIC, BoxShape, Shape
+from ..gltf.model import BOX, BoxShape, Shape
 from ..gltf.nodes import nearest_marked, parent_map
-from ..gltf.read.common import FLOAT32_MAX
 from ..mapping import passthrough
 from ..mapping import stored as props
-from . import reproduce
-from .context import APPROXIMATED, NOT_SIMULATED, SKIPPED, ImportContext
+from .body_values import add_rigid_body, apply_motion, apply_state, at, fit_float32
+from .context import APPROXIMATED, SKIPPED, ImportContext
 from .direct_writes import replayed
 from .geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
 from .proxies import empty_mesh, holds_no_mesh, new_child_object, relative_transform, replace_with_mesh_object
 from .proxies import style_as_proxy as _style
 
-FALLBACK_MASS = 1.0
 NO_COLLIDER_SIZE = 0.1
 
 
@@ -57,11 +53,6 @@ def build(ctx: ImportContext) -> None:
 def _guarded(ctx: ImportContext, index: int, part: str, what: str, func, *args):
     """``ctx.guarded`` at the node's ``part`` pointer, built only when ``func`` fails (called per body)."""
     return ctx.guarded(lambda: ctx.node_pointer(index, part), what, func, *args)
-
-
-def _at(ctx: ImportContext, m: int) -> str:
-    """The pointer of motion node ``m`` (built when a diagnostic needs it, not per body)."""
-    return ctx.node_pointer(m, "motion")
 
 
 def replacement_candidates(document, json_nodes: list) -> set[int]:
@@ -150,17 +141,6 @@ def _mark_proxy(ob, index: int, generated_for_node: bool) -> None:
         ob.gltf_physics.proxy_node = index
 
 
-def _add_rigid_body(ctx: ImportContext, ob, shape: str, body_type: str, kinematic: bool = False):
-    if ob.rigid_body is None:
-        ctx.world.collection.objects.link(ob)
-    rb = ob.rigid_body
-    for name, value in (("type", body_type), ("collision_shape", shape), ("kinematic", kinematic)):
-        props.write_changed(rb, name, value)  # a new body is already ACTIVE, CONVEX_HULL, not Animated
-    rb.linear_damping = 0.0  # never Blender's default (0.04 / 0.1): written
-    rb.angular_damping = 0.0
-    return rb
-
-
 def _material_of(ctx: ImportContext, index: int):
     collider = ctx.document.nodes[index].collider
     return props.lookup(ctx.document.materials, collider.material) if collider else None
@@ -177,12 +157,15 @@ def _notes(ctx: ImportContext, index: int, data: GeometryData | None) -> None:
 def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
     ob = ctx.objects.get(m)
     if ob is None:
-        ctx.warn(SKIPPED, _at(ctx, m), "motion on a node without a Blender object (bone or not in the scene): skipped")
+        ctx.warn(SKIPPED, at(ctx, m), "motion on a node without a Blender object (bone or not in the scene): skipped")
         return
     if ob.type not in ("MESH", "EMPTY"):
-        ctx.warn(SKIPPED, _at(ctx, m), f"motion on a {ob.type} object: Blender rigid bodies need a mesh object")
+        ctx.warn(SKIPPED, at(ctx, m), f"motion on a {ob.type} object: Blender rigid bodies need a mesh object")
         return
     usable = [(c, geo) for c in colliders if (geo := _prepare_collider(ctx, c)) is not None]
+    if _stored_only(ctx, usable):
+        _stored_body(ctx, m, ob, usable)
+        return
     scale = _scale_of(ctx, m)
     parts: list[tuple[int, object, GeometryData]] = []  # (collider node, object with shape, data)
     if len(usable) == 1 and usable[0][0] == m:
@@ -203,7 +186,7 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
             part = _guarded(ctx, c, "collider", "compound child", _compound_child, ctx, m, ob, c, geo)
             if part is not None:
                 parts.append(part)
-    motion = _fit_float32(ctx, m, ctx.document.nodes[m].motion)
+    motion = fit_float32(ctx, m, ctx.document.nodes[m].motion)
     pg = ob.gltf_physics
     props.assign(pg, role="NODE", node_index=m, source=ctx.document.nodes[m].source or "")
     animated = m in ctx.animated
@@ -214,23 +197,23 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
             ob = replace_with_mesh_object(ctx, m, data.mesh)
             _mark_proxy(ob, m, True)
             ob.gltf_physics.generated_mesh = True
-        rb = _add_rigid_body(ctx, ob, "BOX" if ob.gltf_physics.generated_mesh else "CONVEX_HULL", "ACTIVE")
+        rb = add_rigid_body(ctx, ob, "BOX" if ob.gltf_physics.generated_mesh else "CONVEX_HULL", "ACTIVE")
         rb.collision_collections = [False] * 20
-        ctx.note(APPROXIMATED, _at(ctx, m), "body without colliders: imported as a body that collides with nothing")
+        ctx.note(APPROXIMATED, at(ctx, m), "body without colliders: imported as a body that collides with nothing")
     elif len(parts) == 1 and parts[0][1] == ob:
-        rb = _add_rigid_body(ctx, ob, parts[0][2].collision_shape, "ACTIVE")
+        rb = add_rigid_body(ctx, ob, parts[0][2].collision_shape, "ACTIVE")
     else:
-        rb = _add_rigid_body(ctx, ob, "COMPOUND", "ACTIVE")
-    _apply_motion(ctx, m, ob, rb, motion, lambda: _total_volume([p[2] for p in parts]), animated)
+        rb = add_rigid_body(ctx, ob, "COMPOUND", "ACTIVE")
+    apply_motion(ctx, m, ob, rb, motion, lambda: _total_volume([p[2] for p in parts]), animated)
     for c, child, data in parts:
         _notes(ctx, c, data)
         if child != ob:
-            child_rb = _add_rigid_body(ctx, child, data.collision_shape, rb.type, rb.kinematic)
+            child_rb = add_rigid_body(ctx, child, data.collision_shape, rb.type, rb.kinematic)
             props.apply_material(child_rb, _material_of(ctx, c))
         ctx.collider_objects.setdefault(c, []).append(child)
     materials = {id(_material_of(ctx, c)) for c, _, _ in parts}
     if len(materials) > 1:
-        ctx.note(APPROXIMATED, _at(ctx, m), "compound body with several physics materials: Blender uses the first one")
+        ctx.note(APPROXIMATED, at(ctx, m), "compound body with several physics materials: Blender uses the first one")
     props.apply_material(rb, _material_of(ctx, parts[0][0]) if parts else None)
     ctx.body_objects[m] = ob
     ctx.objects[m] = ob
@@ -266,67 +249,10 @@ def _compound_child(ctx: ImportContext, m: int, body, c: int, geo):
     return c, proxy, data
 
 
-def _fit_float32(ctx: ImportContext, m: int, motion):
-    """The motion with every value beyond the 32-bit float range clamped to it (noted at its pointer): Blender keeps
-    them as float32 (1e39 would become inf, and the glTF exporter then fails with ``OverflowError``)."""
-    changes = {}
-    for attr, key in MOTION_KEYS.items():
-        value = getattr(motion, attr)
-        if value is None:
-            continue
-        values = value if isinstance(value, tuple) else (value,)
-        if _fits(values):
-            continue
-        fitted = tuple(max(-FLOAT32_MAX, min(FLOAT32_MAX, v)) for v in values)
-        changes[attr] = fitted if isinstance(value, tuple) else fitted[0]
-        ctx.note(
-            APPROXIMATED,
-            _at(ctx, m) + "/" + key,
-            f"{key} {value} does not fit a 32-bit float: clamped to ±{FLOAT32_MAX:.7g}",
-        )
-    return dataclasses.replace(motion, **changes) if changes else motion
-
-
-def _fits(values: tuple) -> bool:
-    """``all(abs(v) <= FLOAT32_MAX for v in values)`` without a Python generator (NaN does not fit)."""
-    return all(map(FLOAT32_MAX.__ge__, map(abs, values)))
-
-
 def _total_volume(parts: list[GeometryData]) -> float | None:
     """The summed volume of a body's colliders (None when there are none or one has no volume)."""
     volumes = [part.volume for part in parts]
     return sum(volumes) if volumes and all(v is not None for v in volumes) else None
-
-
-def _apply_motion(
-    ctx: ImportContext, m: int, ob, rb, motion, volume_of: Callable[[], float | None], animated: bool
-) -> None:
-    """Body type, kinematic flag and mass; ``volume_of()`` (the colliders' volume) is read only without a mass."""
-    if motion.kind == STATIC:
-        rb.type = "PASSIVE"
-        rb.kinematic = animated
-    elif motion.mass == 0.0:
-        rb.type = "PASSIVE"
-        rb.kinematic = True
-        ctx.note(APPROXIMATED, _at(ctx, m) + "/mass", "mass 0 (infinite): imported as an animated passive body")
-    else:
-        props.write_changed(rb, "kinematic", props.is_kinematic(motion) or animated)
-        if animated and not props.is_kinematic(motion):
-            ctx.note(APPROXIMATED, _at(ctx, m), "animated body: follows the animation (Animated), not simulated")
-    if motion.mass is not None and motion.mass > 0.0:
-        props.write_changed(rb, "mass", motion.mass)
-    elif motion.mass is None:
-        volume = volume_of()
-        if volume is not None and volume > 0.0:
-            rb.mass = ctx.density * volume
-        else:
-            rb.mass = FALLBACK_MASS
-            ctx.note(APPROXIMATED, _at(ctx, m), f"no mass and no collider volume: {FALLBACK_MASS:g} kg")
-    fields = props.stored_only_motion_fields(
-        motion, reproduce.reproduced_fields(ctx, motion) if not animated else frozenset()
-    )
-    if fields:
-        ctx.note(NOT_SIMULATED, _at(ctx, m), "kept for export, not simulated by Blender: " + ", ".join(fields))
 
 
 def _detach_from_compound(ctx: ImportContext, m: int) -> None:
@@ -355,6 +281,12 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
     if ob is None:
         ctx.warn(SKIPPED, ptr, "collider on a node without a Blender object (bone or not in the scene): skipped")
         return
+    if _stored_only(ctx, [(c, geo)]):
+        ob = _mesh_holder(ctx, c, ob, ".collider")
+        add_rigid_body(ctx, ob, "CONVEX_HULL", "PASSIVE", ctx.animated_at_or_above(c))
+        ctx.body_objects[c] = ob
+        ctx.collider_objects.setdefault(c, []).append(ob)
+        return
     scale = _scale_of(ctx, c)
     data = own_shape(ctx, c, ob, geo, scale)
     body = ob
@@ -372,7 +304,43 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
             body = new_child_object(ctx, ob.name + ".collider", data.mesh, ob)
             _mark_proxy(body, c, False)
     _notes(ctx, c, data)
-    rb = _add_rigid_body(ctx, body, data.collision_shape, "PASSIVE", ctx.animated_at_or_above(c))
+    rb = add_rigid_body(ctx, body, data.collision_shape, "PASSIVE", ctx.animated_at_or_above(c))
     props.apply_material(rb, _material_of(ctx, c))
     ctx.body_objects[c] = body
     ctx.collider_objects.setdefault(c, []).append(body)
+
+
+# --- an import only exported again ---------------------------------------------------------------------------------
+
+
+def _stored_only(ctx: ImportContext, usable: list) -> bool:
+    """An import only exported again (``export_only``) builds no shape for colliders with implicit shapes on node
+    objects: no proxy, own-mesh check, volume or mass. The export, inside the same ``exporting_only()``, writes their
+    stored values without comparing them with Blender's (nothing was edited in between: ``exporter.stored``)."""
+    return ctx.export_only and bool(usable) and all(geo.shape is not None and c in ctx.objects for c, geo in usable)
+
+
+def _stored_body(ctx: ImportContext, m: int, ob, usable: list) -> None:
+    """Motion node ``m`` of an export-only import: its stored motion and a rigid body on its object (what joints
+    connect, ``joints._side``)."""
+    ob = _mesh_holder(ctx, m, ob, ".body")
+    motion = fit_float32(ctx, m, ctx.document.nodes[m].motion)
+    pg = ob.gltf_physics
+    props.assign(pg, role="NODE", node_index=m, source=ctx.document.nodes[m].source or "")
+    animated = m in ctx.animated
+    props.store_motion(pg.motion, motion, animated)
+    apply_state(add_rigid_body(ctx, ob, "CONVEX_HULL", "ACTIVE"), motion, animated)
+    ctx.body_objects[m] = ctx.objects[m] = ob
+    for c, _ in usable:
+        ctx.collider_objects.setdefault(c, []).append(ctx.objects[c])
+
+
+def _mesh_holder(ctx: ImportContext, index: int, ob, suffix: str):
+    """``ob``, or a mesh object (with an empty mesh the export leaves out) replacing its Empty: rigid bodies live on
+    mesh objects only."""
+    if not holds_no_mesh(ctx, ob):
+        return ob
+    ob = replace_with_mesh_object(ctx, index, empty_mesh(ob.name + suffix))
+    ob.gltf_physics.generated_mesh = True
+    ctx.objects[index] = ob
+    return ob

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import bmesh
 import bpy
@@ -210,31 +210,14 @@ def new_shape_data(
     bake_scale, object_scale = tuple(bake_scale), tuple(object_scale)
     if geo.shape is not None:
         key = ("implicit", id(geo.shape), bake_scale, object_scale)
-        corners = ctx.export_only
         return _memo(
-            ctx,
-            key,
-            lambda: _implicit_data(name, _proxy_mesh(geo.shape, bake_scale, object_scale, corners), object_scale),
+            ctx, key, lambda: _implicit_data(name, implicit_mesh(geo.shape, bake_scale, object_scale), object_scale)
         )
     if geo.mesh_index is None or not 0 <= geo.mesh_index < _mesh_count(ctx):
         return None
     mesh = _memo(ctx, ("mesh", geo.mesh_index, bake_scale), lambda: _scaled_gltf_mesh(ctx, geo.mesh_index, bake_scale))
     shape = _hull_shape(ctx, mesh, geo) if geo.convex else "MESH"
     return GeometryData(mesh, shape, _scaled_mesh_volume(ctx, mesh, det), list(geo.notes))
-
-
-_ROUND = frozenset(("SPHERE", "CAPSULE", "CYLINDER", "CONE"))  # primitives Blender sizes from the bounds
-
-
-def _proxy_mesh(shape: Shape, bake_scale: tuple, object_scale: tuple, corners: bool) -> ShapeMesh | None:
-    """The proxy mesh of an implicit shape; ``corners`` (an import only exported again, ``export_only``): a round
-    primitive's only as its two bounding corners (exact, ``ShapeMesh.box``: the bounds Blender derives it from and
-    the export reads), without its rings."""
-    if corners:
-        outline = implicit_mesh(shape, bake_scale, object_scale, outline=True)
-        if outline is not None and outline.collision_shape in _ROUND and outline.box is not None:
-            return replace(outline, vertices=[tuple(outline.box[0]), tuple(outline.box[1])], faces=[], layout=None)
-    return implicit_mesh(shape, bake_scale, object_scale)
 
 
 def _implicit_data(name: str, proxy: ShapeMesh | None, object_scale: tuple) -> GeometryData | None:

@@ -46,7 +46,7 @@ def _trigger(ctx: ImportContext, index: int) -> None:
         return
     scale = ctx.node_scale(index)
     geo = resolve(ctx, trigger.geometry, ptr + "/geometry", scale)
-    if geo is None:
+    if geo is None or (ctx.export_only and geo.shape is not None):  # export only: the stored shape is written
         ctx.trigger_objects[index] = None
         return
     data = new_shape_data(ctx, ob.name + ".trigger", geo, object_scale=scale)

@@ -157,10 +157,10 @@ def overhead(
         hooks = sys.modules.get(f"{addon.__name__}.io.hooks")
         only = hooks.export_only.exporting_only() if mode == "on" and hooks is not None else contextlib.nullcontext()
         start = time.perf_counter()
-        with only:  # as ``convert`` imports for a glTF output (``importer.export_only``)
+        with only:  # as ``convert`` imports and exports for a glTF output (``importer.export_only``)
             bpy.ops.import_scene.gltf(filepath=str(path))
-        imported = time.perf_counter()
-        bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
+            imported = time.perf_counter()
+            bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
         return imported - start, time.perf_counter() - imported
 
     modes = ("disabled", "off", "on", *([WITH_REPRODUCE] if with_reproduce else []))

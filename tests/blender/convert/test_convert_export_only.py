@@ -1,6 +1,8 @@
-"""``convert`` to a glTF file imports "export only" (``io/importer/export_only.py``): no collision collections, no
-panel rows of the filter lists, no drive motors, no box check of convex hulls, round proxies as their two bounding
-corners. The file the export writes is the same as after a full import, for every fixture and every corpus file."""
+"""``convert`` to a glTF file imports "export only" (``io/importer/export_only.py``) and exports inside the same
+``exporting_only()``: no collision collections, no panel rows of the filter lists, no drive motors, no box check of
+convex hulls, no shape for a collider or trigger with an implicit shape (the export trusts the stored values). The
+file the export writes is the same as after a full import, for every fixture (in every revision) and every corpus
+file."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ FILES = sorted([*(FIXTURES / "import").glob("*.gltf"), *(FIXTURES / "joints").gl
 CORPUS = corpus_files()  # every file: the validator sets hold edge cases the scenes do not
 
 
-def _exported(addon, path, tmp_path, only: bool) -> tuple[str, list[bytes]] | None:
+def _exported(addon, path, tmp_path, only: bool, revision: str = "2026") -> tuple[str, list[bytes]] | None:
     """The export (JSON text, buffers unnamed; the .bin files) after a full or an export-only import; None if it
     does not import."""
     try:
@@ -28,16 +30,17 @@ def _exported(addon, path, tmp_path, only: bool) -> tuple[str, list[bytes]] | No
         return None
     out = tmp_path / ("only" if only else "full") / "out.gltf"
     out.parent.mkdir(exist_ok=True)
-    written = export(out, "2026")
+    with submodule(addon, "io.hooks").export_only.exporting_only() if only else contextlib.nullcontext():
+        written = export(out, revision)  # the export trusts the stored values of an export-only import (as convert)
     for buffer in written.get("buffers", []):  # named after the output file
         buffer.pop("uri", None)
     data = [p.read_bytes() for p in sorted(out.parent.glob("*.bin"))]
     return json.dumps(written, sort_keys=True, indent=1), data
 
 
-def _same(addon, path, tmp_path, gltf_errors) -> None:
-    full = _exported(addon, path, tmp_path, False)
-    only = _exported(addon, path, tmp_path, True)
+def _same(addon, path, tmp_path, gltf_errors, revision: str = "2026") -> None:
+    full = _exported(addon, path, tmp_path, False, revision)
+    only = _exported(addon, path, tmp_path, True, revision)
     gltf_errors.clear()  # malformed files: io_scene_gltf2's own complaints are the import tests' business
     assert (full is None) == (only is None)
     if full is not None:  # a short message: pytest's own diff of large texts takes minutes
@@ -48,9 +51,10 @@ def _same(addon, path, tmp_path, gltf_errors) -> None:
         assert data == only_data, "the .bin files differ"
 
 
+@pytest.mark.parametrize("revision", ["2026", "2024-07", "omi"])
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(FIXTURES)))
-def test_fixture_exports_the_same_after_an_export_only_import(addon, path, tmp_path, gltf_errors):
-    _same(addon, path, tmp_path, gltf_errors)
+def test_fixture_exports_the_same_after_an_export_only_import(addon, path, revision, tmp_path, gltf_errors):
+    _same(addon, path, tmp_path, gltf_errors, revision)
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=corpus_id)
@@ -99,28 +103,45 @@ def test_export_only_does_not_look_whether_a_hull_is_a_box(addon):
     assert shapes == {False: "BOX", True: "CONVEX_HULL"}
 
 
-def test_export_only_builds_a_round_proxy_as_its_bounding_corners(addon, tmp_path):
+def test_export_only_builds_no_shape_for_implicit_colliders_and_triggers(addon, tmp_path):
+    """A body, a static collider on an Empty and a trigger, all capsules: a full import builds a proxy mesh for each
+    (or a mesh in the Empty's place); an export-only one only the rigid bodies joints connect, on the nodes' own
+    objects, and the stored values."""
     capsule = {"type": "capsule", "capsule": {"height": 0.5, "radiusTop": 0.1, "radiusBottom": 0.1}}
-    rb = {"motion": {"mass": 1}, "collider": {"geometry": {"shape": 0}}}
+    nodes = [
+        {"name": "Pill", "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 2}, "collider": _shape()}}},
+        {"name": "Post", "translation": [1, 0, 0], "extensions": {"KHR_physics_rigid_bodies": {"collider": _shape()}}},
+        {"name": "Zone", "translation": [2, 0, 0], "extensions": {"KHR_physics_rigid_bodies": {"trigger": _shape()}}},
+    ]
     gltf = {
         "asset": {"version": "2.0"},
         "scene": 0,
-        "scenes": [{"nodes": [0]}],
-        "nodes": [{"name": "Pill", "extensions": {"KHR_physics_rigid_bodies": rb}}],
+        "scenes": [{"nodes": [0, 1, 2]}],
+        "nodes": nodes,
         "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
         "extensions": {"KHR_implicit_shapes": {"shapes": [capsule]}},
     }
-    path = tmp_path / "pill.gltf"
+    path = tmp_path / "pills.gltf"
     path.write_text(json.dumps(gltf))
     seen = {}
     for only in (False, True):
         _import(addon, path, only)
-        pill = bpy.data.objects["Pill"]
-        assert pill.rigid_body.collision_shape == "CAPSULE" and pill.gltf_physics.generated_mesh
-        co = [tuple(v.co) for v in pill.data.vertices]
-        seen[only] = (len(co), [min(c[k] for c in co) for k in range(3)], [max(c[k] for c in co) for k in range(3)])
-    assert seen[False][0] > 100 and seen[True][0] == 2
-    assert seen[True][1:] == seen[False][1:]  # the very bounds Blender derives the capsule from
+        objects = {ob.name: ob for ob in bpy.data.objects}
+        seen[only] = (
+            sorted(objects),
+            {name: ob.rigid_body.collision_shape for name, ob in objects.items() if ob.rigid_body},
+            sum(len(ob.data.vertices) for ob in objects.values() if ob.type == "MESH"),
+            objects["Pill"].gltf_physics.motion.mass,
+        )
+    assert seen[False][0] == ["Pill", "Post", "Zone", "Zone.trigger"]
+    assert seen[False][1] == {"Pill": "CAPSULE", "Post": "CAPSULE"} and seen[False][2] > 100
+    assert seen[True][0] == ["Pill", "Post", "Zone"]  # no trigger volume
+    assert seen[True][1] == {"Pill": "CONVEX_HULL", "Post": "CONVEX_HULL"} and seen[True][2] == 0  # no shape built
+    assert seen[True][3] == seen[False][3] == 2.0  # the stored values the export writes
+
+
+def _shape() -> dict:
+    return {"geometry": {"shape": 0}}
 
 
 def _rows_after_convert(one_file, dst) -> list[str]:
