@@ -143,7 +143,10 @@ def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan)
         node_joint.connected_node = bb
         b.doc.node(a).joint = node_joint
         return
-    pivot_a = rigid(b.session.world(empty)) @ permutation_matrix(plan.perm).T
+    world = b.session.world(empty)
+    if pj.is_node and b.session.trusted:  # an export-only import did not turn the joint node (``importer.joints``)
+        world = world @ node_turn(plan.perm)
+    pivot_a = rigid(world) @ permutation_matrix(plan.perm).T
     offset = np.eye(4)
     offset[:3, :3] = quat_to_matrix(tuple(pj.offset_rotation))
     offset[:3, 3] = tuple(pj.offset_translation)

@@ -211,10 +211,11 @@ def _on_node(ctx: ImportContext, index: int, perm: tuple[int, int, int]):
         return None
     if ob.rigid_body is not None or ob.rigid_body_constraint is not None:
         return None
-    turn = _TURNS.get(perm)
-    if turn is None:
-        turn = _TURNS[perm] = Matrix(node_turn(perm).tolist())
-    ob.matrix_basis = ob.matrix_basis @ turn
+    if not ctx.export_only:  # an export-only import leaves the node as it is (the export need not turn it back)
+        turn = _TURNS.get(perm)
+        if turn is None:
+            turn = _TURNS[perm] = Matrix(node_turn(perm).tolist())
+        ob.matrix_basis = ob.matrix_basis @ turn
     ctx.world.constraints.objects.link(ob)
     return ob
 
