@@ -67,7 +67,15 @@ PARTS = {  # ``--parts``: module → functions called through its namespace (inc
     "io.exporter.bodies": ("add_object", "assign_native_filters", "stored_motion", "stored_collider", "stored_trigger"),
     "io.exporter.unwritten": ("note_unwritten",),
     "io.exporter.stored": ("realizer", "_stored_geometry", "_stored_material", "_stored_filter", "_stored_extras"),
-    "io.exporter.joints": ("add_joints", "restore_nodes", "drop_unused_descriptions", "_one", "_write_stored"),
+    "io.exporter.joints": (
+        "add_joints",
+        "restore_nodes",
+        "drop_unused_descriptions",
+        "_one",
+        "_write_stored",
+        "stored_description",
+        "plan_joint",
+    ),
 }
 
 

@@ -101,6 +101,7 @@ PARTS = {  # ``--parts``: functions inside the body step (module → names it ca
         "ImportContext",
     ),
     "io.mapping.stored": ("store_motion", "store_filter", "store_geometry", "store_material", "apply_material"),
+    "io.importer.joints": ("_build_one", "configure_constraint", "_store", "_on_node", "_constraint_empty", "_side"),
 }
 
 
