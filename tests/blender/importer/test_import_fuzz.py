@@ -2,7 +2,7 @@
 
 Each case of ``tests/fuzzkit.py`` (mutated physics of the fixtures and of a corpus sample) is written to a file,
 imported with ``bpy.ops.import_scene.gltf`` into an empty scene (every other case "export only", as ``convert``
-imports for a glTF output: ``io/importer/export_only.py``) and exported (KHR 2026). Checked per case: the
+imports and exports for a glTF output: ``io/importer/export_only.py``) and exported (KHR 2026). Checked per case: the
 import returns FINISHED, io_scene_gltf2 logged no error (the ``gltf_errors`` fixture), the report has no
 ``GLTF_PHYSICS_IMPORT_FAILED`` (an exception inside one of our steps), the non-physics scene is intact (the objects
 that are not import helpers — proxies, constraint / motor / anchor Empties — have the same names as after importing
@@ -86,11 +86,13 @@ def _import(path, only=None) -> tuple[list[str], set[str]]:
     return sorted(ob.name for ob in bpy.data.objects if not _is_helper(ob)), {mesh.name for mesh in bpy.data.meshes}
 
 
-def _export(tmp_path) -> list[str]:
-    """Export the scene (KHR 2026): the written node names (strict JSON)."""
+def _export(tmp_path, only=None) -> list[str]:
+    """Export the scene (KHR 2026; inside ``only`` as ``convert`` exports an export-only import): the written node
+    names (strict JSON)."""
     out = tmp_path / "export.gltf"
     bpy.context.scene.gltf_physics.export_revision = "2026"
-    assert bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE") == {"FINISHED"}
+    with only if only is not None else contextlib.nullcontext():
+        assert bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE") == {"FINISHED"}
     written = fuzzkit.strict_json(out.read_text(encoding="utf-8"))
     return sorted(str(node.get("name")) for node in written.get("nodes", []))
 
@@ -106,7 +108,11 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
     baselines: dict[str, tuple] = {}
     failures: list[str] = []
     for number, case in enumerate(fuzzkit.cases(CASES, fuzzkit.FUZZ_SEED, seeds)):
-        only = hooks.export_only.exporting_only() if number % 2 else None  # every other case as convert imports it
+        as_convert = number % 2  # every other case as convert imports and exports it
+
+        def only(as_convert=as_convert):
+            return hooks.export_only.exporting_only() if as_convert else None
+
         if not fuzzkit.finite(case.doc):
             continue  # NaN / Infinity are not JSON: io_scene_gltf2 refuses the file before any hook runs
         if fuzzkit.depth(case.doc) > IO_SCENE_GLTF2_DEPTH:
@@ -121,7 +127,7 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
         objects, meshes, names = baselines[case.seed_name]
         problems = []
         try:
-            got_objects, got_meshes = _import(_write(case.doc, tmp_path / "case.gltf"), only)
+            got_objects, got_meshes = _import(_write(case.doc, tmp_path / "case.gltf"), only())
         except Exception as exc:  # an escaped exception or a failed operator is the finding
             problems.append(f"import: {type(exc).__name__}: {exc}")
         else:
@@ -134,7 +140,7 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
             if not meshes <= got_meshes:
                 problems.append(f"meshes lost: {sorted(meshes - got_meshes)}")
             try:
-                got_names = _export(tmp_path)
+                got_names = _export(tmp_path, only())
             except Exception as exc:
                 problems.append(f"export: {type(exc).__name__}: {exc}")
             else:
