@@ -113,6 +113,8 @@ class ExportSession:
         skipped when object names repeat (linked libraries), so a name always means the object ``snapshot`` saw."""
         import bpy
 
+        if self.trusted:
+            return
         objects = bpy.data.objects
         names = objects.keys()
         if len(set(names)) != len(names):
@@ -128,12 +130,17 @@ class ExportSession:
             self.worlds.setdefault(name, world)
 
     def snapshot(self, ob) -> None:
-        if ob is not None and ob.name not in self.worlds:
-            self.worlds[ob.name] = np.array([list(row) for row in ob.matrix_world], dtype=float)
+        """Keep ``ob``'s world matrix as the export's early hooks see it; a trusted session reads few of them: each
+        when first asked (``world``)."""
+        if ob is not None and not self.trusted and ob.name not in self.worlds:
+            self._keep(ob)
+
+    def _keep(self, ob) -> None:
+        self.worlds[ob.name] = np.array([list(row) for row in ob.matrix_world], dtype=float)
 
     def world(self, ob) -> np.ndarray:
         if ob.name not in self.worlds:
-            self.snapshot(ob)
+            self._keep(ob)
         return self.worlds[ob.name]
 
 
