@@ -202,14 +202,14 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
         if view is None or view[0] is not None:
             seen = () if view is None else (view[0], *view[1], *view[2])
             key = _SHAPE_KEY + exact_key(shape_json, shape_passthrough, *seen)
-        index = b.memo.get(key) if key is not None else None
-        if index is None:
-            index = _stored_shape(b, ob, holder, shape_json, shape_passthrough, usable, view, ptr)
-            if index is None:
+        shape = b.memo.get(key) if key is not None else None
+        if shape is None:
+            found = _stored_shape(b, ob, holder, shape_json, shape_passthrough, usable, view, ptr)
+            if found is None:
                 return None
-            if index >= 0 and key is not None:
-                b.memo[key] = index
-        shape = index if index >= 0 else -1 - index
+            shape, as_stored = found
+            if as_stored and key is not None:  # written from Blender (edited): noted per object, never shared
+                b.memo[key] = shape
         return restore(Geometry(shape=shape, convex_hull=pgeo.convex_hull), pgeo.passthrough)
     if mesh:
         if holder is None:
@@ -227,8 +227,8 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
 
 
 def _stored_shape(b: Builder, ob, holder, shape_json: str, shape_passthrough: str, usable: bool, view, ptr: str):
-    """The shape index of a stored implicit shape: ≥ 0 as stored (the same for every collider with these inputs),
-    −1 − index when written from Blender (edited or unreadable: noted per object), None when skipped."""
+    """(shape index, as stored) of a stored implicit shape: as stored, the same for every collider with these inputs;
+    else written from Blender (edited or unreadable: noted per object). None when skipped."""
     shape = _read_shape(shape_json)
     if shape is None:  # a script or an old file broke the text: what Blender simulates, if it is a primitive
         derived = _holder_shape(b, ob, holder, view) if usable and view is not None else None
@@ -236,15 +236,14 @@ def _stored_shape(b: Builder, ob, holder, shape_json: str, shape_passthrough: st
             b.warn(EXPORT_SKIPPED, ptr, f"stored shape of {ob.name!r} unreadable: geometry skipped")
             return None
         b.warn(EXPORT_EDITED, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
-        return -1 - b.add_shape(derived)
+        return b.add_shape(derived), False
     edited = False
     if usable and shape.params is not None and view is not None:  # unknown type: kept
         derived = _holder_shape(b, ob, holder, view)
         if derived is not None and not shapes_close(derived, shape):
             b.note(EXPORT_EDITED, ptr, f"collision shape of {ob.name!r} changed in Blender: written from Blender")
             shape, edited = derived, True
-    index = b.add_shape(restore_shape(shape, shape_passthrough))
-    return -1 - index if edited else index
+    return b.add_shape(restore_shape(shape, shape_passthrough)), not edited
 
 
 def _read_shape(text: str):
