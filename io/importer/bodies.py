@@ -315,9 +315,10 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
 
 def _stored_only(ctx: ImportContext, usable: list) -> bool:
     """An import only exported again (``export_only``) builds no shape for colliders with implicit shapes on node
-    objects: no proxy, own-mesh check, volume or mass. The export, inside the same ``exporting_only()``, writes their
-    stored values without comparing them with Blender's (nothing was edited in between: ``exporter.stored``)."""
-    return ctx.export_only and bool(usable) and all(geo.shape is not None and c in ctx.objects for c, geo in usable)
+    objects (nor the small box of a body without colliders): no proxy, own-mesh check, volume or mass. The export,
+    inside the same ``exporting_only()``, writes their stored values without comparing them with Blender's (nothing
+    was edited in between: ``exporter.stored``)."""
+    return ctx.export_only and all(geo.shape is not None and c in ctx.objects for c, geo in usable)
 
 
 def _stored_body(ctx: ImportContext, m: int, ob, usable: list) -> None:

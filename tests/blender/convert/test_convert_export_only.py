@@ -199,3 +199,24 @@ def _file_rotation(name: str):
     nodes = json.loads((FIXTURES / "joints" / "hinge_z.gltf").read_text())["nodes"]
     x, y, z, w = next(n for n in nodes if n.get("name") == name).get("rotation", [0, 0, 0, 1])
     return Quaternion((w, x, -z, y))
+
+
+def test_export_only_builds_no_box_for_a_body_without_colliders(addon, tmp_path):
+    """A full import gives such a body a 10 cm box that collides with nothing; an export-only one only its rigid
+    body (in a mesh object: its Empty is replaced either way) and the stored motion."""
+    gltf = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "Drifter", "extensions": {"KHR_physics_rigid_bodies": {"motion": {"mass": 3}}}}],
+        "extensionsUsed": ["KHR_physics_rigid_bodies"],
+    }
+    path = tmp_path / "drifter.gltf"
+    path.write_text(json.dumps(gltf))
+    seen = {}
+    for only in (False, True):
+        _import(addon, path, only)
+        drifter = bpy.data.objects["Drifter"]
+        seen[only] = (drifter.type, len(drifter.data.vertices), drifter.rigid_body.collision_shape)
+        assert drifter.gltf_physics.motion.mass == 3.0 and drifter.gltf_physics.generated_mesh
+    assert seen == {False: ("MESH", 8, "BOX"), True: ("MESH", 0, "CONVEX_HULL")}
