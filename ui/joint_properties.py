@@ -182,8 +182,8 @@ class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
     is_node: BoolProperty(
         name="Is the Joint Node",
         default=False,
-        description="This Empty is the file's joint node itself, turned so its axes are the constraint's; export "
-        "writes the node back at frame A (not glTF data)",
+        description="This Empty is the file's joint node itself, turned so its axes are the constraint's (not by an "
+        "export-only import); export writes the node back at frame A (not glTF data)",
     )
     planned_axis: IntProperty(
         name="Planned Axis",
