@@ -322,6 +322,12 @@ def _stored_filter(b: Builder, pflt) -> int | None:
     return index
 
 
+def _no_shape_built(b: Builder, pgeo) -> bool:
+    """A trusted export of an implicit shape: the export-only import built no proxy or volume for it (nothing
+    realises it, and the stored shape is written as it is)."""
+    return b.session.trusted and not is_mesh_geometry(pgeo)
+
+
 def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
     pg = pg_of(ob)
     pc = pg.collider
@@ -329,7 +335,7 @@ def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
         return None
     ptr += "/collider"
     pgeo = pc.geometry
-    as_stored = b.session.trusted and not is_mesh_geometry(pgeo)  # an export-only import built no shape for it
+    as_stored = _no_shape_built(b, pgeo)
     holder = None if as_stored else realizer(b, ob, pg.node_index) if pg.role != "PROXY" else ob
     if holder is None and not pc.disabled and not as_stored:
         b.note(EXPORT_EDITED, ptr, f"the rigid body realising the collider of {ob.name!r} was removed: not written")
@@ -365,8 +371,8 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
             b.warn(EXPORT_SKIPPED, ptr + "/nodes", f"trigger nodes {missing} are not exported: left out")
         nodes = tuple(found[i] for i in wanted if i in found)
         return restore(Trigger(nodes=nodes), pt.passthrough) if nodes else None
-    trusted = b.session.trusted and not is_mesh_geometry(pt.geometry)  # an export-only import: no volume was built
-    holder = None if trusted else realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # never the node's body
+    no_volume = _no_shape_built(b, pt.geometry)
+    holder = None if no_volume else realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # never the node's body
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None

@@ -331,7 +331,7 @@ def _stored_body(ctx: ImportContext, m: int, ob, usable: list) -> None:
     animated = m in ctx.animated
     props.store_motion(pg.motion, motion, animated)
     apply_state(add_rigid_body(ctx, ob, "CONVEX_HULL", "ACTIVE"), motion, animated)
-    ctx.body_objects[m] = ctx.objects[m] = ob
+    ctx.body_objects[m] = ob  # ``ctx.objects`` follows a replaced Empty already (``proxies._remap_context``)
     for c, _ in usable:
         ctx.collider_objects.setdefault(c, []).append(ctx.objects[c])
 
@@ -341,7 +341,6 @@ def _mesh_holder(ctx: ImportContext, index: int, ob, suffix: str):
     mesh objects only."""
     if not holds_no_mesh(ctx, ob):
         return ob
-    ob = replace_with_mesh_object(ctx, index, empty_mesh(ob.name + suffix))
+    ob = replace_with_mesh_object(ctx, index, empty_mesh(ob.name + suffix))  # ``ctx.objects[index]`` follows
     ob.gltf_physics.generated_mesh = True
-    ctx.objects[index] = ob
     return ob
