@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass
 
 from ..convert import protocol as p
-from ..convert.pool import Pool, StartError, worker_command
+from ..convert.pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from ..diagnostics import PhysicsDataError, Severity, printable
 from ..gltf.files import load
 from ..gltf.parse import parse_gltf
@@ -59,7 +59,7 @@ def add_subcommand(subparsers) -> None:
     parser.add_argument("--json", metavar="OUT", help="write the JSON report (one entry per file)")
     parser.add_argument("--plots", metavar="DIR", help="write PNG plots (body heights, joint metrics vs limits)")
     parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per-file worker timeout (600)")
-    parser.add_argument("--blender", metavar="PATH", help="run the simulation in this Blender executable")
+    add_worker_arguments(parser, "run the simulation")
     parser.set_defaults(func=run)
 
 
@@ -123,7 +123,10 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         if not readable:
             entries[job.key] = _file_entry(job, {"status": p.FAILED}, errors)
             _print(entries[job.key])
-    command = worker_command(args.blender or blender, python or sys.executable)
+    command = chosen_worker(args, blender, python)
+    if isinstance(command, str):
+        print(printable(f"error: {command}"), file=sys.stderr)
+        return 2
     pool = Pool(command, 1, args.timeout, 0, "", False)
 
     def on_event(kind: str, job: CheckJob, result: dict | None) -> None:
@@ -134,7 +137,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     try:
         pool.run([job for job in jobs if job.key not in entries], on_event)
     except StartError as exc:
-        hint = "(check needs the bpy module in this Python, or --blender PATH)"
+        hint = f"check {START_HINT}"
         print(f"error: {printable(exc)}\n{hint}", file=sys.stderr)
         return 2
     files = [entries[job.key] for job in jobs]

@@ -18,7 +18,7 @@ from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
 from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, take_shard, up_to_date
-from .pool import Pool, StartError, worker_command
+from .pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from .progress import Progress
 
 DESCRIPTION = (
@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(  # 500: a worker's memory stays flat over 500 small files; each restart costs ~1 s
         "--recycle", type=_positive_int, default=500, metavar="K", help="replace each worker after K files (500)"
     )
-    parser.add_argument("--blender", metavar="PATH", help="run workers in this Blender executable (background)")
+    add_worker_arguments(parser, "run workers")
 
 
 def _positive_int(text: str) -> int:
@@ -111,7 +111,10 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
             progress.finished(job.key, results[job.key])
         else:
             todo.append(job)
-    command = worker_command(args.blender or blender, python or sys.executable)
+    command = chosen_worker(args, blender, python)
+    if isinstance(command, str):
+        print(printable(f"error: {command}"), file=sys.stderr)
+        return 2
     pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate)
 
     def on_event(kind: str, job: Job, result: dict | None) -> None:
@@ -126,7 +129,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         pool.run(todo, on_event)
     except StartError as exc:
         print(
-            f"\nerror: {printable(exc)}\n(convert needs the bpy module in this Python, or --blender PATH)",
+            f"\nerror: {printable(exc)}\nconvert {START_HINT}",
             file=sys.stderr,
         )
         code = 2

@@ -2,9 +2,15 @@
 
 A slot starts its worker lazily (``bootstrap.py`` with a fresh ``BLENDER_USER_RESOURCES``), keeps ``AHEAD`` jobs
 in its stdin (the worker goes on to the next file without waiting for the driver), waits for each answer at most
-``timeout`` seconds, and replaces the worker after a crash (the file fails with
-``CONVERT_WORKER_CRASHED`` and the tail of the worker's stderr), after a hang (killed, ``CONVERT_TIMEOUT``, its
-``.partial`` output removed) and after ``recycle`` files (memory held by Blender between files is returned).
+``timeout`` seconds, and replaces the worker after a crash, after a file that left its Blender broken (the
+worker's ``broken`` answer), after a hang (killed, ``CONVERT_TIMEOUT``, its ``.partial`` output removed) and after
+``recycle`` files (memory held by Blender between files is returned).
+
+A file whose worker crashed or broke is converted once more, first thing, by a new worker: a crash or a broken
+Blender may come from what earlier files left behind, and that file then converts (``CONVERT_RETRIED``, INFO). When
+the new worker crashes or breaks on it too, the file is the cause: ``CONVERT_WORKER_CRASHED`` with the tail of the
+worker's stderr, or the second result with ``CONVERT_WORKER_BROKEN``. A hang is not retried (it would cost another
+``timeout``).
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ import pathlib
 import queue
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
 
+from ..diagnostics import Severity
 from . import protocol as p
 from .plan import Job
 
@@ -37,7 +45,37 @@ class StartError(RuntimeError):
     """No worker could be started (no bpy module in this Python, a Blender that does not run)."""
 
 
-def worker_command(blender: str | None, python: str) -> list[str]:
+def add_worker_arguments(parser, what: str) -> None:
+    """``--blender PATH`` / ``--python PATH``: which Blender runs the workers (default: this Python's bpy)."""
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--blender", metavar="PATH", help=f"{what} in this Blender executable (blender --background; 4.2 to 5.3)"
+    )
+    which.add_argument(
+        "--python",
+        metavar="PATH",
+        help=f"{what} in this Python, which has the bpy module (a bpy environment: pip install bpy==5.3.0)",
+    )
+
+
+def chosen_worker(args, blender: str | None, python: str | None) -> list[str] | str:
+    """The workers' command line from ``--blender`` / ``--python`` (they win over the caller's ``blender`` and
+    ``python``), or the usage error when the named program is missing or not executable."""
+    for flag, path in (("--blender", getattr(args, "blender", None)), ("--python", getattr(args, "python", None))):
+        if path is None:
+            continue
+        found = shutil.which(path)
+        if found is None:
+            return f"{flag} {path!r}: no such executable"
+        found = os.path.abspath(found)  # the workers run in their own folders
+        return worker_command(found, None) if flag == "--blender" else worker_command(None, found)
+    return worker_command(blender, python or sys.executable)
+
+
+START_HINT = "(needs the bpy module in this Python, --python PATH of a Python that has it, or --blender PATH)"
+
+
+def worker_command(blender: str | None, python: str | None) -> list[str]:
     """The command line of a worker: ``blender --background`` when an executable is given, else ``python``."""
     bootstrap = str(HERE / "bootstrap.py")
     if blender:
@@ -69,9 +107,14 @@ class Worker:
         env = dict(os.environ, BLENDER_USER_RESOURCES=str(self.home / "user"), **temporary)
         if cpus is not None:  # bootstrap applies it before importing bpy; set here too for any other command
             env[CPUS_VARIABLE] = ",".join(map(str, cpus))
-        self.proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=self.home
-        )
+        try:
+            self.proc = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=self.home
+            )
+        except OSError as exc:  # not an executable, gone since it was chosen
+            self.log.close()
+            shutil.rmtree(self.home, ignore_errors=True)
+            raise StartError(f"cannot run {command[0]}: {exc.strerror or exc}") from exc
         if cpus is not None:
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(self.proc.pid, cpus)
@@ -136,6 +179,7 @@ class Pool:
         self.started_once = threading.Event()
         self.live: set[Worker] = set()
         self.lock = threading.Lock()
+        self.failed_once: dict[str, str] = {}  # job key → what went wrong the first time (crash, broken Blender)
 
     def run(self, jobs: list[Job], on_event: Callable[[str, Job, dict | None], None]) -> None:
         """Convert every job; raises ``StartError`` when no worker ever started."""
@@ -169,15 +213,19 @@ class Pool:
                 worker.proc.kill()
 
     def _start(self, cpus: list[int] | None = None) -> Worker | None:
-        worker = Worker(self.command, cpus)
-        with self.lock:
-            self.live.add(worker)
-        first = worker.answer(max(STARTUP_SECONDS, self.timeout))
-        if isinstance(first, dict) and first.get("ready"):
-            self.started_once.set()
-            return worker
-        message = f"worker did not start ({' '.join(self.command[:2])} …): {worker.tail() or 'no output'}"
-        self._retire(worker, kill=True)
+        try:
+            worker = Worker(self.command, cpus)
+        except StartError as exc:
+            worker, message = None, str(exc)
+        else:
+            with self.lock:
+                self.live.add(worker)
+            first = worker.answer(max(STARTUP_SECONDS, self.timeout))
+            if isinstance(first, dict) and first.get("ready"):
+                self.started_once.set()
+                return worker
+            message = f"worker did not start ({' '.join(self.command[:2])} …): {worker.tail() or 'no output'}"
+            self._retire(worker, kill=True)
         if not self.started_once.is_set():
             self.events.put(("fatal", None, message))
             self.stopping.set()
@@ -234,26 +282,59 @@ class Pool:
     def _one(self, worker: Worker, sent: collections.deque, retry: collections.deque) -> Worker | None:
         """Wait for the answer to the oldest job in flight; the worker to go on with (None: replaced)."""
         job = sent.popleft()
-        self.events.put(("start", job, None))
+        if job.key not in self.failed_once:
+            self.events.put(("start", job, None))
         start = time.perf_counter()
         answer = worker.answer(self.timeout)
         seconds = time.perf_counter() - start
-        if isinstance(answer, dict) and "status" in answer:
+        if isinstance(answer, dict) and "status" in answer and "broken" not in answer:
             worker.files += 1
-            self.events.put(("done", job, answer))
+            self.events.put(("done", job, self._after_retry(job, answer)))
             if self.recycle and worker.files >= self.recycle:
                 self._retire(worker)
                 return None
             return worker
         retry.extendleft(reversed(sent))  # sent ahead, never started: the next worker converts them
         sent.clear()
+        if isinstance(answer, dict) and "status" in answer:  # answered, but its Blender cannot go on
+            self._retire(worker, kill=True)
+            problem = f"Blender was broken after this file ({answer['broken']})"
+            if self._retry_once(job, problem, retry):
+                return None
+            answer["diagnostics"] = [
+                *answer.get("diagnostics", []),
+                p.diag("worker", Severity.WARNING, p.WORKER_BROKEN, "", f"{problem}, in two workers"),
+            ]
+            if answer["status"] in (p.CONVERTED, p.WARNINGS):
+                answer["status"] = p.status_of(answer["diagnostics"])
+            self.events.put(("done", job, answer))
+            return None
         if answer is _TIMEOUT:
             self._retire(worker, kill=True)
             result = p.failure("worker", p.TIMEOUT, f"no answer after {self.timeout:g} s: worker killed", seconds)
         else:
             tail = worker.tail()
             self._retire(worker, kill=True)
-            result = p.failure("worker", p.WORKER_CRASHED, f"the worker died on this file: {tail}", seconds)
+            p.remove_partial(job.output)
+            if self._retry_once(job, f"the worker died on this file: {tail}", retry):
+                return None
+            result = p.failure("worker", p.WORKER_CRASHED, f"the worker died on this file, twice: {tail}", seconds)
         p.remove_partial(job.output)
         self.events.put(("done", job, result))
         return None
+
+    def _retry_once(self, job: Job, problem: str, retry: collections.deque) -> bool:
+        """Put ``job`` first for the next worker unless it was retried already; True when it was put back."""
+        if job.key in self.failed_once:
+            return False
+        self.failed_once[job.key] = problem
+        retry.appendleft(job)
+        return True
+
+    def _after_retry(self, job: Job, answer: dict) -> dict:
+        """A retried file's answer, with an INFO saying what happened to its first worker."""
+        problem = self.failed_once.get(job.key)
+        if problem is not None:
+            note = p.diag("worker", Severity.INFO, p.RETRIED, "", f"{problem}; converted again by a new worker")
+            answer["diagnostics"] = [note, *answer.get("diagnostics", [])]
+        return answer

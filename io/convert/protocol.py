@@ -3,8 +3,9 @@
 The driver writes one JSON job per line on the worker's stdin; the worker answers on its own copy of stdout (the
 process's fd 1 is pointed at stderr, so Blender's and io_scene_gltf2's prints never mix with answers) with lines
 ``MARK + json``: first ``{"ready": true}``, then one result per job. A result is a dict ``{"status", "seconds",
-"counts", "diagnostics"}``; a diagnostic dict is ``Diagnostic.to_dict()`` plus ``stage`` (``read``, ``import``,
-``export``, ``validate``, ``write``, ``worker``).
+"counts", "diagnostics"}``, plus ``broken`` (why) when the worker's Blender cannot go on after it; a diagnostic
+dict is ``Diagnostic.to_dict()`` plus ``stage`` (``read``, ``import``, ``export``, ``validate``, ``write``,
+``worker``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ EXPORT_FAILED = "CONVERT_EXPORT_FAILED"  # Blender could not write the output
 GLTF_ADDON_ERROR = "CONVERT_GLTF_ADDON_ERROR"  # io_scene_gltf2 logged an error (an export hook raised)
 WRITE_FAILED = "CONVERT_WRITE_FAILED"  # the output could not be moved into place
 TIMEOUT = "CONVERT_TIMEOUT"  # the worker was killed after --timeout seconds
-WORKER_CRASHED = "CONVERT_WORKER_CRASHED"  # the worker process died on this file
+WORKER_CRASHED = "CONVERT_WORKER_CRASHED"  # the worker process died on this file, twice
+WORKER_BROKEN = "CONVERT_WORKER_BROKEN"  # Blender was unusable after this file, twice (each worker replaced)
+RETRIED = "CONVERT_RETRIED"  # the first worker crashed or broke on this file; a new worker converted it
 IMAGE_RENAMED = "CONVERT_IMAGE_RENAMED"  # an image named like a path, renamed before a .gltf export
 INTERNAL = "CONVERT_INTERNAL_ERROR"  # an unexpected exception in the worker
 

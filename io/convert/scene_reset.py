@@ -15,7 +15,7 @@ the converted outputs are byte for byte those of a full reset.
 
 from __future__ import annotations
 
-KEPT = frozenset({"screens", "workspaces", "window_managers", "scenes"})  # scenes: swapped, not emptied
+KEPT_TYPES = ("WindowManager", "Screen", "WorkSpace")  # the home file's own user interface: never removed
 
 
 class SceneReset:
@@ -37,20 +37,38 @@ class SceneReset:
         enable()
 
 
+def doomed_ids(bpy, keep) -> list:
+    """Every data-block of ``bpy.data`` but the kept ones, each once: the window manager, screens, workspaces
+    (``KEPT_TYPES``) and ``keep``. The reset is written by what it keeps, not by a list of what it removes: a
+    release that adds a collection to ``bpy.data`` (5.2 added ``all_ids``, which also lists the window manager and
+    the new scene) changes nothing here. Embedded data-blocks (a scene's master collection, a material's node tree)
+    go with their owner."""
+    kept_types = tuple(getattr(bpy.types, name) for name in KEPT_TYPES)
+    keep_pointers = {item.as_pointer() for item in keep}
+    found: dict[int, object] = {}
+    for name in dir(bpy.data):
+        if name.startswith("_"):
+            continue
+        collection = getattr(bpy.data, name, None)
+        if not isinstance(collection, bpy.types.bpy_prop_collection):
+            continue
+        for item in collection:
+            if not isinstance(item, bpy.types.ID) or isinstance(item, kept_types) or item.is_embedded_data:
+                continue
+            pointer = item.as_pointer()
+            if pointer not in keep_pointers:
+                found.setdefault(pointer, item)
+    return list(found.values())
+
+
 def _wipe(bpy) -> bool:
     """A fresh scene named "Scene" in the window and no other data-block; False when there is no window."""
     manager = bpy.context.window_manager
     windows = manager.windows if manager is not None else ()
     if len(windows) != 1:
         return False
-    old = list(bpy.data.scenes)
     scene = bpy.data.scenes.new("Scene")
     windows[0].scene = scene
-    doomed = list(old)
-    for name in dir(bpy.data):
-        collection = getattr(bpy.data, name, None)
-        if name not in KEPT and isinstance(collection, bpy.types.bpy_prop_collection):
-            doomed.extend(collection)
-    bpy.data.batch_remove(doomed)
+    bpy.data.batch_remove(doomed_ids(bpy, [scene]))
     scene.name = "Scene"
     return True

@@ -29,7 +29,10 @@ FAKE = textwrap.dedent(
     for line in sys.stdin:
         job = json.loads(line)
         name = os.path.basename(job["input"])
-        if name.startswith("crash"):
+        once = job["output"] + ".failed-once"
+        if name.startswith("crash") or (name.startswith("oncecrash") and not os.path.exists(once)):
+            if name.startswith("once"):
+                open(once, "w").close()
             print("about to crash", file=sys.stderr, flush=True)
             os._exit(3)
         if name.startswith("hang"):
@@ -37,6 +40,12 @@ FAKE = textwrap.dedent(
             time.sleep(60)
         status = "failed" if name.startswith("bad") else "converted"
         answer = {{"status": status, "counts": {{"bodies": 1}}, "diagnostics": [], "pid": os.getpid()}}
+        if name.startswith("breaks") or (name.startswith("oncebreaks") and not os.path.exists(once)):
+            if name.startswith("once"):
+                open(once, "w").close()
+            answer["broken"] = "ReferenceError: StructRNA of type Scene has been removed"
+            print(MARK + json.dumps(answer), flush=True)
+            break
         print(MARK + json.dumps(answer), flush=True)
     """
 )
@@ -75,9 +84,34 @@ def test_a_crash_fails_one_file_and_the_batch_goes_on(tmp_path, fake):
         "bad.gltf": "failed",
         "b.gltf": "converted",
     }
-    (diag,) = results["crash.gltf"]["diagnostics"]
+    (diag,) = results["crash.gltf"]["diagnostics"]  # crashed again in the new worker: the file is the cause
     assert diag["code"] == protocol.WORKER_CRASHED and "about to crash" in diag["message"]
     assert results["a.gltf"]["pid"] != results["b.gltf"]["pid"]  # replaced after the crash
+
+
+def test_a_file_that_crashed_or_broke_its_worker_once_is_retried_first_by_a_new_worker(tmp_path, fake):
+    (tmp_path / "out").mkdir()
+    names = ["a.gltf", "oncecrash.gltf", "b.gltf", "oncebreaks.gltf", "c.gltf"]
+    results, started = _run(fake, _jobs(tmp_path, names))
+    assert started == names  # a retry is not a second start
+    assert {k: r["status"] for k, r in results.items()} == dict.fromkeys(names, "converted")
+    for name in ("oncecrash.gltf", "oncebreaks.gltf"):
+        (note,) = results[name]["diagnostics"]
+        assert (note["code"], note["severity"]) == (protocol.RETRIED, "info")
+    assert "about to crash" in results["oncecrash.gltf"]["diagnostics"][0]["message"]
+    assert "StructRNA" in results["oncebreaks.gltf"]["diagnostics"][0]["message"]
+    pids = [results[n]["pid"] for n in names]
+    assert pids[0] != pids[1] and pids[2] != pids[3]  # the retries ran in new workers
+
+
+def test_a_file_that_breaks_every_worker_is_reported_once_and_the_batch_goes_on(tmp_path, fake):
+    (tmp_path / "out").mkdir()
+    results, _ = _run(fake, _jobs(tmp_path, ["breaks.gltf", "a.gltf"]))
+    assert results["a.gltf"]["status"] == "converted"
+    assert results["breaks.gltf"]["status"] == "warnings"  # converted, but Blender was broken after it twice
+    (diag,) = results["breaks.gltf"]["diagnostics"]
+    assert (diag["code"], diag["severity"]) == (protocol.WORKER_BROKEN, "warning")
+    assert results["breaks.gltf"]["pid"] != results["a.gltf"]["pid"]
 
 
 def test_a_hang_is_killed_after_the_timeout_and_its_partial_output_removed(tmp_path, fake, monkeypatch):
@@ -223,3 +257,26 @@ def test_progress_lines_escape_control_characters_and_surrogates():
     assert text.count("\n") == 2 and "\x1b" not in text and "\ud800" not in text
     assert "\\n" in text and "\\x1b" in text and "\\ud800" in text
     text.encode("utf-8")  # writable on any UTF-8 console
+
+
+def test_blender_or_python_choose_the_workers_command(tmp_path):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    pool_module.add_worker_arguments(parser, "run workers")
+    chosen = pool_module.chosen_worker(parser.parse_args([]), None, "/venv/bin/python")
+    assert chosen[:2] == ["/venv/bin/python", "-P"]
+    chosen = pool_module.chosen_worker(parser.parse_args(["--python", sys.executable]), "/opt/blender", None)
+    assert chosen[:2] == [os.path.abspath(sys.executable), "-P"]  # the named Python wins over the caller's Blender
+    chosen = pool_module.chosen_worker(parser.parse_args(["--blender", sys.executable]), None, "/venv/bin/python")
+    assert chosen[1:3] == ["--background", "--factory-startup"]
+    assert pool_module.chosen_worker(parser.parse_args(["--python", str(tmp_path / "nope")]), None, None) == (
+        f"--python {str(tmp_path / 'nope')!r}: no such executable"
+    )
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--python", "a", "--blender", "b"])
+
+
+def test_a_worker_that_cannot_be_run_is_a_start_error_not_a_hang(tmp_path):
+    with pytest.raises(pool_module.StartError, match="cannot run"):
+        _run([str(tmp_path / "not-a-program")], _jobs(tmp_path, ["a.gltf"]))

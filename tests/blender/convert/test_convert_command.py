@@ -5,8 +5,10 @@ with no executable (``bpy.app.binary_path == ''``) its workers are this Python w
 
 from __future__ import annotations
 
+import sys
+
 import bpy
-from convert_helpers import report
+from convert_helpers import convert, report
 
 from blenderkit import submodule
 from testkit import FIXTURES
@@ -52,3 +54,25 @@ def test_register_adds_the_command_and_unregister_removes_it(addon, monkeypatch,
     assert code == 0
     assert report(tmp_path / "r.json")["hinge_x.glb"]["counts"]["joints"] == 1
     assert (out / "hinge_x.glb").read_bytes()[:4] == b"glTF"
+
+
+def test_python_names_the_bpy_environment_the_workers_run_in(tmp_path):
+    """``--python PATH``: the workers run in that interpreter (here a wrapper that records its start, then runs this
+    tier's Python), whatever Python runs the command itself; a missing one is a usage error before any work."""
+    started = tmp_path / "started"
+    wrapper = tmp_path / "bpy-python"
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> "{started}"\nexec "{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
+    out = tmp_path / "out"
+    done = convert(
+        FIXTURES / "joints" / "hinge_x.gltf", "-o", out, "--python", wrapper, "--report", tmp_path / "r.json"
+    )
+    assert done.returncode == 0, done.stderr
+    assert report(tmp_path / "r.json")["hinge_x.gltf"]["status"] == "converted"
+    assert "bootstrap.py" in started.read_text()
+
+    missing = convert(FIXTURES / "joints" / "hinge_x.gltf", "-o", tmp_path / "none", "--python", tmp_path / "nope")
+    assert missing.returncode == 2 and "--python" in missing.stderr and "no such executable" in missing.stderr
+    assert not (tmp_path / "none").exists()
+    both = convert(FIXTURES / "joints" / "hinge_x.gltf", "-o", out, "--python", wrapper, "--blender", wrapper)
+    assert both.returncode == 2 and "not allowed with" in both.stderr
