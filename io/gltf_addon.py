@@ -1,17 +1,146 @@
 """The one adapter for io_scene_gltf2 internals (imported lazily: the glTF add-on may be disabled).
 
-Checked against io_scene_gltf2 4.2.83 (blender-v4.2-release), 4.5.51 (blender-v4.5-release) and 5.0.21
-(blender-v5.0-release): ``io.com.gltf2_io_extensions`` kept its path through the 4.3 renames.
+Checked against io_scene_gltf2 4.2.83, 4.5.51, 5.0.21, 5.2.41 and 5.3.43 (``blender-vX.Y-release``).
+
+**Capability probes.** Every internal the import relies on beyond the public hooks is used only after a probe of the
+running io_scene_gltf2 says it behaves as expected (``capable``): what the probe reads and calls, never a version
+list. A probe runs once per io_scene_gltf2 module object (a reload probes again). When one fails, the import takes
+the path through the public hooks only (slower, the same Blender state) and says so once in the console:
+
+======================  ==========================================================  ===============================
+probe                   what it checks                                              public-hook path when it fails
+======================  ==========================================================  ===============================
+``stand_in_mesh``       ``create_mesh_object`` builds a mesh object from a stand-in  the Empty is replaced by a mesh
+                        glTF mesh whose Blender mesh is cached (placeholders)        object after the nodes
+``vnode_objects``       ``gltf.vnodes[i].blender_object`` is the object the node     node objects (and the vnodes to
+                        hooks were given, and can be pointed at another one          point at a replacement) recorded
+                                                                                    from the node hooks' arguments
+``mesh_builder``        ``BlenderMesh.create`` builds a glTF mesh no node renders    geometry read from the file's
+                                                                                    accessors (``gltf.meshes``)
+``json_loaders``        ``glTFImporter.load_json`` / ``load_glb`` parse the file      the file read and parsed again
+                                                                                    by ``gltf.files``
+``operator_log``        ``gltf.log.popup_handler.buffer`` queues operator reports    the console
+``extension_class``     ``Extension`` objects for ``extensionsRequired``              objects with the same ``name``
+======================  ==========================================================  ===============================
+
+``GLTF_PHYSICS_PROBES_FAIL=1`` in the environment (or ``probes_failing()``) makes every probe fail: the tests run
+the import both ways and compare the Blender state.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import weakref
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 from .diagnostics import all_printable, printable
 from .gltf.addon_fixups import NODE_FIELDS
 from .gltf.model import PHYSICS_EXTENSIONS
+
+FAIL_VARIABLE = "GLTF_PHYSICS_PROBES_FAIL"
+_PROBED: dict[tuple[str, int], bool] = {}  # (probe, id of the io_scene_gltf2 module) → it passed
+_TOLD: set[tuple[str, int]] = set()  # probes whose failure was printed (once per io_scene_gltf2 module)
+_FORCED: list[bool] = [False]
+FALLBACKS = {
+    "stand_in_mesh": "Empties with physics are replaced by mesh objects after the nodes are created",
+    "vnode_objects": "node objects are taken from the node hooks' arguments",
+    "mesh_builder": "collision meshes no node renders are read from the file's accessors",
+    "json_loaders": "the file is read again by glTF Physics",
+    "operator_log": "import messages go to the console only",
+    "extension_class": "physics extensions in extensionsRequired are declared with plain objects",
+}
+
+
+def _addon_key() -> int:
+    return id(sys.modules.get("io_scene_gltf2"))
+
+
+def capable(name: str, check: Callable[[], object]) -> bool:
+    """Whether the running io_scene_gltf2 passes probe ``name`` (``check()`` truthy and not raising). Probed once per
+    io_scene_gltf2 module; a failure is printed once, with the path taken instead (``FALLBACKS``)."""
+    key = (name, _addon_key())
+    if _FORCED[0] or os.environ.get(FAIL_VARIABLE) == "1":
+        passed = False
+    else:
+        passed = _PROBED.get(key)
+        if passed is None:
+            try:
+                passed = bool(check())
+            except Exception:  # any surprise in a probe is a failed probe, never the import's problem
+                passed = False
+            _PROBED[key] = passed
+    if not passed and key not in _TOLD:
+        _TOLD.add(key)
+        print(f"glTF Physics: io_scene_gltf2 {_addon_version()} failed the '{name}' probe; {FALLBACKS[name]} (slower)")
+    return passed
+
+
+@contextlib.contextmanager
+def probes_failing() -> Iterator[None]:
+    """Every probe fails inside the block (tests of the public-hook paths)."""
+    before = _FORCED[0]
+    _FORCED[0] = True
+    try:
+        yield
+    finally:
+        _FORCED[0] = before
+
+
+def _addon_version() -> str:
+    info = getattr(sys.modules.get("io_scene_gltf2"), "bl_info", None) or {}
+    version = info.get("version") if isinstance(info, dict) else None
+    return ".".join(map(str, version)) if isinstance(version, tuple) else "(unknown version)"
+
+
+def _node_module():
+    """``blender/imp/node.py`` (``gltf2_blender_node.py`` before 4.3)."""
+    try:
+        from io_scene_gltf2.blender.imp import node as module
+    except ImportError:
+        from io_scene_gltf2.blender.imp import gltf2_blender_node as module
+    return module
+
+
+def _mesh_module():
+    """``blender/imp/mesh.py`` (``gltf2_blender_mesh.py`` before 4.3)."""
+    try:
+        from io_scene_gltf2.blender.imp import mesh as module
+    except ImportError:
+        from io_scene_gltf2.blender.imp import gltf2_blender_mesh as module
+    return module
+
+
+def _tree_module():
+    """``blender/exp/tree.py``, or None (``gltf2_blender_gather_tree.py`` before 4.3, which sorts nothing)."""
+    try:
+        from io_scene_gltf2.blender.exp import tree as module
+    except ImportError:
+        return None
+    return module
+
+
+class _Run:
+    """What the adapter keeps for one import (``run_state(gltf)``; gone with io_scene_gltf2's importer object)."""
+
+    def __init__(self):
+        self.stand_in = None  # give_mesh's stand-in glTF mesh
+        self.objects: dict[int, Any] = {}  # node index → object, from the node hooks (``vnode_objects`` failed)
+        self.hook_vnodes: dict[int, Any] = {}  # node index → the vnode the node hooks were given
+        self.node_index: dict[int, int] | None = None
+
+
+_RUNS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def run_state(gltf) -> _Run:
+    state = _RUNS.get(gltf)
+    if state is None:
+        state = _RUNS[gltf] = _Run()
+    return state
 
 
 def extension_classes() -> tuple[type, type]:
@@ -21,10 +150,22 @@ def extension_classes() -> tuple[type, type]:
     return Extension, ChildOfRootExtension
 
 
+class _DeclaredExtension:
+    """What io_scene_gltf2's import reads of a user extension's ``extensions`` entries: the ``name``."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.extension: dict = {}
+        self.required = True
+
+
 def handled_extensions() -> list[Any]:
-    """``Extension`` objects that make the importer accept our names in ``extensionsRequired``."""
-    extension, _ = extension_classes()
-    return [extension(name=name, extension={}, required=True) for name in PHYSICS_EXTENSIONS]
+    """``Extension`` objects that make the importer accept our names in ``extensionsRequired`` (plain objects with
+    the same ``name`` when the class is not there)."""
+    if capable("extension_class", lambda: extension_classes()[0](name="probe", extension={}, required=True).name):
+        extension, _ = extension_classes()
+        return [extension(name=name, extension={}, required=True) for name in PHYSICS_EXTENSIONS]
+    return [_DeclaredExtension(name) for name in PHYSICS_EXTENSIONS]
 
 
 def blender_version() -> tuple[int, int, int]:
@@ -39,30 +180,39 @@ def blender_version() -> tuple[int, int, int]:
 
 
 def importer_class() -> type | None:
-    """io_scene_gltf2's ``glTFImporter`` (its ``load_json`` parses .gltf and .glb; 4.2/4.5/5.0); None without it."""
+    """io_scene_gltf2's ``glTFImporter`` when its loaders pass the ``json_loaders`` probe (``load_json`` parses a
+    .gltf's bytes into a dict, ``load_glb`` exists); None otherwise (the file is read again by ``gltf.files``)."""
     try:
         from io_scene_gltf2.io.imp.gltf2_io_gltf import glTFImporter
     except ImportError:
         return None
-    return glTFImporter
+
+    def check() -> bool:
+        parsed = glTFImporter.load_json(memoryview(b'{"asset": {"version": "2.0"}}'))
+        return isinstance(parsed, dict) and parsed["asset"]["version"] == "2.0" and callable(glTFImporter.load_glb)
+
+    return glTFImporter if capable("json_loaders", check) else None
 
 
 def raw_json(gltf) -> dict:
-    """The document as a plain JSON dict (re-read from ``gltf.filename``; .gltf and .glb).
-
-    Uses the importer's own loaders (``glTFImporter.load_json`` / ``load_glb``, same names in 4.2/4.5/5.0); falls
-    back to ``gltf.data.to_dict()`` when the file cannot be read again.
-    """
+    """The document as a plain JSON dict, read again from ``gltf.filename`` (.gltf and .glb) with the importer's own
+    loaders (``json_loaders``), else with ``gltf.files.load``; ``gltf.data.to_dict()`` when neither can read it."""
+    loaders = importer_class() is not None
     try:
-        with open(gltf.filename, "rb") as handle:
-            content = memoryview(handle.read())
-        if bytes(content[:4]) == b"glTF":
-            document, _ = gltf.load_glb(content)
+        if loaders:
+            with open(gltf.filename, "rb") as handle:
+                content = memoryview(handle.read())
+            if bytes(content[:4]) == b"glTF":
+                document, _ = gltf.load_glb(content)
+            else:
+                document = type(gltf).load_json(content)
         else:
-            document = type(gltf).load_json(content)
+            from .gltf.files import load
+
+            document = load(gltf.filename).json
         if isinstance(document, dict):
             return document
-    except Exception:  # unreadable now, or an importer without these loaders: use the parsed data
+    except Exception:  # unreadable now, or loaders that changed: use the parsed data
         pass
     return gltf.data.to_dict()
 
@@ -97,11 +247,47 @@ def node_indices(gltf) -> dict[int, int]:
     return {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
 
 
+def record_node(gltf, vnode, gltf_node, blender_object) -> None:
+    """``gather_import_node_after_hook``: remember node index → (object, vnode), the public-hook path of
+    ``node_object`` and the vnode ``set_node_object`` points at a replacement."""
+    state = run_state(gltf)
+    if state.node_index is None:
+        state.node_index = node_indices(gltf)
+    index = state.node_index.get(id(gltf_node)) if gltf_node is not None else None
+    if index is not None and blender_object is not None:
+        state.objects[index] = blender_object
+        state.hook_vnodes[index] = vnode
+
+
+def _vnodes_hold_objects(gltf) -> bool:
+    """``vnode_objects`` probe: every object the node hooks were given is its vnode's ``blender_object``, and the
+    attribute can be pointed elsewhere (``set_node_object``) and back."""
+    vnodes = gltf.vnodes
+    recorded = run_state(gltf).objects
+    if not isinstance(vnodes, dict) or not recorded:
+        return False
+    if any(getattr(vnodes.get(index), "blender_object", None) != ob for index, ob in recorded.items()):
+        return False
+    index, ob = next(iter(recorded.items()))
+    vnode = vnodes[index]
+    vnode.blender_object = None
+    vnode.blender_object = ob
+    return vnode.blender_object == ob
+
+
+def _vnodes(gltf) -> dict | None:
+    """The importer's vnodes when they pass the ``vnode_objects`` probe; None otherwise. Before any node hook ran
+    (no objects recorded) there is nothing to look up: None without probing."""
+    if not run_state(gltf).objects:
+        return None
+    return gltf.vnodes if capable("vnode_objects", lambda: _vnodes_hold_objects(gltf)) else None
+
+
 def child_objects(gltf, index: int, parent) -> list | None:
     """Objects of the importer's child vnodes of node ``index`` that are parented to ``parent``; None when the
-    importer has no vnode for the node or it is not ``parent``'s."""
-    vnodes = getattr(gltf, "vnodes", None) or {}
-    vnode = vnodes.get(index)
+    importer has no vnode for the node or it is not ``parent``'s (the caller reads ``parent.children``)."""
+    vnodes = _vnodes(gltf)
+    vnode = vnodes.get(index) if vnodes is not None else None
     if vnode is None or getattr(vnode, "blender_object", None) != parent:
         return None
     out = []
@@ -122,16 +308,19 @@ def plain_empty(vnode) -> bool:
 def give_mesh(gltf, vnode, gltf_node, index: int, mesh_name: str) -> bool:
     """Make the importer create node ``index`` (a plain Empty) as a mesh object holding the existing Blender mesh
     ``mesh_name``: a stand-in glTF mesh whose cached Blender mesh is that one (``create_mesh_object`` reuses it),
-    pointed at by the node until ``take_mesh``. False when the node cannot take it (skinned)."""
+    pointed at by the node until ``take_mesh``. False when the node cannot take it (skinned) or the running
+    io_scene_gltf2 fails the ``stand_in_mesh`` probe (the Empty is then replaced after the nodes)."""
     if getattr(gltf_node, "skin", None) is not None or getattr(gltf_node, "mesh", None) is not None:
         return False
-    stand_in = getattr(gltf, "_gltf_physics_stand_in", None)
+    if not capable("stand_in_mesh", lambda: _stand_in_works(gltf)):
+        return False
+    state = run_state(gltf)
+    stand_in = state.stand_in
     if stand_in is None:
-        stand_in = _StandInMesh(mesh_name, gltf.data.meshes is None)
+        stand_in = state.stand_in = _StandInMesh(mesh_name, gltf.data.meshes is None)
         if gltf.data.meshes is None:
             gltf.data.meshes = []
         gltf.data.meshes.append(stand_in)
-        gltf._gltf_physics_stand_in = stand_in
     gltf_node.mesh = len(gltf.data.meshes) - 1
     vnode.mesh_node_idx = index
     if not vnode.name:  # an unnamed node keeps the Empty's default name, not the mesh's
@@ -144,60 +333,111 @@ def take_mesh(gltf, vnode, gltf_node, index: int) -> None:
     """Undo ``give_mesh`` on the node once its object exists (the file's node has no mesh)."""
     gltf_node.mesh = None
     vnode.mesh_node_idx = None
-    stand_in = getattr(gltf, "_gltf_physics_stand_in", None)
+    stand_in = run_state(gltf).stand_in
     if stand_in is not None and index in stand_in.unnamed:
         vnode.name = None
 
 
 def drop_stand_in(gltf) -> None:
     """Remove ``give_mesh``'s stand-in glTF mesh (after every node's object exists)."""
-    stand_in = getattr(gltf, "_gltf_physics_stand_in", None)
+    state = run_state(gltf)
+    stand_in = state.stand_in
     meshes = getattr(gltf.data, "meshes", None)
     if stand_in is not None and meshes and meshes[-1] is stand_in:
         meshes.pop()
         if stand_in.added_list:
             gltf.data.meshes = None
-    gltf._gltf_physics_stand_in = None
+    state.stand_in = None
+
+
+class _StandInPrimitive:
+    """A TRIANGLES primitive without extensions: what 5.3's point-cloud test reads (``mode``, ``extensions``)."""
+
+    mode = 4
+    extensions = None
+    extras = None
+    attributes: ClassVar[dict] = {}
+    targets = None
+    indices = None
+    material = None
 
 
 class _StandInMesh:
-    """What ``create_mesh_object`` reads of a glTF mesh: no shape keys, one cached Blender mesh for unskinned use."""
+    """What ``create_mesh_object`` reads of a glTF mesh: one triangle primitive, no shape keys, one cached Blender
+    mesh for unskinned use."""
 
     def __init__(self, mesh_name: str, added_list: bool):
         self.added_list = added_list  # the file had no meshes: ``gltf.data.meshes`` goes back to None
         self.name = mesh_name
+        self.primitives = [_StandInPrimitive()]
         self.shapekey_names = []
         self.blender_name = {(None,): mesh_name}
         self.unnamed: set[int] = set()  # nodes given the Empty's default name
         self.extras = None
+        self.extensions = None
+        self.weights = None
         self.weight_animation_on_mesh = None
+
+
+def _stand_in_works(gltf) -> bool:
+    """``stand_in_mesh`` probe: io_scene_gltf2's own ``create_mesh_object``, given a node pointing at a stand-in
+    mesh (in a scratch importer state with this import's settings), returns an object holding the stand-in's cached
+    Blender mesh. The probe's object and mesh are removed again."""
+    import bpy
+
+    module = _node_module()
+    create = module.BlenderNode.create_mesh_object
+    mesh = bpy.data.meshes.new(" glTF Physics probe")
+    ob = None
+    try:
+        node = SimpleNamespace(mesh=0, skin=None, weights=None, weight_animation=False, extras=None, extensions={})
+        scratch = SimpleNamespace(
+            data=SimpleNamespace(nodes=[node], meshes=[_StandInMesh(mesh.name, False)], skins=None),
+            import_settings=dict(getattr(gltf, "import_settings", None) or {}),
+            log=getattr(gltf, "log", None),
+            vnodes={},
+        )
+        vnode = SimpleNamespace(type=object(), mesh_node_idx=0, name="probe", default_name="probe")
+        ob = create(scratch, vnode)
+        return ob is not None and ob.data == mesh
+    finally:
+        if ob is not None:
+            bpy.data.objects.remove(ob)
+        bpy.data.meshes.remove(mesh)
 
 
 def node_object(gltf, index: int):
     """The Blender object of glTF node ``index``; None for bones, skipped and unknown nodes."""
-    vnodes = getattr(gltf, "vnodes", None) or {}
+    vnodes = _vnodes(gltf)
+    if vnodes is None:
+        return run_state(gltf).objects.get(index)
     return getattr(vnodes.get(index), "blender_object", None)
 
 
-def set_node_object(gltf, index: int, obj) -> None:
-    """Point the importer's vnode at a replacement object (animations created later target it)."""
-    vnode = (getattr(gltf, "vnodes", None) or {}).get(index)
+def set_node_object(gltf, index: int, new) -> None:
+    """Point the importer's vnode of node ``index`` at ``new``, its replacement object (animations, selection and
+    the active object io_scene_gltf2 sets later target it): the vnode ``gather_import_node_after_hook`` was given."""
+    state = run_state(gltf)
+    state.objects[index] = new
+    vnode = state.hook_vnodes.get(index)
     if vnode is not None:
-        vnode.blender_object = obj
+        vnode.blender_object = new
 
 
-def _mesh_module():
-    if blender_version() >= (4, 3, 0):  # 4.3 renamed blender/imp/gltf2_blender_mesh.py -> mesh.py (8db37273)
-        from io_scene_gltf2.blender.imp import mesh as module
-    else:
-        from io_scene_gltf2.blender.imp import gltf2_blender_mesh as module
-    return module
+def _mesh_builder():
+    """``BlenderMesh.create`` (``blender/imp/mesh.py``; ``gltf2_blender_mesh.py`` before 4.3)."""
+    module = _mesh_module()
+    return module.BlenderMesh.create
 
 
 def blender_mesh(gltf, mesh_index: int):
-    """A Blender mesh for glTF mesh ``mesh_index`` (unskinned): the importer's cached one, else built by it."""
+    """A Blender mesh for glTF mesh ``mesh_index`` (unskinned): the importer's cached one, else built by it; None
+    when the running io_scene_gltf2 fails the ``mesh_builder`` probe (the caller takes the mesh of a node that
+    renders it, or reads the accessors itself)."""
     import bpy
 
+    if not capable("mesh_builder", lambda: callable(_mesh_builder())):
+        return None
     pymesh = gltf.data.meshes[mesh_index]
     cache = getattr(pymesh, "blender_name", None)
     if cache is None:
@@ -205,13 +445,14 @@ def blender_mesh(gltf, mesh_index: int):
     name = cache.get((None,))
     if name is not None and name in bpy.data.meshes:
         return bpy.data.meshes[name]
-    mesh = _mesh_module().BlenderMesh.create(gltf, mesh_index, None)
+    mesh = _mesh_builder()(gltf, mesh_index, None)
     cache[(None,)] = mesh.name
     return mesh
 
 
 def report_to_operator(gltf, level: str, message: str) -> None:
-    """Queue a message for the import operator's report (``gltf.log`` popup buffer; 4.2/4.5/5.0): the operator
+    """Queue a message for the import operator's report (``gltf.log`` popup buffer, 4.2-5.3; the console without
+    the ``operator_log`` capability): the operator
     reports it when it finishes (status bar and Info editor; printed in background mode). Not also written through
     io_scene_gltf2's console logger (``Log.info`` does both): once per run, and a logging call in a deep stack is
     ≈ 50 µs per file (``tests/bench/bench_export_small.py --parts``: ``hooks._report_export``).
@@ -222,16 +463,10 @@ def report_to_operator(gltf, level: str, message: str) -> None:
     log = getattr(gltf, "log", None)
     message = printable(message)  # report() cannot encode a lone surrogate; a newline would split the line
     buffer = getattr(getattr(log, "popup_handler", None), "buffer", None)
-    if isinstance(buffer, list):  # what ``Log.info(message, popup=True)`` queues
-        buffer.append((level, message))
+    if capable("operator_log", lambda: isinstance(buffer, list)) and isinstance(buffer, list):
+        buffer.append((level, message))  # what ``Log.info(message, popup=True)`` queues
         return
-    method = getattr(log, "warning" if level == "WARNING" else "info", None)
-    if method is None:
-        return
-    try:
-        method(message, popup=True)
-    except TypeError:  # a Log without the popup argument
-        method(message)
+    print(f"glTF Physics {level}: {message}")
 
 
 # --- export side -------------------------------------------------------------------------------------------------
@@ -246,6 +481,21 @@ def tree_objects(vtree):
     """(vnode, Blender object or None) for every node of the exporter's tree (``gather_tree_filter_tag_hook``)."""
     for vnode in vtree.nodes.values():
         yield vnode, getattr(vnode, "blender_object", None)
+
+
+def sibling_sort_key() -> Callable[[str], object] | None:
+    """io_scene_gltf2's sort key of sibling nodes by object name, or None when it keeps Blender's order.
+
+    5.3's exporter sorts a scene's roots and every node's children by name (``blender/exp/tree.py``
+    ``_natural_sort_key``, the Outliner's order); 4.2-5.2 list roots as the depsgraph and children as
+    ``bpy.data.objects`` do. The key is io_scene_gltf2's own function, called as it calls it, so a restored node order
+    is the one its tree would have had (``exporter/node_order``). Probe ``sibling_order``: the function exists and
+    sorts names; when it is missing, Blender's order is the one io_scene_gltf2 uses."""
+    module = _tree_module()
+    key = getattr(module, "_natural_sort_key", None) if module is not None else None
+    if key is None or not capable("sibling_order", lambda: sorted(["b10", "B2", "a"], key=key) == ["a", "B2", "b10"]):
+        return None
+    return key
 
 
 def is_kept(vnode) -> bool:

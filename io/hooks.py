@@ -92,12 +92,7 @@ class GltfPhysicsImport:
     """
 
     def __init__(self):
-        frozen_objects.thaw()  # a previous import aborted before its last hook
-        parsed_json.keep(gltf_addon.importer_class())  # io_scene_gltf2 reads the file next: its dict is kept for us
-        if _import_enabled():  # frozen while the JSON is decoded; thawed at once if the file declares no physics
-            frozen_objects.freeze()
-            parsed_json.arm(_keep_frozen_for_physics)
-        self.extensions = gltf_addon.handled_extensions()
+        self.extensions = []
         self.report = RunReport("import")
         self.document = None
         self.json = None
@@ -106,6 +101,17 @@ class GltfPhysicsImport:
         self.node_joints: set[int] = set()  # joint nodes whose own Empty carries the constraint (joint_empties)
         self.file_names: dict[int, str] = {}  # node index → original name Blender could not hold (escaped)
         LAST_REPORTS["import"] = self.report
+        try:  # io_scene_gltf2 creates the hooks outside any guard of ours: nothing here may reach it
+            frozen_objects.thaw()  # a previous import aborted before its last hook
+            parsed_json.keep(gltf_addon.importer_class())  # io_scene_gltf2 reads the file next: its dict is kept
+            if _import_enabled():  # frozen while the JSON is decoded; thawed at once if the file declares no physics
+                frozen_objects.freeze()
+                parsed_json.arm(_keep_frozen_for_physics)
+            self.extensions = gltf_addon.handled_extensions()
+        except Exception as exc:
+            frozen_objects.thaw()
+            log.exception("import hook set-up failed")
+            self.report.add(Severity.ERROR, INTERNAL_ERROR, "", f"set-up failed: {type(exc).__name__}: {exc}")
 
     @_guarded("import")
     def gather_import_gltf_before_hook(self, gltf):
@@ -149,9 +155,10 @@ class GltfPhysicsImport:
 
     def gather_import_node_after_hook(self, vnode, gltf_node, blender_object, gltf):
         """After each object is created: the node's data back as the file has it (once per node, not recorded)."""
-        if self.placeholders is None:
-            return
         try:
+            gltf_addon.record_node(gltf, vnode, gltf_node, blender_object)
+            if self.placeholders is None:
+                return
             self.placeholders.after_node(vnode, gltf_node)
             self.joint_empties.after_node(gltf_node, blender_object)
         except Exception as exc:
@@ -182,7 +189,10 @@ class GltfPhysicsImport:
             node_joints=self.node_joints,
             export_only=export_only.active(),
         )
-        import_pipeline.build(ctx)
+        try:
+            import_pipeline.build(ctx)
+        finally:  # whatever failed, placeholder mesh objects go back to the file's Empties
+            import_pipeline.restore_placeholders(ctx)
 
     @_guarded("import")
     def gather_import_scene_after_animation_hook(self, gltf_scene, blender_scene, gltf):

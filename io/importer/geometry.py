@@ -11,8 +11,10 @@ import bpy
 from mathutils import Matrix
 
 from .. import gltf_addon
+from ..gltf.accessors import mesh_triangles
 from ..gltf.model import MESH, Geometry, MeshShape, Shape
 from ..mapping import mesh_points
+from ..mapping.axes import points_to_blender
 from ..mapping.shapes_to_blender import ShapeMesh, derived_primitive_matches, fits_blender, implicit_mesh
 from .context import NOT_SIMULATED, SKIPPED, ImportContext
 from .proxies import mesh_from_shape
@@ -229,7 +231,31 @@ def _implicit_data(name: str, proxy: ShapeMesh | None, object_scale: tuple) -> G
 
 def _scaled_gltf_mesh(ctx: ImportContext, mesh_index: int, bake_scale: tuple) -> bpy.types.Mesh:
     mesh = gltf_addon.blender_mesh(ctx.gltf, mesh_index)
+    if mesh is None:  # the public-hook path: the mesh of a node that renders it, else the file's accessors
+        mesh = _rendered_mesh(ctx, mesh_index) or _mesh_from_accessors(ctx, mesh_index)
     if any(abs(s - 1.0) > 1e-9 for s in bake_scale):
         mesh = mesh.copy()
         mesh.transform(Matrix.Diagonal((*bake_scale, 1.0)))
+    return mesh
+
+
+def _rendered_mesh(ctx: ImportContext, mesh_index: int) -> bpy.types.Mesh | None:
+    """The Blender mesh io_scene_gltf2 built for an unskinned node without morph weights that renders glTF mesh
+    ``mesh_index`` (the mesh its cache would have handed out)."""
+    for index, node in enumerate(ctx.json_nodes):
+        if isinstance(node, dict) and node.get("mesh") == mesh_index and node.get("skin") is None:
+            ob = ctx.objects.get(index)
+            if ob is not None and ob.type == "MESH" and ob.data is not None and ob.data.shape_keys is None:
+                return ob.data
+    return None
+
+
+def _mesh_from_accessors(ctx: ImportContext, mesh_index: int) -> bpy.types.Mesh:
+    """A geometry-only Blender mesh of glTF mesh ``mesh_index`` read from the file (``gltf.accessors``)."""
+    positions, triangles = mesh_triangles(ctx.gltf.filename, ctx.json, mesh_index)
+    meshes = ctx.json.get("meshes") or []
+    name = meshes[mesh_index].get("name") if isinstance(meshes[mesh_index], dict) else None
+    mesh = bpy.data.meshes.new(name or f"Mesh_{mesh_index}")
+    mesh.from_pydata(points_to_blender(positions).tolist(), [], triangles.tolist())
+    mesh.update()
     return mesh

@@ -26,11 +26,24 @@ def build(ctx: ImportContext) -> None:
             ctx.guarded("", "removing unused joint Empties", joint_empties.remove_unused, ctx)
 
 
-def _build(ctx: ImportContext) -> None:
+def collect_objects(ctx: ImportContext) -> None:
+    """``ctx.objects``: the Blender object of every node that has one."""
     for index, _ in enumerate(ctx.json_nodes):
         ob = gltf_addon.node_object(ctx.gltf, index)
         if ob is not None:
             ctx.objects[index] = ob
+
+
+def restore_placeholders(ctx: ImportContext) -> None:
+    """After a build that failed early: placeholder mesh objects become the file's Empties again."""
+    if ctx.placeholder is not None:
+        if not ctx.objects:
+            collect_objects(ctx)
+        remove_replaced(ctx)
+
+
+def _build(ctx: ImportContext) -> None:
+    collect_objects(ctx)
     if needs_world(ctx.document):
         ctx.world = ctx.guarded("", "creating the rigid-body world", ensure_world, ctx.scene)
         if ctx.world is None:

@@ -20,7 +20,6 @@ import pytest
 from testkit import ROOT
 
 BLOCKED = ("bpy", "bmesh", "mathutils", "io_scene_gltf2")
-MAX_LINES = 400
 
 # Layer of a module (its dotted path inside the package) → the layers it may import besides its own.
 ALLOWED: dict[str, set[str]] = {
@@ -252,11 +251,6 @@ def test_no_import_error_fallback_around_our_modules():
                     if isinstance(sub, ast.ImportFrom) and sub.level > 0:
                         violations.append(f"{path.relative_to(ROOT)}:{sub.lineno}")
     assert not violations, "\n".join(violations)
-
-
-def test_no_module_over_400_lines():
-    long = {str(p.relative_to(ROOT)): n for p in MODULES.values() if (n := len(p.read_text().splitlines())) > MAX_LINES}
-    assert not long, long
 
 
 def test_subpackage_inits_stay_light():
