@@ -7,17 +7,20 @@ nodes yet: the numbering is then the one of an import that kept it there (Reprod
 (animated, shear, instanced) stays a root: ``Builder.restore_parents`` tries it after numbering and says why not.
 
 io_scene_gltf2 orders a scene's roots as the depsgraph lists its objects and a node's children as ``bpy.data.objects``
-lists them. When ``gather_tree_filter_tag_hook`` drops a helper that has children (a centre-of-mass carrier holds its
-body), io_scene_gltf2 appends those children to the end of the roots (or of the kept parent's children): the body
-would move behind every other node, and the export would depend on whether Reproduce Motion built helpers. ``restore``
-sorts those lists back into io_scene_gltf2's own orders (stable; a list holding a node of no recorded object, such as
-a bone's joint or a collection, is left as it is).
+lists them, and 5.3 then sorts both by name (``gltf_addon.sibling_sort_key``). When ``gather_tree_filter_tag_hook``
+drops a helper that has children (a centre-of-mass carrier holds its body), io_scene_gltf2 appends those children
+to the end of the roots (or of the kept parent's children): the body would move behind every other node, and the
+export would depend on whether Reproduce Motion built helpers. ``restore`` sorts those lists back into
+io_scene_gltf2's own orders (stable; a list holding a node of no recorded object, such as a bone's joint or a
+collection, is left as it is).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable
+
+from .. import gltf_addon
 
 
 def moves_nodes(ob, vnode, dropped: bool) -> bool:
@@ -41,8 +44,12 @@ def restore_scene(session, scene_nodes: list, blender_scene) -> bool:
 
     moved = nest(session, scene_nodes)
     depsgraph = bpy.context.evaluated_depsgraph_get()
-    roots = positions(blender_scene.evaluated_get(depsgraph).objects)
-    if not restore(scene_nodes, object_of, roots, positions(bpy.data.objects)) and not moved:
+    roots, children = list(blender_scene.evaluated_get(depsgraph).objects), list(bpy.data.objects)
+    key = gltf_addon.sibling_sort_key()
+    if key is not None:  # io_scene_gltf2 sorts siblings by name (5.3): sorted as it sorts them
+        roots.sort(key=lambda ob: key(ob.name))
+        children.sort(key=lambda ob: key(ob.name))
+    if not restore(scene_nodes, object_of, positions(roots), positions(children)) and not moved:
         return False
     # the physics is built per object in gathering order (materials, shapes, filters numbered as met): that of the
     # restored tree, children before their parent as io_scene_gltf2 gathers them
