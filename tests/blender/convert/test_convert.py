@@ -163,7 +163,16 @@ def busy_blend(path) -> None:
         bpy.data.scenes.remove(scene)
 
 
+def _libraries_write_works(tmp_path) -> bool:
+    """Whether this bpy can write a scene no window shows (bpy 5.2.3 crashes in ``libraries.write``; shown in a
+    window, the busy scene is evaluated while written), tried in a child process."""
+    code = f"import bpy; bpy.data.libraries.write({str(tmp_path / 'probe.blend')!r}, {{bpy.data.scenes.new('S')}})"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120).returncode == 0
+
+
 def test_a_hung_file_is_killed_after_the_timeout(tmp_path):
+    if not _libraries_write_works(tmp_path):
+        pytest.skip("this bpy crashes in bpy.data.libraries.write: no hanging .blend can be written here")
     src = tmp_path / "in"
     src.mkdir()
     (src / "fine.gltf").write_bytes((FIXTURES / "import" / "rev_2026.gltf").read_bytes())
@@ -260,6 +269,7 @@ def test_corpus_files_convert_and_validate(tmp_path, tools):
     picked = corpus_files(
         "glTF_Physics/tests/RigidBodies_Joint/RigidBodies_Joint_0[01].gltf",
         "omigroup-gltf-extensions/extensions/2.0/OMI_physics_body/examples/basic/*.gltf",
+        sample=False,  # five chosen files, not a sweep
     )
     assert len(picked) == 5
     result = convert(
