@@ -486,8 +486,8 @@ def tree_objects(vtree):
 def sibling_sort_key() -> Callable[[str], object] | None:
     """io_scene_gltf2's sort key of sibling nodes by object name, or None when it keeps Blender's order.
 
-    5.3's exporter sorts a scene's roots and every node's children by name (``blender/exp/tree.py``
-    ``_natural_sort_key``, the Outliner's order); 4.2-5.2 list roots as the depsgraph and children as
+    5.2's and 5.3's exporters sort a scene's roots and every node's children by name (``blender/exp/tree.py``
+    ``_natural_sort_key``, the Outliner's order); 4.2-5.0 list roots as the depsgraph and children as
     ``bpy.data.objects`` do. The key is io_scene_gltf2's own function, called as it calls it, so a restored node order
     is the one its tree would have had (``exporter/node_order``). Probe ``sibling_order``: the function exists and
     sorts names; when it is missing, Blender's order is the one io_scene_gltf2 uses."""

@@ -7,7 +7,7 @@ nodes yet: the numbering is then the one of an import that kept it there (Reprod
 (animated, shear, instanced) stays a root: ``Builder.restore_parents`` tries it after numbering and says why not.
 
 io_scene_gltf2 orders a scene's roots as the depsgraph lists its objects and a node's children as ``bpy.data.objects``
-lists them, and 5.3 then sorts both by name (``gltf_addon.sibling_sort_key``). When ``gather_tree_filter_tag_hook``
+lists them, and 5.2+ then sorts both by name (``gltf_addon.sibling_sort_key``). When ``gather_tree_filter_tag_hook``
 drops a helper that has children (a centre-of-mass carrier holds its body), io_scene_gltf2 appends those children
 to the end of the roots (or of the kept parent's children): the body would move behind every other node, and the
 export would depend on whether Reproduce Motion built helpers. ``restore`` sorts those lists back into
@@ -46,7 +46,7 @@ def restore_scene(session, scene_nodes: list, blender_scene) -> bool:
     depsgraph = bpy.context.evaluated_depsgraph_get()
     roots, children = list(blender_scene.evaluated_get(depsgraph).objects), list(bpy.data.objects)
     key = gltf_addon.sibling_sort_key()
-    if key is not None:  # io_scene_gltf2 sorts siblings by name (5.3): sorted as it sorts them
+    if key is not None:  # io_scene_gltf2 sorts siblings by name (5.2+): sorted as it sorts them
         roots.sort(key=lambda ob: key(ob.name))
         children.sort(key=lambda ob: key(ob.name))
     if not restore(scene_nodes, object_of, positions(roots), positions(children)) and not moved:

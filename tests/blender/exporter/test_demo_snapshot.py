@@ -1,7 +1,7 @@
 """Import → export of examples/demo_scene.gltf (what `make demo` does) writes exactly the physics JSON recorded in
 tests/fixtures/demo_physics_export.json: nodes, root extensions and extension lists, compared byte for byte after
 sorting keys. Refactors must keep it; a change on purpose regenerates it with GLTF_PHYSICS_REGEN_DEMO=1 (on 5.3 and
-on an earlier release). io_scene_gltf2 5.3 sorts sibling nodes by name (``gltf_addon.sibling_sort_key``), so its
+on 4.5). io_scene_gltf2 5.2+ sorts sibling nodes by name (``gltf_addon.sibling_sort_key``), so its
 nodes, and the shapes and materials numbered as they are met, come in another order: its own snapshot, the same
 physics once re-ordered (``test_the_two_snapshots_hold_the_same_physics``)."""
 

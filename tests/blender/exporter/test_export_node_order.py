@@ -101,7 +101,7 @@ def test_corpus_filter_scenes_export_the_same(clean, path, tmp_path, gltf_errors
 
 @pytest.mark.parametrize("name", CARRIED)
 def test_carried_bodies_keep_the_file_node_order(addon, clean, name, tmp_path):
-    """The file's order of roots, or on io_scene_gltf2 5.3 (which sorts siblings by name) the names sorted."""
+    """The file's order of roots, or on io_scene_gltf2 5.2+ (which sorts siblings by name) the names sorted."""
     source = json.loads((FIXTURES / name).read_text())
     names = [n.get("name") for n in source["nodes"]]
     exported = _exported(clean, FIXTURES / name, tmp_path, True)
