@@ -241,12 +241,17 @@ def _scaled_gltf_mesh(ctx: ImportContext, mesh_index: int, bake_scale: tuple) ->
 
 def _rendered_mesh(ctx: ImportContext, mesh_index: int) -> bpy.types.Mesh | None:
     """The Blender mesh io_scene_gltf2 built for an unskinned node without morph weights that renders glTF mesh
-    ``mesh_index`` (the mesh its cache would have handed out)."""
-    for index, node in enumerate(ctx.json_nodes):
-        if isinstance(node, dict) and node.get("mesh") == mesh_index and node.get("skin") is None:
-            ob = ctx.objects.get(index)
-            if ob is not None and ob.type == "MESH" and ob.data is not None and ob.data.shape_keys is None:
-                return ob.data
+    ``mesh_index`` (the mesh its cache would have handed out). The nodes are grouped by mesh once per import."""
+    renderers = ctx.cache.get("renderers_by_mesh")
+    if renderers is None:
+        renderers = ctx.cache["renderers_by_mesh"] = {}
+        for index, node in enumerate(ctx.json_nodes):
+            if isinstance(node, dict) and node.get("skin") is None and isinstance(node.get("mesh"), int):
+                renderers.setdefault(node["mesh"], []).append(index)
+    for index in renderers.get(mesh_index, ()):
+        ob = ctx.objects.get(index)
+        if ob is not None and ob.type == "MESH" and ob.data is not None and ob.data.shape_keys is None:
+            return ob.data
     return None
 
 
