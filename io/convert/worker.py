@@ -76,6 +76,6 @@ def serve(
             result["broken"] = broken
         answers.write(p.encode(result))
         answers.flush()
-        if broken is not None:
-            return 0
+        if broken is not None:  # a new worker takes the next files
+            break
     return 0

@@ -14,7 +14,9 @@ import pathlib
 
 import numpy as np
 
+from ..diagnostics import Diagnostic
 from .files import CHUNK_BIN, load
+from .safe_files import safe_resource
 
 _COMPONENTS = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16, 5125: np.uint32, 5126: np.float32}
 _WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
@@ -43,10 +45,11 @@ class _Buffers:
                 data = chunk
             elif uri.startswith("data:"):
                 data = base64.b64decode(uri.split(",", 1)[1])
-            else:
-                from urllib.parse import unquote
-
-                data = (self.folder / unquote(uri)).read_bytes()
+            else:  # the one path-safety rule for resources: never a file outside the glTF's folder
+                found = safe_resource(self.folder, uri, f"/buffers/{index}/uri")
+                if isinstance(found, Diagnostic):
+                    raise MeshReadError(found.message)
+                data = found.read_bytes()
             self.cache[index] = data
         return self.cache[index]
 
