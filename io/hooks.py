@@ -155,10 +155,11 @@ class GltfPhysicsImport:
 
     def gather_import_node_after_hook(self, vnode, gltf_node, blender_object, gltf):
         """After each object is created: the node's data back as the file has it (once per node, not recorded)."""
-        if self.placeholders is None:  # no physics in the file: nothing of ours per node
-            return
         try:
+            # every import: the node objects (public-hook path) serve steps that also run for plain files
             gltf_addon.record_node(gltf, vnode, gltf_node, blender_object)
+            if self.placeholders is None:
+                return
             self.placeholders.after_node(vnode, gltf_node)
             self.joint_empties.after_node(gltf_node, blender_object)
         except Exception as exc:
