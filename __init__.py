@@ -67,12 +67,10 @@ def register() -> None:
 
 def unregister() -> None:
     from . import ui
-    from .io import gltf_addon, hooks
+    from .io import gltf_addon
     from .io.convert import command
 
     command.unregister()
     gltf_addon.register_export_draw(__package__, None)
-    hooks.thaw_collector()  # an import aborted before its last hook
-    hooks.release_parsed_json()  # io_scene_gltf2's JSON loader as it was
 
     ui.unregister()

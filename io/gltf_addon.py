@@ -38,7 +38,6 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from .diagnostics import all_printable, printable
-from .gltf.addon_fixups import NODE_FIELDS
 from .gltf.model import PHYSICS_EXTENSIONS
 
 FAIL_VARIABLE = "GLTF_PHYSICS_PROBES_FAIL"
@@ -175,8 +174,8 @@ def blender_version() -> tuple[int, int, int]:
 
 
 # --- import side -------------------------------------------------------------------------------------------------
-# io_scene_gltf2 parses the file into ``gltf.data`` (gltf2_io classes) and keeps no raw JSON: the import keeps the dict
-# its loader returns (``importer/parsed_json.py`` wraps ``importer_class().load_json``), else ``raw_json`` reads again.
+# io_scene_gltf2 parses the file into ``gltf.data`` (gltf2_io classes) and keeps no raw JSON: ``raw_json`` reads the
+# file again with the importer's own loaders (the physics needs the JSON as written, extras and unknown keys included).
 
 
 def importer_class() -> type | None:
@@ -550,84 +549,6 @@ def primitives_mesh(name: str, positions, parts: list) -> Any:
         index = None if indices is None else accessor(indices, 34963, 5125 if indices.itemsize == 4 else 5123, "SCALAR")
         primitives.append(gltf2_io.MeshPrimitive({"POSITION": position}, None, None, index, None, mode, None))
     return gltf2_io.Mesh(extensions=None, extras=None, name=name, primitives=primitives, weights=None)
-
-
-# --- export: physics JSON written after io_scene_gltf2 (``post_export_hook``) --------------------------------------
-# ``blender/exp/export.py``: ``__export`` turns the plan into JSON (``Gltf.to_dict``) and runs ``__fix_json`` twice;
-# ``io/exp/export.py::save_gltf`` encodes it (``gather_gltf_encoded_hook`` may change indent / separators) and
-# writes the file; ``post_export_hook`` (4.5+, ``__init__.py``) is called after that. The JSON fix-ups themselves
-# are copied in ``gltf/addon_fixups.py`` (bpy-free, unit-tested).
-
-
-def can_write_after_export(export_settings) -> bool:
-    """``post_export_hook`` exists (4.5+) and nothing rewrites the file after it is written (gltfpack)."""
-    if blender_version() < (4, 5, 0) or not isinstance(export_settings, dict):
-        return False
-    known = export_settings.get("gltf_format") in ("GLB", "GLTF_SEPARATE", "GLTF_EMBEDDED")
-    return known and bool(export_settings.get("gltf_filepath")) and not export_settings.get("gltf_use_gltfpack")
-
-
-def written_file(export_settings) -> tuple[str, bool]:
-    """(path of the written .gltf / .glb, is it a GLB)."""
-    return export_settings["gltf_filepath"], export_settings["gltf_format"] == "GLB"
-
-
-def json_layout(export_settings, gltf_format=None) -> tuple[Any, tuple[str, str]]:
-    """(indent, separators) ``save_gltf`` encodes with: the ``gather_gltf_encoded_hook`` object once seen."""
-    if gltf_format is not None:
-        return gltf_format.indent, tuple(gltf_format.separators)
-    return (None if export_settings.get("gltf_format") == "GLB" else "\t"), (",", ":")
-
-
-def node_fields(node) -> dict:
-    """The fields ``Node.to_dict`` writes of a ``gltf2_io.Node`` (a copy: the caller may set fields)."""
-    fields = dict(vars(node))
-    return fields if all(key in fields for key in NODE_FIELDS) else {k: getattr(node, k, None) for k in NODE_FIELDS}
-
-
-_PLACEHOLDERS: dict[type, type] = {}  # gltf2_io.Node (new after a reload of the glTF add-on) → its subclass
-
-
-def placeholder_nodes(markers: list[str]) -> list:
-    """``gltf2_io.Node`` objects written as the marker strings (nodes whose JSON is added after the export):
-    ``Gltf.to_dict`` takes whatever ``Node.to_dict`` returns; ``__fix_json`` and the encoder keep a string."""
-    from io_scene_gltf2.io.com import gltf2_io
-
-    cls = _PLACEHOLDERS.get(gltf2_io.Node)
-    if cls is None:
-
-        class PlaceholderNode(gltf2_io.Node):
-            def to_dict(self):
-                return self.extras
-
-        cls = _PLACEHOLDERS[gltf2_io.Node] = PlaceholderNode
-    nodes = [cls(*([None] * 12)) for _ in markers]
-    for node, marker in zip(nodes, markers, strict=True):
-        node.extras = marker
-    return nodes
-
-
-def is_plain_node(node) -> bool:
-    """``node`` is a ``gltf2_io.Node`` itself (no subclass): ``held_node_class`` may take it over."""
-    from io_scene_gltf2.io.com import gltf2_io
-
-    return type(node) is gltf2_io.Node
-
-
-def held_node_class(entries: dict[int, tuple[str, tuple]], snapshot) -> type:
-    """A ``gltf2_io.Node`` subclass for plan nodes whose JSON is added after the export while they keep every field
-    (other add-ons still see and may change them): ``to_dict`` gives the marker string of ``entries[id(node)]``
-    while ``snapshot(node)`` still equals the one recorded there, else the node's own dict."""
-    from io_scene_gltf2.io.com import gltf2_io
-
-    base = gltf2_io.Node
-
-    class HeldNode(base):
-        def to_dict(self):
-            entry = entries.get(id(self))
-            return entry[0] if entry is not None and entry[1] == snapshot(self) else base.to_dict(self)
-
-    return HeldNode
 
 
 # --- dialogs -----------------------------------------------------------------------------------------------------

@@ -12,21 +12,17 @@ import logging
 
 from . import gltf_addon
 from .diagnostics import Severity, printable
-from .exporter import deferred_json
 from .exporter import pipeline as export_pipeline
 from .exporter.collision_meshes import collision_mesh
 from .exporter.context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, ExportSession
 from .exporter.node_order import moves_nodes
 from .exporter.node_order import restore_scene as restore_node_order
 from .exporter.selection import session_decision
-from .gltf.extensions import PHYSICS_EXTENSIONS
 from .gltf.parse import parse_gltf
 from .gltf.validate.codes import INTERNAL_ERROR
-from .importer import export_only, frozen_objects, parsed_json  # export_only: also for convert
 from .importer import pipeline as import_pipeline
 from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
-from .importer.frozen_objects import thaw as thaw_collector  # noqa: F401 (for the root's unregister)
 from .importer.joint_empties import JointEmpties, node_joints
 from .importer.proxies import EmptyPlaceholders
 from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
@@ -45,12 +41,6 @@ from .importer.world import create_world_early
 from .report import RunReport, operator_lines
 
 log = logging.getLogger(__name__)
-PHYSICS_NAMES = frozenset(PHYSICS_EXTENSIONS)
-
-
-def release_parsed_json() -> None:
-    """io_scene_gltf2's JSON loader as it was (the root's unregister; ``importer.parsed_json``)."""
-    parsed_json.release(gltf_addon.importer_class())
 
 
 LAST_REPORTS: dict[str, RunReport] = {}
@@ -102,14 +92,8 @@ class GltfPhysicsImport:
         self.file_names: dict[int, str] = {}  # node index → original name Blender could not hold (escaped)
         LAST_REPORTS["import"] = self.report
         try:  # io_scene_gltf2 creates the hooks outside any guard of ours: nothing here may reach it
-            frozen_objects.thaw()  # a previous import aborted before its last hook
-            parsed_json.keep(gltf_addon.importer_class())  # io_scene_gltf2 reads the file next: its dict is kept
-            if _import_enabled():  # frozen while the JSON is decoded; thawed at once if the file declares no physics
-                frozen_objects.freeze()
-                parsed_json.arm(_keep_frozen_for_physics)
             self.extensions = gltf_addon.handled_extensions()
         except Exception as exc:
-            frozen_objects.thaw()
             log.exception("import hook set-up failed")
             self.report.add(Severity.ERROR, INTERNAL_ERROR, "", f"set-up failed: {type(exc).__name__}: {exc}")
 
@@ -119,30 +103,22 @@ class GltfPhysicsImport:
         self.file_names = gltf_addon.escape_names(gltf)  # before the importer names anything
         if not _import_enabled():
             self.report.counts["disabled"] = 1
-            parsed_json.forget()
-            frozen_objects.thaw()
             return
         with gc_paused():  # many short-lived objects: no full collector passes in between
-            self.json = parsed_json.take(gltf.data)
-            if self.json is None:
-                self.json = gltf_addon.raw_json(gltf)
-                parsed_json.forget()  # the wrapped loader ran again
+            self.json = gltf_addon.raw_json(gltf)
             result = parse_gltf(self.json)
         for diag in result.diagnostics:  # the import goes on without the dropped data: never an ERROR here
             severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
             self.report.add(severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
-        if self.document.is_empty():
-            frozen_objects.thaw()  # frozen when the JSON was loaded (``_keep_frozen_for_physics``): nothing to build
-        else:
+        if not self.document.is_empty():
             candidates = replacement_candidates(self.document, self.json.get("nodes") or [])
             self.placeholders = EmptyPlaceholders(candidates, gltf)
             self.node_joints = node_joints(self.document, self.json)
             joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None} - self.node_joints
             names = {n.get("name") for n in self.json.get("nodes") or [] if isinstance(n, dict)}
             self.joint_empties = JointEmpties(joint_nodes, self.placeholders.index, names)
-            frozen_objects.freeze()  # the parsed file stays out of the collector's passes until the last hook
 
     def gather_import_node_before_hook(self, vnode, gltf_node, gltf):
         """Before each object is created (not recorded in ``hooks_called``: once per node)."""
@@ -188,7 +164,6 @@ class GltfPhysicsImport:
             placeholder=self.placeholders.mesh if self.placeholders is not None else None,
             joint_empties=dict(self.joint_empties.empties) if self.joint_empties is not None else {},
             node_joints=self.node_joints,
-            export_only=export_only.active(),
         )
         try:
             import_pipeline.build(ctx)
@@ -198,20 +173,8 @@ class GltfPhysicsImport:
     @_guarded("import")
     def gather_import_scene_after_animation_hook(self, gltf_scene, blender_scene, gltf):
         """Last hook of an import: summary for the operator's report."""
-        frozen_objects.thaw()
         for level, message in summary_lines(self.report):
             gltf_addon.report_to_operator(gltf, level, message)
-
-
-def _keep_frozen_for_physics(document) -> None:
-    """io_scene_gltf2 has decoded the JSON (frozen since the hooks were created: decoding a large file allocates
-    enough for a full collector pass over every object alive) and builds its data model from it next (another such
-    pass, 45 ms at 2,000 bodies): a file that declares physics stays frozen (``frozen_objects``; thawed by the last
-    hook, or when it has no physics after all), any other is thawed now."""
-    used = document.get("extensionsUsed") if isinstance(document, dict) else None
-    declared = isinstance(used, list) and not PHYSICS_NAMES.isdisjoint(n for n in used if isinstance(n, str))
-    if not declared:
-        frozen_objects.thaw()
 
 
 def _import_enabled() -> bool:
@@ -242,12 +205,10 @@ class GltfPhysicsExport:
     ``blender_export`` / ``export_bodies`` / ``export_joints``. Results stay in ``last_report("export")``."""
 
     def __init__(self):
-        frozen_objects.thaw()  # an import or export aborted before its last hook
         self.Extension, self.ChildOfRootExtension = gltf_addon.extension_classes()
         self.report = RunReport("export")
         self.session = None
         self.off = False  # physics export is off for this run (read once: every hook of every node asks)
-        self.deferred = None  # deferred_json.DeferredJson: physics JSON added to the file after it is written
         LAST_REPORTS["export"] = self.report
 
     def _session(self, export_settings):
@@ -265,8 +226,7 @@ class GltfPhysicsExport:
             revision = settings.export_revision if settings is not None else "2026"
             mass_properties = settings.export_mass_properties if settings is not None else "BLENDER"
             yup = gltf_addon.export_yup(export_settings)
-            trusted = export_only.active()  # the scene is an export-only import (``convert``): not edited since
-            self.session = ExportSession(self.report, revision, yup, mass_properties, trusted=trusted)
+            self.session = ExportSession(self.report, revision, yup, mass_properties)
         return self.session
 
     @_guarded("export")
@@ -274,8 +234,6 @@ class GltfPhysicsExport:
         """Import helpers (constraint Empties, world anchor, implicit-shape proxies) are not glTF nodes."""
         if self._session(export_settings) is None:
             return
-        if _writes_after_export(export_settings):
-            frozen_objects.freeze()  # io_scene_gltf2 gathers every node next (``post_export_hook`` thaws; 4.5+)
         object_type = _object_type()
         with gc_paused():
             self.session.snapshot_all()
@@ -340,34 +298,11 @@ class GltfPhysicsExport:
                 "",
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )
-        if _writes_after_export(export_settings):
-            self.deferred = deferred_json.DeferredJson(export_settings, self.report)
         try:
             with gc_paused():  # many short-lived objects: no full collector passes in between
-                export_pipeline.build(session, gltf2_plan, self.deferred)
+                export_pipeline.build(session, gltf2_plan)
         finally:
             _report_export(self.report, session.revision, export_settings)
-        if self.deferred is not None:  # the plan and our JSON stay out of the collector's passes until the file is
-            frozen_objects.freeze()  # written (``post_export_hook`` thaws; 4.5+, where it exists)
-
-    @_guarded("export")
-    def gather_gltf_encoded_hook(self, gltf_format, sort_order, export_settings):
-        """The encoder's settings (other add-ons may still change them): read when the file is written."""
-        if self.deferred is not None:
-            self.deferred.gltf_format = gltf_format
-
-    @_guarded("export")
-    def post_export_hook(self, export_settings):
-        """The file is written (4.5+): add the physics JSON held back from io_scene_gltf2's passes."""
-        frozen_objects.thaw()
-        if self.deferred is not None:
-            with gc_paused():
-                self.deferred.finish(export_settings)
-
-
-def _writes_after_export(export_settings) -> bool:
-    """The physics JSON is added after the file is written (``deferred_json``), so ``post_export_hook`` thaws."""
-    return deferred_json.ENABLED and gltf_addon.can_write_after_export(export_settings)
 
 
 @functools.cache

@@ -2,8 +2,8 @@
 body / collider / trigger (``bodies``) → collision filters of native collision collections → joints (``joints``) →
 nested bodies back under their file parents → notes for Blender settings glTF cannot hold (``unwritten``) →
 collider-only meshes off their nodes. The document is written with
-the project's writers (``gltf.write.write_target``) and merged into io_scene_gltf2's plan as plain dicts, or
-held back and added to the written file afterwards (``deferred_json``).
+the project's writers (``gltf.write.write_target``) and merged into io_scene_gltf2's plan as plain dicts, which
+io_scene_gltf2 encodes and writes once with the rest of the file.
 """
 
 from __future__ import annotations
@@ -14,13 +14,10 @@ from ..gltf.write import write_target
 from ..mapping.passthrough import extension_names
 from . import bodies, joints, unwritten
 from .context import Builder, ExportSession
-from .deferred_json import DeferredJson
 
 
-def apply_output(plan, output, deferred: DeferredJson | None = None, own: dict | None = None) -> list[str]:
-    """Merge a writer's ``WriteOutput`` into the gltf2_io plan (plain dicts); returns the extension names used.
-    With ``deferred`` the values (and the nodes in ``own``, index → node the export added) may instead be held
-    back and marked in the plan (``deferred_json``)."""
+def apply_output(plan, output) -> list[str]:
+    """Merge a writer's ``WriteOutput`` into the gltf2_io plan (plain dicts); returns the extension names used."""
     used = [name for _, exts in sorted(output.nodes.items()) for name in exts]
     used.extend(output.root)
     # extensions nested in kept extras / extensions / unknown keys
@@ -31,35 +28,22 @@ def apply_output(plan, output, deferred: DeferredJson | None = None, own: dict |
     for name in used:
         if name not in names:
             names.append(name)
-    staged = deferred.stage(plan, output, names, own) if deferred is not None else None
-    held = staged.held_nodes if staged is not None else {}
-    if staged is not None:
-        plan.nodes.extend(held[output.node_base + k] for k in range(len(output.new_nodes)))
-        for index, node in held.items():
-            plan.nodes[index] = node
-    else:
-        for node in output.new_nodes:
-            plan.nodes.append(gltf_addon.node_from_dict(node))
+    for node in output.new_nodes:
+        plan.nodes.append(gltf_addon.node_from_dict(node))
     for parent, child in output.new_children:
-        if parent not in held:
-            parent_node = plan.nodes[parent]
-            parent_node.children = [*(parent_node.children or []), child]
+        parent_node = plan.nodes[parent]
+        parent_node.children = [*(parent_node.children or []), child]
     for index, exts in sorted(output.nodes.items()):
-        if index in held:
-            continue
         node = plan.nodes[index]
         if node.extensions is None:
             node.extensions = {}
-        for name, value in exts.items():
-            node.extensions[name] = staged.node_values[(index, name)] if staged is not None else value
+        node.extensions.update(exts)
     if output.root:
         if plan.extensions is None:
             plan.extensions = {}
         for name, value in output.root.items():
             existing = plan.extensions.get(name)
-            if staged is not None:
-                plan.extensions[name] = staged.root_values[name]
-            elif isinstance(existing, dict):
+            if isinstance(existing, dict):
                 existing.update(value)
             else:
                 plan.extensions[name] = value
@@ -67,7 +51,7 @@ def apply_output(plan, output, deferred: DeferredJson | None = None, own: dict |
     return sorted(set(used))
 
 
-def build(session: ExportSession, plan, deferred: DeferredJson | None = None) -> None:
+def build(session: ExportSession, plan) -> None:
     """Everything gathered and flattened: build the physics document and put it into ``plan``."""
     builder = Builder(session, plan)
     nodes_ptr = pointer("nodes")
@@ -92,14 +76,5 @@ def build(session: ExportSession, plan, deferred: DeferredJson | None = None) ->
     for diag in output.diagnostics:
         session.report.add(diag.severity, diag.code, diag.pointer, diag.message)
     counts["added_nodes"] += len(output.new_nodes)
-    apply_output(plan, output, deferred, _added_nodes(builder, plan) if deferred is not None else None)
+    apply_output(plan, output)
 
-
-def _added_nodes(builder: Builder, plan) -> dict:
-    """Plan index → node for the nodes the builder appended (attachment nodes): written after the export too.
-    Empty when they cannot be told apart (they then go through the plan, with markers for their values)."""
-    try:
-        added = {id(entry[0]) for entry in builder.new_nodes}
-    except (TypeError, IndexError, KeyError):
-        return {}
-    return {i: node for i, node in enumerate(plan.nodes) if id(node) in added} if added else {}

@@ -15,30 +15,15 @@ def ensure_world(scene):
     """The scene's rigid-body world with both collections (one ``world_add`` per scene, none per object)."""
     import bpy
 
-    if scene.rigidbody_world is None:
+    if scene.rigidbody_world is None:  # no data API creates a rigid-body world: its operator, once per scene
         with bpy.context.temp_override(scene=scene):
-            _world_add(bpy)
+            bpy.ops.rigidbody.world_add()
     rbw = scene.rigidbody_world
     if rbw.collection is None:
         rbw.collection = bpy.data.collections.new("RigidBodyWorld")
     if rbw.constraints is None:
         rbw.constraints = bpy.data.collections.new("RigidBodyConstraints")
     return rbw
-
-
-def _world_add(bpy) -> None:
-    """``rigidbody.world_add`` (no data API creates a rigid-body world) without the view-layer update ``bpy.ops``
-    runs before and after every operator: on a just-reset scene that update is most of the call's ~0.1 ms, and
-    the importer updates the view layer itself afterwards. ``bpy.ops`` when the operator module is not there."""
-    try:
-        from _bpy import ops as operators  # what bpy.ops calls (4.2 to 5.0: ``call(idname, keywords)``)
-    except ImportError:
-        operators = None
-    call = getattr(operators, "call", None)
-    if call is None:
-        bpy.ops.rigidbody.world_add()
-    else:
-        call("rigidbody.world_add", {})
 
 
 def create_world_early(document: PhysicsDocument | None, report) -> None:
