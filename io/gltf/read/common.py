@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticList, JsonPointer, Severity, pointer_join
@@ -55,8 +56,9 @@ class DropUnitError(Exception):
 
 def is_number(value: Any) -> bool:
     """A finite JSON number (not a boolean); an integer beyond every float is none (``math.isfinite`` raises)."""
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return False
+    kind = type(value)
+    if kind is not float and kind is not int and (not isinstance(value, int | float) or isinstance(value, bool)):
+        return False  # the exact types first: the usual JSON number costs two identity tests
     try:
         return math.isfinite(value)
     except OverflowError:
@@ -175,9 +177,9 @@ class ReadContext:
         if key not in d:
             return default
         value = d[key]
-        if not isinstance(value, list) or len(value) != size or not all(is_number(v) for v in value):
+        if not isinstance(value, list) or len(value) != size or not all(map(is_number, value)):
             self.fail(INVALID_TYPE, pointer_join(ptr, key), f"expected an array of {size} numbers")
-        return tuple(float(v) for v in value)
+        return tuple(map(float, value))
 
     def numbers(self, d: dict, key: str, ptr: str) -> tuple[float, ...] | None:
         if key not in d:
@@ -206,9 +208,15 @@ class ReadContext:
     def name(self, d: dict, ptr: str) -> str | None:
         return self.string(d, "name", ptr)
 
-    def passthrough(self, d: dict, ptr: str, known: set[str] | dict, target: Passthrough | None = None) -> Passthrough:
+    def passthrough(self, d: dict, ptr: str, known: Collection[str], target: Passthrough | None = None) -> Passthrough:
         """Fill ``extras``/``extensions``/``unknown`` of ``target`` from ``d``; keys in ``known`` are consumed."""
         target = target if target is not None else Passthrough()
+        if type(known) is not frozenset and type(known) is not set:
+            known = set(known)
+        if d.keys() <= known and "extras" not in d and "extensions" not in d:  # the usual object: nothing to keep
+            if target.unknown:
+                target.unknown = {}
+            return target
         if "extras" in d:
             target.extras = d["extras"]
         if "extensions" in d:

@@ -8,6 +8,7 @@ from ..extensions import KHR_COLLISION_SHAPES as COLLISION
 from ..extensions import KHR_IMPLICIT_SHAPES as IMPLICIT
 from ..extensions import KHR_RIGID_BODIES as RB
 from ..model import (
+    DYNAMIC,
     IMPLICIT_TYPES,
     KINEMATIC,
     MESH,
@@ -24,11 +25,33 @@ from ..model import (
     Trigger,
 )
 from .common import INVALID_TYPE, DropUnitError, ReadContext, pointer_join
-from .khr_simple import REVISION_ORDER, KhrMaps, read_simple_khr_node
-from .resources import read_filter, read_joint_description, read_list, read_material, read_node_joint
+from .resources import IndexMap, read_filter, read_joint_description, read_list, read_material, read_node_joint
 from .shapes import KHR_DEFAULTS, read_mesh_params, read_params, split_hull_extension
 
 SHAPE_SUBOBJECTS = set(IMPLICIT_TYPES) | {MESH}
+REVISION_ORDER = (REV_KHR_2024_07, REV_KHR_2024_10, REV_KHR_2026)  # the node's source: the newest form it uses
+# the members each object consumes (module constants: every node's objects are checked against them)
+_NODE_UNITS = ("motion", "collider", "trigger", "joint")  # read in this order (the order of their diagnostics)
+_NODE_MEMBERS = frozenset(_NODE_UNITS)
+_MOTION_MEMBERS = frozenset(MOTION_KEYS.values()) | {"isKinematic"}
+_GEOMETRY_REFS = frozenset({"shape", "mesh", "node"})
+_GEOMETRY_MEMBERS = _GEOMETRY_REFS | {"convexHull"}
+_COLLIDER_MEMBERS = frozenset({"geometry", "shape", "physicsMaterial", "collisionFilter"})
+_TRIGGER_MEMBERS = frozenset({"geometry", "shape", "nodes", "collisionFilter"})
+_ZERO = (0.0, 0.0, 0.0)
+
+
+class KhrMaps:
+    """Index maps for one file: implicit shapes, collision shapes, materials, filters, joints."""
+
+    def __init__(self):
+        self.implicit = IndexMap("shape")
+        self.collision = IndexMap("shape")
+        self.materials = IndexMap("physics material")
+        self.filters = IndexMap("collision filter")
+        self.joints = IndexMap("physics joint")
+        self.has_implicit = False
+        self.has_collision = False
 
 
 def read_khr_shape(ctx: ReadContext, d: dict, ptr: str, source: str) -> Shape:
@@ -91,16 +114,16 @@ def read_khr_root(ctx: ReadContext, doc: PhysicsDocument, exts: dict, maps: KhrM
 
 def read_motion(ctx: ReadContext, d: dict, ptr: str) -> Motion:
     motion = Motion(
-        kind=KINEMATIC if ctx.boolean(d, "isKinematic", ptr) else "dynamic",
+        kind=KINEMATIC if ctx.boolean(d, "isKinematic", ptr) else DYNAMIC,
         mass=ctx.number(d, "mass", ptr),
         center_of_mass=ctx.vector(d, "centerOfMass", ptr, 3),
         inertia_diagonal=ctx.vector(d, "inertiaDiagonal", ptr, 3),
         inertia_orientation=ctx.vector(d, "inertiaOrientation", ptr, 4),
-        linear_velocity=ctx.vector(d, "linearVelocity", ptr, 3, (0.0, 0.0, 0.0)),
-        angular_velocity=ctx.vector(d, "angularVelocity", ptr, 3, (0.0, 0.0, 0.0)),
+        linear_velocity=ctx.vector(d, "linearVelocity", ptr, 3, _ZERO),
+        angular_velocity=ctx.vector(d, "angularVelocity", ptr, 3, _ZERO),
         gravity_factor=ctx.number(d, "gravityFactor", ptr, 1.0),
     )
-    ctx.passthrough(d, ptr, set(MOTION_KEYS.values()) | {"isKinematic"}, motion)
+    ctx.passthrough(d, ptr, _MOTION_MEMBERS, motion)
     return motion
 
 
@@ -113,10 +136,10 @@ def _shape_ref(ctx: ReadContext, maps: KhrMaps, value: int, ptr: str, legacy: bo
 
 def read_geometry(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[str]) -> Geometry:
     geom = Geometry(convex_hull=ctx.boolean(d, "convexHull", ptr))
-    present = [k for k in ("shape", "mesh", "node") if k in d]
+    present = _GEOMETRY_REFS.intersection(d)
     if len(present) != 1:
         ctx.fail("PHYSICS_PARSE_GEOMETRY", ptr, "geometry needs exactly one of shape, mesh, node")
-    key = present[0]
+    (key,) = present
     value = ctx.index(d, key, ptr)
     if key == "shape":
         geom.shape = _shape_ref(ctx, maps, value, pointer_join(ptr, "shape"), legacy=False)
@@ -128,7 +151,7 @@ def read_geometry(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[
         ctx.check_node(value, pointer_join(ptr, "node"))
         geom.node = value
         revs.add(REV_KHR_2024_10)
-    ctx.passthrough(d, ptr, {"shape", "mesh", "node", "convexHull"}, geom)
+    ctx.passthrough(d, ptr, _GEOMETRY_MEMBERS, geom)
     return geom
 
 
@@ -144,18 +167,20 @@ def _read_geometry_or_shape(ctx, d, ptr, maps, revs) -> Geometry | None:
     return None
 
 
+def _ref(ctx: ReadContext, d: dict, key: str, ptr: str, index_map: IndexMap) -> int | None:
+    """The model index of the document-level item ``d[key]`` refers to (None when absent)."""
+    if key not in d:
+        return None
+    return index_map.resolve(ctx, ctx.index(d, key, ptr), pointer_join(ptr, key))
+
+
 def read_collider(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[str]) -> Collider:
     geometry = _read_geometry_or_shape(ctx, d, ptr, maps, revs)
     if geometry is None:
         ctx.fail("PHYSICS_PARSE_MISSING_PROPERTY", ptr, "collider without geometry")
-    collider = Collider(
-        geometry=geometry,
-        material=maps.materials.resolve(
-            ctx, ctx.index(d, "physicsMaterial", ptr), pointer_join(ptr, "physicsMaterial")
-        ),
-        filter=maps.filters.resolve(ctx, ctx.index(d, "collisionFilter", ptr), pointer_join(ptr, "collisionFilter")),
-    )
-    ctx.passthrough(d, ptr, {"geometry", "shape", "physicsMaterial", "collisionFilter"}, collider)
+    collider = Collider(geometry=geometry, material=_ref(ctx, d, "physicsMaterial", ptr, maps.materials))
+    collider.filter = _ref(ctx, d, "collisionFilter", ptr, maps.filters)
+    ctx.passthrough(d, ptr, _COLLIDER_MEMBERS, collider)
     return collider
 
 
@@ -169,39 +194,40 @@ def read_trigger(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[s
     trigger = Trigger(
         geometry=geometry,
         nodes=nodes,
-        filter=maps.filters.resolve(ctx, ctx.index(d, "collisionFilter", ptr), pointer_join(ptr, "collisionFilter")),
+        filter=_ref(ctx, d, "collisionFilter", ptr, maps.filters),
     )
-    ctx.passthrough(d, ptr, {"geometry", "shape", "nodes", "collisionFilter"}, trigger)
+    ctx.passthrough(d, ptr, _TRIGGER_MEMBERS, trigger)
     return trigger
 
 
 def read_khr_node(ctx: ReadContext, doc: PhysicsDocument, index: int, ext: object, maps: KhrMaps) -> None:
-    """The node-level ``KHR_physics_rigid_bodies`` object of node ``index``."""
-    if isinstance(ext, dict) and read_simple_khr_node(ctx, doc, index, ext, maps):  # the usual node, the short way
-        return
+    """The node-level ``KHR_physics_rigid_bodies`` object of node ``index``; each of motion / collider / trigger /
+    joint is a unit of its own (an error drops it, not the node)."""
     ptr = pointer_join("", "nodes", index, "extensions", RB)
     if not isinstance(ext, dict):
         ctx.report(Severity.ERROR, INVALID_TYPE, ptr, "expected a JSON object")
         return
     revs: set[str] = set()
     node = NodePhysics(node=index)
-    readers = (
-        ("motion", lambda d, p: read_motion(ctx, d, p)),
-        ("collider", lambda d, p: read_collider(ctx, d, p, maps, revs)),
-        ("trigger", lambda d, p: read_trigger(ctx, d, p, maps, revs)),
-        ("joint", lambda d, p: read_node_joint(ctx, d, p, maps.joints)),
-    )
-    for key, reader in readers:
+    for key in _NODE_UNITS:
         if key not in ext:
             continue
         sub_ptr = pointer_join(ptr, key)
         if ctx.is_dropped(sub_ptr):
             continue
         try:
-            setattr(node, key, reader(ctx.obj(ext[key], sub_ptr), sub_ptr))
+            d = ctx.obj(ext[key], sub_ptr)
+            if key == "motion":
+                node.motion = read_motion(ctx, d, sub_ptr)
+            elif key == "collider":
+                node.collider = read_collider(ctx, d, sub_ptr, maps, revs)
+            elif key == "trigger":
+                node.trigger = read_trigger(ctx, d, sub_ptr, maps, revs)
+            else:
+                node.joint = read_node_joint(ctx, d, sub_ptr, maps.joints)
         except DropUnitError:
             continue
-    ctx.passthrough(ext, ptr, {"motion", "collider", "trigger", "joint"}, node)
+    ctx.passthrough(ext, ptr, _NODE_MEMBERS, node)
     if not revs:
         revs.add(REV_KHR_2024_07 if maps.has_collision and not maps.has_implicit else REV_KHR_2024_10)
     node.source = max(revs, key=REVISION_ORDER.index)

@@ -7,7 +7,6 @@ import math
 
 from ..extensions import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES
 from ..extensions import KHR_RIGID_BODIES as KHR_RB
-from .clean import UNIT_LENGTH_THRESHOLD, clean_khr_node
 from .codes import (
     COLLIDER_ZERO_SCALE,
     FILTER_INVALID_SET,
@@ -44,6 +43,9 @@ MATERIAL_MEMBERS = ("staticFriction", "dynamicFriction", "restitution", "frictio
 FILTER_MEMBERS = ("collisionSystems", "collideWithSystems", "notCollideWithSystems")
 VECTOR_MEMBERS = ("centerOfMass", "inertiaDiagonal", "inertiaOrientation", "linearVelocity", "angularVelocity")
 MOTION_MEMBERS = ("isKinematic", "mass", *VECTOR_MEMBERS, "gravityFactor")
+NODE_MEMBERS = ("motion", "collider", "trigger", "joint")
+#: Tolerance on |1 - ‖q‖| for unit quaternions (the reference validator's value).
+UNIT_LENGTH_THRESHOLD = 0.00769
 
 
 # ------------------------------------------------------------------------------------------ document level
@@ -86,13 +88,7 @@ def validate_filters(ctx: Ctx, root: dict, ptr: str, min_items: int) -> None:
 
 def validate_khr_node(ctx: Ctx, index: int, ext: dict, ptr: str) -> None:
     """``/nodes/i/extensions/KHR_physics_rigid_bodies`` of any KHR revision."""
-    if clean_khr_node(ctx, index, ext):  # the usual node: nothing to report but what depends on the hierarchy
-        if "motion" in ext:
-            check_motion_placement(ctx, index, pointer_join(ptr, "motion"))
-        if "collider" in ext:
-            check_zero_scale(ctx, index, pointer_join(ptr, "collider"))
-        return
-    check_members(ctx, ext, ("motion", "collider", "trigger", "joint"), ptr)
+    check_members(ctx, ext, NODE_MEMBERS, ptr)
     motion = get_object(ctx, ext, "motion", ptr)
     if motion is not None:
         motion_ptr = pointer_join(ptr, "motion")

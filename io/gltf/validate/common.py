@@ -7,7 +7,7 @@ range, unresolved index) and returns the usable value or ``None``. None of them 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterator
 from typing import Any
 
 from ...diagnostics import Severity, pointer_join
@@ -37,26 +37,12 @@ def mismatch(ctx: Ctx, ptr: str, value: object, expected: str) -> None:
     ctx.error(TYPE_MISMATCH, ptr, f"Type mismatch: {type_name(value)} found, {expected} expected.")
 
 
-def check_members(ctx: Ctx, obj: dict, allowed: Iterable[str], ptr: str, named: bool = False) -> None:
+def check_members(ctx: Ctx, obj: dict, allowed: Container[str], ptr: str, named: bool = False) -> None:
     """Warn about members the schema does not define (glTF allows them, the validator warns)."""
-    known = _known_members(allowed, named)
+    base = NAMED_MEMBERS if named else BASE_MEMBERS
     for key in obj:
-        if key not in known:
+        if key not in allowed and key not in base:
             ctx.warning(UNEXPECTED_PROPERTY, pointer_join(ptr, key), "Unexpected property.")
-
-
-#: Allowed-member sets per (tuple | frozenset of members, named): built once, not once per checked object.
-_KNOWN: dict[tuple, frozenset] = {}
-
-
-def _known_members(allowed: Iterable[str], named: bool) -> frozenset:
-    cacheable = type(allowed) in (tuple, frozenset)
-    known = _KNOWN.get((allowed, named)) if cacheable else None
-    if known is None:
-        known = frozenset(allowed) | (NAMED_MEMBERS if named else BASE_MEMBERS)
-        if cacheable and len(_KNOWN) < 1024:
-            _KNOWN[(allowed, named)] = known
-    return known
 
 
 def require(ctx: Ctx, obj: dict, key: str, ptr: str) -> bool:
@@ -165,7 +151,18 @@ def get_number(
         if required:
             require(ctx, obj, key, ptr)
         return None
-    return check_number(ctx, obj[key], pointer_join(ptr, key), minimum, maximum)
+    value = obj[key]
+    kind = type(value)
+    if (kind is float or (kind is int and -(2**53) < value < 2**53)) and _within(value, minimum, maximum):
+        return float(value)  # nothing to report: no pointer built
+    return check_number(ctx, value, pointer_join(ptr, key), minimum, maximum)
+
+
+def _within(value: float | int, minimum: float | None, maximum: float | None) -> bool:
+    """True when ``check_number`` reports nothing for ``value`` (NaN fails every comparison)."""
+    low = -FLOAT32_MAX if minimum is None else max(minimum, -FLOAT32_MAX)
+    high = FLOAT32_MAX if maximum is None else min(maximum, FLOAT32_MAX)
+    return low <= value <= high
 
 
 def get_number_array(
@@ -181,6 +178,8 @@ def get_number_array(
     value = _array(ctx, obj, key, ptr)
     if value is None:
         return None
+    if (length is None or len(value) == length) and len(value) >= min_items and _plain_numbers(value, minimum):
+        return [float(item) for item in value]  # nothing to report: no pointer built
     here = pointer_join(ptr, key)
     if length is not None and len(value) != length:
         ctx.error(ARRAY_LENGTH_NOT_IN_LIST, here, f"Invalid array length {len(value)}. Valid lengths are: ({length}).")
@@ -188,8 +187,6 @@ def get_number_array(
     if len(value) < min_items:
         ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
         return None
-    if _plain_numbers(value, minimum):  # nothing to report: no pointer per item
-        return [float(item) for item in value]
     return [check_number(ctx, item, pointer_join(here, i), minimum) for i, item in enumerate(value)]
 
 
@@ -235,7 +232,10 @@ def get_index(
             require(ctx, obj, key, ptr)
         return None
     limit = count if count is not None else 2**63
-    return check_index(ctx, obj[key], pointer_join(ptr, key), limit, none_value)
+    value = obj[key]
+    if type(value) is int and 0 <= value < limit and value != none_value:  # valid: no pointer built
+        return value
+    return check_index(ctx, value, pointer_join(ptr, key), limit, none_value)
 
 
 def get_index_list(

@@ -434,3 +434,37 @@ def test_every_code_is_documented_with_its_severity():
     for code, info in codes.CODES.items():
         assert code in rows, code
         assert f"| {info.severity.name} |" in rows[code], code
+
+
+def _body_doc() -> dict:
+    """A static collider, two bodies (motion + shape / mesh collider) and a joint, every value valid."""
+    motion = {
+        "isKinematic": False,
+        "mass": 2,
+        "centerOfMass": [0, 0.5, 0],
+        "inertiaDiagonal": [1, 2, 3],
+        "inertiaOrientation": [0, 0, 0, 1],
+        "linearVelocity": [1.5, 0, 0],
+        "angularVelocity": [0, 0, 0],
+        "gravityFactor": 0.5,
+    }
+    collider = {"geometry": {"shape": 0}, "physicsMaterial": 0, "collisionFilter": 0}
+    return khr_doc(
+        {"collider": {"geometry": {"shape": 0}}},
+        {"motion": motion, "collider": collider},
+        {"motion": {"mass": 1}, "collider": {"geometry": {"mesh": 0, "convexHull": True}}},
+        {"joint": {"connectedNode": 1, "joint": 0, "enableCollision": False}},
+    )
+
+
+def test_valid_bodies_report_nothing():
+    assert validate.validate_gltf(_body_doc()) == []
+
+
+def test_scale_and_skin_checks_of_valid_bodies():
+    doc = _body_doc()
+    doc["nodes"][2]["scale"] = [0, 0, 0]
+    doc["nodes"].append({"children": [1]})
+    doc["skins"] = [{"joints": [4]}]
+    reported = [d.code for d in validate.validate_gltf(doc)]
+    assert reported == ["GLTF_PHYSICS_MOTION_IN_SKIN_JOINTS", "GLTF_PHYSICS_COLLIDER_ZERO_SCALE"]
