@@ -22,7 +22,6 @@ import re
 import shutil
 import urllib.parse
 
-from .. import hooks
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity
 from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
@@ -72,14 +71,12 @@ def read_input(
     to_blend: bool = False,
     root: pathlib.Path | None = None,
     reproduce: bool = True,
-    export_only: bool = False,
 ) -> bool:
     """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read. ``counts`` gets the
     input's physics when ``to_blend`` (the output is a ``.blend``) or the import fails (a glTF output reports its
     own). A glTF's resources must be regular files inside ``root`` (the IN folder; default: the file's folder).
     ``reproduce``: a glTF is imported with Reproduce Motion (``check`` simulates it; ``convert`` only for a
-    ``.blend`` output, ``_import_settings``). ``export_only``: the scene is only exported again (``convert`` to a glTF
-    file): the import leaves out what only Blender uses (``importer.export_only``)."""
+    ``.blend`` output, ``_import_settings``)."""
     import bpy
 
     if src.suffix.lower() == ".blend":
@@ -107,8 +104,7 @@ def read_input(
     _reset(enable)
     _import_settings(reproduce)
     try:
-        with hooks.export_only.exporting_only() if export_only else contextlib.nullcontext():
-            result = bpy.ops.import_scene.gltf(filepath=str(src))
+        result = bpy.ops.import_scene.gltf(filepath=str(src))
     except RuntimeError as exc:
         result = {operator_error(str(exc))}
     if result != {"FINISHED"}:
@@ -291,7 +287,7 @@ def convert(job: dict, enable) -> dict:
         dst.parent.mkdir(parents=True, exist_ok=True)
         root = pathlib.Path(job["root"]) if job.get("root") else None
         to_blend = dst.suffix.lower() == ".blend"
-        if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend, export_only=not to_blend):
+        if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
         if to_blend:
@@ -299,9 +295,7 @@ def convert(job: dict, enable) -> dict:
             bpy.ops.wm.save_as_mainfile(filepath=str(tmp), copy=True, check_existing=False)
             os.replace(tmp, dst)
         else:
-            imported = src.suffix.lower() != ".blend"  # an export-only import: the export trusts its stored values
-            with hooks.export_only.exporting_only() if imported else contextlib.nullcontext():
-                target = _export(dst, tmp, job, out)
+            target = _export(dst, tmp, job, out)
             counts = _counts("export")
             _report("export", out)
             if target is not None and job.get("validate"):

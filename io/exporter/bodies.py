@@ -22,7 +22,7 @@ def add_object(b: Builder, ob) -> None:
     if kind not in ("MESH", "EMPTY"):
         return
     pg = pg_of(ob)
-    if kind == "EMPTY" and pg is not None and pg.joint.is_node and not b.session.trusted:  # ``joints.restore_nodes``
+    if kind == "EMPTY" and pg is not None and pg.joint.is_node:  # ``joints.restore_nodes``
         b.joint_nodes.append(ob)
     stored = has_stored(pg)
     rb = None if stored else ob.rigid_body

@@ -99,7 +99,6 @@ class ExportSession:
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
     tree: ObjectTree = field(default_factory=lambda: ObjectTree(_all_objects()))  # children: one pass per export
     reorder: bool = False  # a dropped helper had children or a nested body was unparented (``node_order``)
-    trusted: bool = False  # the scene is an export-only import, unedited: stored values need no check (``stored``)
 
     def record_node(self, node, ob) -> None:
         name = ob.name
@@ -113,8 +112,6 @@ class ExportSession:
         skipped when object names repeat (linked libraries), so a name always means the object ``snapshot`` saw."""
         import bpy
 
-        if self.trusted:
-            return
         objects = bpy.data.objects
         names = objects.keys()
         if len(set(names)) != len(names):
@@ -130,9 +127,8 @@ class ExportSession:
             self.worlds.setdefault(name, world)
 
     def snapshot(self, ob) -> None:
-        """Keep ``ob``'s world matrix as the export's early hooks see it; a trusted session reads few of them: each
-        when first asked (``world``)."""
-        if ob is not None and not self.trusted and ob.name not in self.worlds:
+        """Keep ``ob``'s world matrix as the export's early hooks see it."""
+        if ob is not None and ob.name not in self.worlds:
             self._keep(ob)
 
     def _keep(self, ob) -> None:

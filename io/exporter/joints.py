@@ -88,9 +88,6 @@ def _one(b: Builder, empty) -> None:
         return
     if role == "JOINT":
         description = stored_description(pj)
-        if b.session.trusted:  # built from the stored joint, not edited since (``importer.export_only``)
-            _write_stored(b, empty, c, pj, description)
-            return
         plan = _plan(pj, description)
         reason = _edited(b, empty, c, pj, plan)
         if reason is None:
@@ -142,8 +139,8 @@ def _plan(pj, description: JointDescription):
     return plan_joint(description, tuple(pj.offset_translation), tuple(pj.offset_rotation))
 
 
-def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan=None) -> None:
-    """The stored joint on its frame-A node, else on new attachment nodes (``plan``: made here when None)."""
+def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan) -> None:
+    """The stored joint on its frame-A node, else on new attachment nodes."""
     joint = b.add_joint(description)
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=bool(pj.enable_collision))
     joint_passthrough(node_joint, pj.node_extras_json)
@@ -152,10 +149,7 @@ def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan=
         node_joint.connected_node = bb
         b.doc.node(a).joint = node_joint
         return
-    plan = plan or _plan(pj, description)
     world = b.session.world(empty)
-    if pj.is_node and b.session.trusted:  # an export-only import did not turn the joint node (``importer.joints``)
-        world = world @ node_turn(plan.perm)
     pivot_a = rigid(world) @ permutation_matrix(plan.perm).T
     offset = np.eye(4)
     offset[:3, :3] = quat_to_matrix(tuple(pj.offset_rotation))

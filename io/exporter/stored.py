@@ -50,8 +50,6 @@ def _expected_state(pm) -> tuple[str, bool | None]:
 def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
     pg = pg_of(ob)
     pm = pg.motion
-    if b.session.trusted:  # an export-only import: as stored
-        return _as_stored(pm, pm.mass) if pm.has_motion else None
     rb = ob.rigid_body
     if not pm.has_motion:
         if pm.reproduced_mass >= 0.0:  # a compound's shape the import's Reproduce Motion split off: no motion
@@ -322,12 +320,6 @@ def _stored_filter(b: Builder, pflt) -> int | None:
     return index
 
 
-def _no_shape_built(b: Builder, pgeo) -> bool:
-    """A trusted export of an implicit shape: the export-only import built no proxy or volume for it (nothing
-    realises it, and the stored shape is written as it is)."""
-    return b.session.trusted and not is_mesh_geometry(pgeo)
-
-
 def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
     pg = pg_of(ob)
     pc = pg.collider
@@ -335,9 +327,8 @@ def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
         return None
     ptr += "/collider"
     pgeo = pc.geometry
-    as_stored = _no_shape_built(b, pgeo)
-    holder = None if as_stored else realizer(b, ob, pg.node_index) if pg.role != "PROXY" else ob
-    if holder is None and not pc.disabled and not as_stored:
+    holder = realizer(b, ob, pg.node_index) if pg.role != "PROXY" else ob
+    if holder is None and not pc.disabled:
         b.note(EXPORT_EDITED, ptr, f"the rigid body realising the collider of {ob.name!r} was removed: not written")
         return None
     if pgeo.kind == "NONE":
@@ -371,8 +362,7 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
             b.warn(EXPORT_SKIPPED, ptr + "/nodes", f"trigger nodes {missing} are not exported: left out")
         nodes = tuple(found[i] for i in wanted if i in found)
         return restore(Trigger(nodes=nodes), pt.passthrough) if nodes else None
-    no_volume = _no_shape_built(b, pt.geometry)
-    holder = None if no_volume else realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # never the node's body
+    holder = realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # never the node's body
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None

@@ -17,9 +17,8 @@ from ..gltf.model import BOX, BoxShape, Shape
 from ..gltf.nodes import nearest_marked, parent_map
 from ..mapping import passthrough
 from ..mapping import stored as props
-from .body_values import add_rigid_body, apply_motion, apply_state, at, fit_float32
+from .body_values import add_rigid_body, apply_motion, at, fit_float32
 from .context import APPROXIMATED, SKIPPED, ImportContext
-from .direct_writes import replayed
 from .geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
 from .proxies import empty_mesh, holds_no_mesh, new_child_object, relative_transform, replace_with_mesh_object
 from .proxies import style_as_proxy as _style
@@ -109,29 +108,11 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     if ctx.document.nodes[index].motion is None or ctx.body_objects.get(index) != ob:  # else ``_motion_body`` did
         props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
     disabled = collider.geometry is not None and (_zero_scale(ctx, index) or index in ctx.cache.get(_UNBUILT, ()))
-    text = passthrough.dumps(collider)
-    flt = props.lookup(doc.filters, collider.filter)
-
-    def write() -> None:
-        pc = pg.collider
-        props.assign(pc, has_collider=True, disabled=disabled, passthrough=text)
-        props.store_geometry(pc.geometry, doc, collider.geometry, ctx.cache)
-        material = props.lookup(doc.materials, collider.material)
-        props.store_material(pc.material, material, collider.material, ctx.cache)
-        props.store_filter(pc.filter, flt, collider.filter, rows=not ctx.export_only)
-
-    # colliders alike (same shape, material and filter) share their values; the key holds everything ``write`` reads
-    # that differs between colliders (the filter index is stored even unresolved). The filter texts' update callback
-    # fills the panel's rows for the first (the sync is paused): the copy holds them too
-    key = (disabled, text, _geometry_key(collider.geometry), collider.material, collider.filter)
-    replayed(pg.collider, key, ctx.cache.setdefault("stored colliders", {}), write)
-
-
-def _geometry_key(geometry) -> tuple | None:
-    """What ``stored.store_geometry`` writes for ``geometry`` depends on (with the document)."""
-    if geometry is None:
-        return None
-    return (geometry.shape, geometry.mesh, geometry.node, geometry.convex_hull, passthrough.dumps(geometry))
+    pc = pg.collider
+    props.assign(pc, has_collider=True, disabled=disabled, passthrough=passthrough.dumps(collider))
+    props.store_geometry(pc.geometry, doc, collider.geometry, ctx.cache)
+    props.store_material(pc.material, props.lookup(doc.materials, collider.material), collider.material, ctx.cache)
+    props.store_filter(pc.filter, props.lookup(doc.filters, collider.filter), collider.filter)
 
 
 def _mark_proxy(ob, index: int, generated_for_node: bool) -> None:
@@ -163,9 +144,6 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
         ctx.warn(SKIPPED, at(ctx, m), f"motion on a {ob.type} object: Blender rigid bodies need a mesh object")
         return
     usable = [(c, geo) for c in colliders if (geo := _prepare_collider(ctx, c)) is not None]
-    if _stored_only(ctx, usable):
-        _stored_body(ctx, m, ob, usable)
-        return
     scale = _scale_of(ctx, m)
     parts: list[tuple[int, object, GeometryData]] = []  # (collider node, object with shape, data)
     if len(usable) == 1 and usable[0][0] == m:
@@ -281,12 +259,6 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
     if ob is None:
         ctx.warn(SKIPPED, ptr, "collider on a node without a Blender object (bone or not in the scene): skipped")
         return
-    if _stored_only(ctx, [(c, geo)]):
-        ob = _mesh_holder(ctx, c, ob, ".collider")
-        add_rigid_body(ctx, ob, "CONVEX_HULL", "PASSIVE", ctx.animated_at_or_above(c))
-        ctx.body_objects[c] = ob
-        ctx.collider_objects.setdefault(c, []).append(ob)
-        return
     scale = _scale_of(ctx, c)
     data = own_shape(ctx, c, ob, geo, scale)
     body = ob
@@ -308,39 +280,3 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
     props.apply_material(rb, _material_of(ctx, c))
     ctx.body_objects[c] = body
     ctx.collider_objects.setdefault(c, []).append(body)
-
-
-# --- an import only exported again ---------------------------------------------------------------------------------
-
-
-def _stored_only(ctx: ImportContext, usable: list) -> bool:
-    """An import only exported again (``export_only``) builds no shape for colliders with implicit shapes on node
-    objects (nor the small box of a body without colliders): no proxy, own-mesh check, volume or mass. The export,
-    inside the same ``exporting_only()``, writes their stored values without comparing them with Blender's (nothing
-    was edited in between: ``exporter.stored``)."""
-    return ctx.export_only and all(geo.shape is not None and c in ctx.objects for c, geo in usable)
-
-
-def _stored_body(ctx: ImportContext, m: int, ob, usable: list) -> None:
-    """Motion node ``m`` of an export-only import: its stored motion and a rigid body on its object (what joints
-    connect, ``joints._side``)."""
-    ob = _mesh_holder(ctx, m, ob, ".body")
-    motion = fit_float32(ctx, m, ctx.document.nodes[m].motion)
-    pg = ob.gltf_physics
-    props.assign(pg, role="NODE", node_index=m, source=ctx.document.nodes[m].source or "")
-    animated = m in ctx.animated
-    props.store_motion(pg.motion, motion, animated)
-    apply_state(add_rigid_body(ctx, ob, "CONVEX_HULL", "ACTIVE"), motion, animated)
-    ctx.body_objects[m] = ob  # ``ctx.objects`` follows a replaced Empty already (``proxies._remap_context``)
-    for c, _ in usable:
-        ctx.collider_objects.setdefault(c, []).append(ctx.objects[c])
-
-
-def _mesh_holder(ctx: ImportContext, index: int, ob, suffix: str):
-    """``ob``, or a mesh object (with an empty mesh the export leaves out) replacing its Empty: rigid bodies live on
-    mesh objects only."""
-    if not holds_no_mesh(ctx, ob):
-        return ob
-    ob = replace_with_mesh_object(ctx, index, empty_mesh(ob.name + suffix))  # ``ctx.objects[index]`` follows
-    ob.gltf_physics.generated_mesh = True
-    return ob

@@ -37,11 +37,8 @@ def _units(ctx: ImportContext) -> dict[int, tuple[object, list[object], set]]:
 
 
 def apply(ctx: ImportContext) -> None:
-    """Assign ``rigid_body.collision_collections`` from the file's collision filters (no filters: untouched; an
-    import only exported again does not need them: the export writes the stored filters)."""
-    if ctx.export_only or not any(
-        p.collider is not None and p.collider.filter is not None for p in ctx.document.nodes.values()
-    ):
+    """Assign ``rigid_body.collision_collections`` from the file's collision filters (no filters: untouched)."""
+    if not any(p.collider is not None and p.collider.filter is not None for p in ctx.document.nodes.values()):
         return  # no collider names a filter: nothing to read from the objects either
     units = _units(ctx)
     if not any(k is not None for _, _, keys in units.values() for k in keys):

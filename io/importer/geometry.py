@@ -22,15 +22,12 @@ from .proxies import mesh_from_shape
 
 @dataclass
 class ResolvedGeometry:
-    """Either an implicit ``shape`` or a glTF ``mesh_index`` (with ``convex`` = convex hull; ``stored_convex``: the
-    geometry's own ``convexHull`` says so too, which the export writes back whether Blender simulates the hull or
-    the BOX it may be)."""
+    """Either an implicit ``shape`` or a glTF ``mesh_index`` (with ``convex`` = convex hull)."""
 
     shape: Shape | None = None
     mesh_index: int | None = None
     convex: bool = False
     notes: list[str] = field(default_factory=list)
-    stored_convex: bool = False
 
 
 @dataclass
@@ -75,7 +72,7 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str, scale=(1.0, 1.0, 1
         if shape.type == MESH and isinstance(shape.params, MeshShape):
             notes = ["skin/morph weights of the mesh shape ignored"] if shape.params.skin is not None else []
             hull = shape.params.convex_hull  # stored as the geometry's convex hull too (``stored.store_geometry``)
-            return ResolvedGeometry(mesh_index=shape.params.mesh, convex=hull, notes=notes, stored_convex=hull)
+            return ResolvedGeometry(mesh_index=shape.params.mesh, convex=hull, notes=notes)
         if shape.params is None:
             # The validator already warned once at the shape; the shape is kept as raw JSON for export.
             ctx.note(NOT_SIMULATED, ptr + "/shape", f"shape type {shape.type!r} is unknown: not simulated, kept")
@@ -90,9 +87,7 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str, scale=(1.0, 1.0, 1
             return None
         return ResolvedGeometry(shape=shape)
     if geometry.mesh is not None:
-        return ResolvedGeometry(
-            mesh_index=geometry.mesh, convex=geometry.convex_hull, stored_convex=geometry.convex_hull
-        )
+        return ResolvedGeometry(mesh_index=geometry.mesh, convex=geometry.convex_hull)
     if geometry.node is not None:
         node = ctx.json_nodes[geometry.node] if 0 <= geometry.node < len(ctx.json_nodes) else None
         mesh = node.get("mesh") if isinstance(node, dict) else None
@@ -104,8 +99,7 @@ def resolve(ctx: ImportContext, geometry: Geometry, ptr: str, scale=(1.0, 1.0, 1
             notes.append("child meshes of the geometry node are not included")
         if node.get("skin") is not None or node.get("weights") is not None:
             notes.append("skin/morph deformation of the geometry node ignored (rest shape used)")
-        hull = geometry.convex_hull
-        return ResolvedGeometry(mesh_index=mesh, convex=hull, notes=notes, stored_convex=hull)
+        return ResolvedGeometry(mesh_index=mesh, convex=geometry.convex_hull, notes=notes)
     return None
 
 
@@ -167,10 +161,7 @@ def _mesh_volume(ctx: ImportContext, mesh: bpy.types.Mesh) -> float | None:
 
 def _hull_shape(ctx: ImportContext, mesh: bpy.types.Mesh, geo: ResolvedGeometry) -> str:
     """BOX when the convex hull of ``mesh`` is exactly the box Blender derives from its bounds (all 8 corners of the
-    bounds present, no other points, centred on the origin), else CONVEX_HULL (built by Bullet, with a margin). An
-    import only exported again (``export_only``) does not look when the export writes a hull either way."""
-    if ctx.export_only and geo.stored_convex:
-        return "CONVEX_HULL"
+    bounds present, no other points, centred on the origin), else CONVEX_HULL (built by Bullet, with a margin)."""
     return _memo(ctx, ("hull", mesh.as_pointer()), lambda: "BOX" if mesh_points.is_centred_box(mesh) else "CONVEX_HULL")
 
 

@@ -135,7 +135,7 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     constraint = empty.rigid_body_constraint
     configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision, fresh=True)
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
-    for n, motor in enumerate(plan.motors if not ctx.export_only else ()):  # drive motors: only Blender runs them
+    for n, motor in enumerate(plan.motors):
         motor_empty = _constraint_empty(
             state, f"{name}.motor{n:0{width}d}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
         )
@@ -211,11 +211,10 @@ def _on_node(ctx: ImportContext, index: int, perm: tuple[int, int, int]):
         return None
     if ob.rigid_body is not None or ob.rigid_body_constraint is not None:
         return None
-    if not ctx.export_only:  # an export-only import leaves the node as it is (the export need not turn it back)
-        turn = _TURNS.get(perm)
-        if turn is None:
-            turn = _TURNS[perm] = Matrix(node_turn(perm).tolist())
-        ob.matrix_basis = ob.matrix_basis @ turn
+    turn = _TURNS.get(perm)
+    if turn is None:
+        turn = _TURNS[perm] = Matrix(node_turn(perm).tolist())
+    ob.matrix_basis = ob.matrix_basis @ turn
     ctx.world.constraints.objects.link(ob)
     return ob
 

@@ -7,9 +7,8 @@ the data, and the import goes on.
 from __future__ import annotations
 
 from .. import gltf_addon
-from ..mapping.stored import writes_with
 from ..mapping.sync_gate import paused as sync_paused
-from . import bodies, direct_writes, filters, joint_empties, joints, reproduce, triggers
+from . import bodies, filters, joint_empties, joints, reproduce, triggers
 from .context import ImportContext, gc_paused
 from .proxies import remove_replaced
 from .world import ensure_world, needs_world
@@ -18,7 +17,7 @@ from .world import ensure_world, needs_world
 def build(ctx: ImportContext) -> None:
     """Build the physics of ``ctx.document`` into ``ctx.scene``."""
     # the panels' property sync stays off while the import writes; stored values skip its update callbacks
-    with gc_paused(), sync_paused(), writes_with(direct_writes.assign):
+    with gc_paused(), sync_paused():
         try:
             _build(ctx)
         finally:  # replaced Empties deleted, unused placeholders back to Empties, unused joint Empties deleted

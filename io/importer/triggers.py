@@ -30,7 +30,7 @@ def _store(ctx: ImportContext, ob, index: int) -> None:
     props.store_geometry(pg.trigger.geometry, doc, trigger.geometry, ctx.cache)
     pg.trigger.nodes = "" if trigger.nodes is None else json.dumps(list(trigger.nodes))
     flt = props.lookup(doc.filters, trigger.filter)
-    props.store_filter(pg.trigger.filter, flt, trigger.filter, rows=not ctx.export_only)
+    props.store_filter(pg.trigger.filter, flt, trigger.filter)
 
 
 def _trigger(ctx: ImportContext, index: int) -> None:
@@ -46,7 +46,7 @@ def _trigger(ctx: ImportContext, index: int) -> None:
         return
     scale = ctx.node_scale(index)
     geo = resolve(ctx, trigger.geometry, ptr + "/geometry", scale)
-    if geo is None or (ctx.export_only and geo.shape is not None):  # export only: the stored shape is written
+    if geo is None:
         ctx.trigger_objects[index] = None
         return
     data = new_shape_data(ctx, ob.name + ".trigger", geo, object_scale=scale)

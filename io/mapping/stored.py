@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from ..diagnostics import printable
 from ..gltf.model import (
@@ -38,8 +36,10 @@ SPEC_RESTITUTION = 0.0
 HELPER_ROLES = ("ANCHOR", "MOTOR", "REPRODUCTION")
 
 
-def assign_each(pg, values: dict) -> None:
-    """``assign`` outside an import: one ``setattr`` per value that differs from what the group reads."""
+def assign(pg, **values) -> None:
+    """Set property-group values through RNA, skipping those equal to what the group already reads (its defaults on
+    a fresh object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation;
+    an unset one reads as its default, so readers see the same values."""
     for name, value in values.items():
         current = getattr(pg, name)
         if isinstance(value, tuple | list):
@@ -48,28 +48,6 @@ def assign_each(pg, values: dict) -> None:
         elif current == value:
             continue
         setattr(pg, name, value)
-
-
-_writer: list[Callable] = [assign_each]  # how ``assign`` writes (``writes_with``)
-
-
-@contextmanager
-def writes_with(write: Callable) -> Iterator[None]:
-    """``assign`` calls ``write(pg, values)`` inside this block (the import writes each group's new values at once,
-    ``io/importer/direct_writes.py``); elsewhere one ``setattr`` per changed value."""
-    previous = _writer[0]
-    _writer[0] = write
-    try:
-        yield
-    finally:
-        _writer[0] = previous
-
-
-def assign(pg, **values) -> None:
-    """Set property-group values, skipping those equal to what the group already reads (its defaults on a fresh
-    object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation; an
-    unset one reads as its default, so readers see the same values."""
-    _writer[0](pg, values)
 
 
 def store_motion(pg, motion: Motion, animated: bool) -> None:
@@ -211,28 +189,21 @@ def _json_list(values) -> str:
     return "" if values is None else json.dumps(list(values))
 
 
-def store_filter(pg, flt: CollisionFilter | None, index: int | None, rows: bool = True) -> None:
-    """``rows`` False: the texts are written like every other value, without the update callback that builds the
-    panel's rows of each list (drawn from the text and rebuilt when a panel shows them)."""
+def store_filter(pg, flt: CollisionFilter | None, index: int | None) -> None:
+    """The filter's values; its texts' update callback builds the panel's rows of each list (ui/filter_mirror)."""
     if flt is None:
         assign(pg, has_filter=False, index=-1 if index is None else index)
         return
-    values = {
-        "has_filter": True,
-        "index": -1 if index is None else index,
-        "name": printable(flt.name or ""),
-        "passthrough": passthrough.dumps(flt),
-    }
-    texts = {
-        "collision_systems": _json_list(flt.collision_systems),
-        "collide_with_systems": _json_list(flt.collide_with_systems),
-        "not_collide_with_systems": _json_list(flt.not_collide_with_systems),
-    }
-    if rows:
-        assign(pg, **values)
-        assign_each(pg, texts)  # through RNA always: their update callback builds the UI list rows (ui/filter_mirror)
-    else:
-        assign(pg, **values, **texts)  # one write of a fresh group (the import's): no callback
+    assign(
+        pg,
+        has_filter=True,
+        index=-1 if index is None else index,
+        name=printable(flt.name or ""),
+        passthrough=passthrough.dumps(flt),
+        collision_systems=_json_list(flt.collision_systems),
+        collide_with_systems=_json_list(flt.collide_with_systems),
+        not_collide_with_systems=_json_list(flt.not_collide_with_systems),
+    )
 
 
 def store_geometry(pg, document: PhysicsDocument, geometry: Geometry | None, memo: dict | None = None) -> None:

@@ -13,8 +13,7 @@ from contextlib import contextmanager
 
 
 class Depth:
-    """How many ``with depth.inside()`` blocks are running (they nest; Blender runs them on its main thread). Also
-    the switch of ``importer.export_only``."""
+    """How many ``with depth.inside()`` blocks are running (they nest; Blender runs them on its main thread)."""
 
     def __init__(self) -> None:
         self.value = 0

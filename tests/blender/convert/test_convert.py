@@ -18,6 +18,7 @@ import khronos
 import pytest
 from convert_helpers import LIBRARY, ROOT, convert, library, report
 
+import devkit
 from blenderkit import submodule
 from scene_helpers import constraint, rigid_body_world, rigid_box
 from testkit import FIXTURES, bench_module, corpus_files, read_json
@@ -313,3 +314,106 @@ def test_workers_leave_nothing_in_the_temporary_folder(tmp_path):
     assert result.returncode == 0, result.stderr
     assert len(list((tmp_path / "out").rglob("*.gltf"))) == len(LIBRARY)
     assert sorted(p.name for p in system_tmp.iterdir()) == []
+
+
+# --- convert imports and exports a glTF output the ordinary way (what a full import builds) -----------------------
+
+
+def _import(path) -> None:
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    devkit.enable()
+    bpy.context.scene.gltf_physics.import_reproduce = False
+    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
+
+
+def _rows_after_convert(one_file, dst) -> list[str]:
+    job = {"input": str(FIXTURES / "joints" / "filters.gltf"), "output": str(dst), "to": "2026", "validate": False}
+    result = one_file.convert(job, devkit.enable)
+    assert result["status"] in ("converted", "warnings"), result
+    filters = [o.gltf_physics.collider.filter for o in bpy.data.objects if o.gltf_physics.collider.filter.has_filter]
+    return [row.name for flt in filters for row in flt.collision_systems_rows]
+
+
+def test_convert_imports_the_filter_rows_for_a_blend(one_file, tmp_path):
+    assert _rows_after_convert(one_file, tmp_path / "out.blend")  # an artist opens it: the panels have their rows
+
+
+def test_import_builds_collision_collections_and_filter_rows(addon):
+    _import(FIXTURES / "joints" / "filters.gltf")
+    flt = next(o.gltf_physics.collider.filter for o in bpy.data.objects if o.gltf_physics.collider.filter.has_filter)
+    rows = [r.name for r in flt.collision_systems_rows]
+    collections = {tuple(ob.rigid_body.collision_collections) for ob in bpy.data.objects if ob.rigid_body}
+    assert json.loads(flt.collision_systems) == rows and rows
+    assert len(collections) > 1
+
+
+def test_import_builds_drive_motors(addon):
+    _import(FIXTURES / "joints" / "motor_y.gltf")
+    assert [ob.name for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]
+
+
+def test_import_simulates_a_convex_hull_of_a_centred_box_as_a_box(addon):
+    """rev_2026's Hull is a convex hull of a centred box: Blender's BOX."""
+    _import(FIXTURES / "import" / "rev_2026.gltf")
+    assert bpy.data.objects["Hull"].rigid_body.collision_shape == "BOX"
+
+
+def test_import_builds_shapes_for_implicit_colliders_and_triggers(addon, tmp_path):
+    """A body, a static collider on an Empty and a trigger, all capsules: a proxy mesh for each (or a mesh in the
+    Empty's place), and the stored values."""
+    capsule = {"type": "capsule", "capsule": {"height": 0.5, "radiusTop": 0.1, "radiusBottom": 0.1}}
+    shape = {"geometry": {"shape": 0}}
+    nodes = [
+        {"name": "Pill", "extensions": {RB: {"motion": {"mass": 2}, "collider": shape}}},
+        {"name": "Post", "translation": [1, 0, 0], "extensions": {RB: {"collider": shape}}},
+        {"name": "Zone", "translation": [2, 0, 0], "extensions": {RB: {"trigger": shape}}},
+    ]
+    gltf = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 1, 2]}],
+        "nodes": nodes,
+        "extensionsUsed": [RB, "KHR_implicit_shapes"],
+        "extensions": {"KHR_implicit_shapes": {"shapes": [capsule]}},
+    }
+    path = tmp_path / "pills.gltf"
+    path.write_text(json.dumps(gltf))
+    _import(path)
+    objects = {ob.name: ob for ob in bpy.data.objects}
+    assert sorted(objects) == ["Pill", "Post", "Zone", "Zone.trigger"]
+    assert {name: ob.rigid_body.collision_shape for name, ob in objects.items() if ob.rigid_body} == {
+        "Pill": "CAPSULE",
+        "Post": "CAPSULE",
+    }
+    assert sum(len(ob.data.vertices) for ob in objects.values() if ob.type == "MESH") > 100
+    assert objects["Pill"].gltf_physics.motion.mass == 2.0
+
+
+def test_import_turns_a_joint_node_to_the_joint_axes(addon):
+    """hinge_z's joint node carries its constraint: the import turns it to the joint's axes (the export turns it
+    back)."""
+    from mathutils import Quaternion
+
+    _import(FIXTURES / "joints" / "hinge_z.gltf")
+    node = next(ob for ob in bpy.data.objects if ob.gltf_physics.joint.is_node)
+    nodes = json.loads((FIXTURES / "joints" / "hinge_z.gltf").read_text())["nodes"]
+    x, y, z, w = next(n for n in nodes if n.get("name") == node.name).get("rotation", [0, 0, 0, 1])
+    as_in_file = [round(v, 6) for v in Quaternion((w, x, -z, y))]  # Blender's quaternion (w, x, y, z; Z up)
+    assert [round(v, 6) for v in node.matrix_basis.to_quaternion()] != as_in_file
+
+
+def test_import_builds_a_box_for_a_body_without_colliders(addon, tmp_path):
+    """Such a body gets a 10 cm box that collides with nothing (in a mesh object in its Empty's place)."""
+    gltf = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "Drifter", "extensions": {RB: {"motion": {"mass": 3}}}}],
+        "extensionsUsed": [RB],
+    }
+    path = tmp_path / "drifter.gltf"
+    path.write_text(json.dumps(gltf))
+    _import(path)
+    drifter = bpy.data.objects["Drifter"]
+    assert drifter.gltf_physics.motion.mass == 3.0 and drifter.gltf_physics.generated_mesh
+    assert (drifter.type, len(drifter.data.vertices), drifter.rigid_body.collision_shape) == ("MESH", 8, "BOX")

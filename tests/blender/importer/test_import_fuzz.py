@@ -1,8 +1,7 @@
 """Import and export of fuzzed physics documents (issue 11, item 11) and the regressions the fuzz found.
 
 Each case of ``tests/fuzzkit.py`` (mutated physics of the fixtures and of a corpus sample) is written to a file,
-imported with ``bpy.ops.import_scene.gltf`` into an empty scene (every other case "export only", as ``convert``
-imports and exports for a glTF output: ``io/importer/export_only.py``) and exported (KHR 2026). Checked per case: the
+imported with ``bpy.ops.import_scene.gltf`` into an empty scene and exported (KHR 2026). Checked per case: the
 import returns FINISHED, io_scene_gltf2 logged no error (the ``gltf_errors`` fixture), the report has no
 ``GLTF_PHYSICS_IMPORT_FAILED`` (an exception inside one of our steps), the non-physics scene is intact (the objects
 that are not import helpers — proxies, constraint / motor / anchor Empties — have the same names as after importing
@@ -22,7 +21,6 @@ bpy 5.0, 6.0 s on bpy 4.5, 6.4 s on bpy 4.2 for the 300 cases; 1,500 cases took 
 
 from __future__ import annotations
 
-import contextlib
 import json
 
 import bpy
@@ -76,23 +74,19 @@ def _is_helper(ob) -> bool:
     return pg is not None and (pg.role in HELPER_ROLES or (joint.role in HELPER_JOINT_ROLES and not joint.is_node))
 
 
-def _import(path, only=None) -> tuple[list[str], set[str]]:
-    """Import ``path`` into an empty scene (inside ``only``: ``export_only.exporting_only()``, as ``convert`` imports
-    for a glTF output): (non-helper object names, mesh names)."""
+def _import(path) -> tuple[list[str], set[str]]:
+    """Import ``path`` into an empty scene: (non-helper object names, mesh names)."""
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
-    with only if only is not None else contextlib.nullcontext():
-        result = bpy.ops.import_scene.gltf(filepath=str(path))
+    result = bpy.ops.import_scene.gltf(filepath=str(path))
     assert result == {"FINISHED"}, result
     return sorted(ob.name for ob in bpy.data.objects if not _is_helper(ob)), {mesh.name for mesh in bpy.data.meshes}
 
 
-def _export(tmp_path, only=None) -> list[str]:
-    """Export the scene (KHR 2026; inside ``only`` as ``convert`` exports an export-only import): the written node
-    names (strict JSON)."""
+def _export(tmp_path) -> list[str]:
+    """Export the scene (KHR 2026): the written node names (strict JSON)."""
     out = tmp_path / "export.gltf"
     bpy.context.scene.gltf_physics.export_revision = "2026"
-    with only if only is not None else contextlib.nullcontext():
-        assert bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE") == {"FINISHED"}
+    assert bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLTF_SEPARATE") == {"FINISHED"}
     written = fuzzkit.strict_json(out.read_text(encoding="utf-8"))
     return sorted(str(node.get("name")) for node in written.get("nodes", []))
 
@@ -107,12 +101,7 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
     seeds = fuzzkit.seeds()
     baselines: dict[str, tuple] = {}
     failures: list[str] = []
-    for number, case in enumerate(fuzzkit.cases(CASES, fuzzkit.FUZZ_SEED, seeds)):
-        as_convert = number % 2  # every other case as convert imports and exports it
-
-        def only(as_convert=as_convert):
-            return hooks.export_only.exporting_only() if as_convert else None
-
+    for case in fuzzkit.cases(CASES, fuzzkit.FUZZ_SEED, seeds):
         if not fuzzkit.finite(case.doc):
             continue  # NaN / Infinity are not JSON: io_scene_gltf2 refuses the file before any hook runs
         if fuzzkit.depth(case.doc) > IO_SCENE_GLTF2_DEPTH:
@@ -127,7 +116,7 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
         objects, meshes, names = baselines[case.seed_name]
         problems = []
         try:
-            got_objects, got_meshes = _import(_write(case.doc, tmp_path / "case.gltf"), only())
+            got_objects, got_meshes = _import(_write(case.doc, tmp_path / "case.gltf"))
         except Exception as exc:  # an escaped exception or a failed operator is the finding
             problems.append(f"import: {type(exc).__name__}: {exc}")
         else:
@@ -140,7 +129,7 @@ def test_fuzzed_documents_import_and_export_cleanly(clean, tmp_path, gltf_errors
             if not meshes <= got_meshes:
                 problems.append(f"meshes lost: {sorted(meshes - got_meshes)}")
             try:
-                got_names = _export(tmp_path, only())
+                got_names = _export(tmp_path)
             except Exception as exc:
                 problems.append(f"export: {type(exc).__name__}: {exc}")
             else:
