@@ -25,17 +25,6 @@ from .importer.bodies import replacement_candidates
 from .importer.context import ImportContext, gc_paused
 from .importer.joint_empties import JointEmpties, node_joints
 from .importer.proxies import EmptyPlaceholders
-from .importer.reproduce_cleanup import has_reproduction  # noqa: F401 (for ui/)
-from .importer.reproduce_cleanup import remove_helpers as remove_reproduction_helpers  # noqa: F401 (for ui/)
-from .importer.reproduce_combine import restore as restore_pre_combined  # noqa: F401 (for ui/)
-from .importer.reproduce_combine import set_pre_combined, sim_material  # noqa: F401 (for ui/)
-from .importer.reproduce_mass import carrier_of  # noqa: F401 (for ui/)
-from .importer.reproduce_velocity import (
-    drop_preroll,  # noqa: F401 (for ui/)
-    preroll_of,  # noqa: F401 (for ui/)
-)
-from .importer.reproduce_velocity import on_frame_change as reproduction_frame_handler  # noqa: F401 (for ui/)
-from .importer.reproduce_velocity import retarget as retarget_preroll  # noqa: F401 (for ui/)
 from .importer.scenes import mark_outside_scene
 from .importer.world import create_world_early
 from .report import RunReport, operator_lines

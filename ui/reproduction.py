@@ -1,12 +1,12 @@
 """Reproduction helpers in the UI: the *Remove Reproduction Helpers* operator (in the glTF Physics panel's
-*Reproduction* sub-panel) and the registration of the persistent initial-velocity frame handler (``io/hooks``
-hands both over from the importer: ``ui`` does not import ``io/importer``)."""
+*Reproduction* sub-panel) and the registration of the persistent initial-velocity frame handler, both from
+``io/importer/reproduce/`` (the one part of the importer ``ui`` may import)."""
 
 from __future__ import annotations
 
 import bpy
 
-from ..io import hooks
+from ..io.importer.reproduce import cleanup, velocity
 from .panels import CLOSED, PARENT_ID, PhysicsPanel
 
 UNDOABLE = {"REGISTER", "UNDO"}
@@ -23,10 +23,10 @@ class GLTF_PHYSICS_OT_remove_reproduction_helpers(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context) -> bool:
-        return context.scene is not None and hooks.has_reproduction(context.scene)
+        return context.scene is not None and cleanup.has_reproduction(context.scene)
 
     def execute(self, context):
-        count = hooks.remove_reproduction_helpers(context.scene)
+        count = cleanup.remove_helpers(context.scene)
         self.report({"INFO"}, f"Removed {count} reproduction helper object(s)")
         return {"FINISHED"}
 
@@ -52,10 +52,10 @@ CLASSES = (GLTF_PHYSICS_OT_remove_reproduction_helpers, GLTF_PHYSICS_PT_reproduc
 
 
 def register_module() -> None:
-    if hooks.reproduction_frame_handler not in HANDLERS:
-        HANDLERS.append(hooks.reproduction_frame_handler)
+    if velocity.on_frame_change not in HANDLERS:
+        HANDLERS.append(velocity.on_frame_change)
 
 
 def unregister_module() -> None:
-    while hooks.reproduction_frame_handler in HANDLERS:
-        HANDLERS.remove(hooks.reproduction_frame_handler)
+    while velocity.on_frame_change in HANDLERS:
+        HANDLERS.remove(velocity.on_frame_change)

@@ -6,7 +6,7 @@ sees "unchanged" and writes the edited glTF value. They are cheap (a few ``setat
 ``mapping.sync_gate.active()`` (not during an import, not inside another sync) and never raise.
 
 Per value, :func:`status` says how Blender holds it: ``SIMULATED``, ``REPRODUCED`` (an import reproduction helper,
-``io/importer/reproduce.py``) or ``STORED`` (kept for export only).
+``io/importer/reproduce/``) or ``STORED`` (kept for export only).
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ import traceback
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..io import hooks
 from ..io.gltf.model import DYNAMIC, KINEMATIC, STATIC, PhysicsMaterial
+from ..io.importer.reproduce import velocity
+from ..io.importer.reproduce.mass import carrier_of
 from ..io.mapping import stored as props
 from ..io.mapping import sync_gate
 from ..io.mapping.gravity_weight import gravity_weight
@@ -83,7 +84,7 @@ def apply_mass(ob, pm, context) -> None:
         result, _notes = body_shapes.body_mass(ob, _density(context), body_shapes.PANEL_MAX_VERTICES)
         if result is not None and result.mass > 0.0:
             mass = result.mass
-    for target in dict.fromkeys((ob, hooks.carrier_of(ob))) if mass is not None else ():
+    for target in dict.fromkeys((ob, carrier_of(ob))) if mass is not None else ():
         target.rigid_body.mass = mass
 
 
@@ -95,8 +96,8 @@ def motion_state_changed(ob, _pm, context) -> None:
         return
     kind, kinematic = expected_state(pm)
     if kind == "PASSIVE" or kinematic:  # no longer a dynamic body: Reproduce Motion's initial-velocity pre-roll goes
-        hooks.drop_preroll(ob, context.scene)
-    carrier = hooks.carrier_of(ob)  # a centre-of-mass helper simulates its body: the state goes there
+        velocity.drop_preroll(ob, context.scene)
+    carrier = carrier_of(ob)  # a centre-of-mass helper simulates its body: the state goes there
     for target in dict.fromkeys((carrier, ob, *_compound_children(carrier))):
         if target.rigid_body.type != kind:
             target.rigid_body.type = kind
@@ -108,9 +109,9 @@ def motion_state_changed(ob, _pm, context) -> None:
 @synced
 def velocity_changed(ob, _pm, context) -> None:
     """An edited initial velocity rebuilds Reproduce Motion's pre-roll (or constant velocity) of a body that has
-    one (``reproduce_velocity.retarget``); without one the value is kept for export only."""
+    one (``importer.reproduce.velocity.retarget``); without one the value is kept for export only."""
     if ob.gltf_physics.motion.has_motion and context.scene is not None:
-        hooks.retarget_preroll(ob, context.scene)
+        velocity.retarget(ob, context.scene)
 
 
 @synced
@@ -164,7 +165,7 @@ def dynamic_gravity_factors(world) -> list[float]:
         if ob.parent is not None and ob.parent.rigid_body is not None:
             continue
         carried = ob.gltf_physics.joint.node_b  # a centre-of-mass helper counts with its body's factor
-        if carried is not None and hooks.carrier_of(carried) == ob:
+        if carried is not None and carrier_of(carried) == ob:
             ob = carried
         pm = ob.gltf_physics.motion
         out.append(float(pm.gravity_factor) if pm.has_motion and pm.kind == DYNAMIC else 1.0)
@@ -203,7 +204,7 @@ def material_holders(ob, proxies: dict | None = None) -> list:
     out = []
     if ob.rigid_body is not None and ob.rigid_body.collision_shape != "COMPOUND":
         out.append(ob)
-    carrier = hooks.carrier_of(ob)  # a centre-of-mass helper simulates its body: Blender uses the compound's values
+    carrier = carrier_of(ob)  # a centre-of-mass helper simulates its body: Blender uses the compound's values
     if carrier is not ob:
         out.append(carrier)
     if pg.node_index >= 0:
@@ -235,7 +236,7 @@ def _locked_by_helper(ob) -> bool:
     collection = world.constraints if world is not None else None
     if collection is None:
         return False
-    bodies = {ob, hooks.carrier_of(ob)}  # a centre-of-mass helper carries the lock of its body
+    bodies = {ob, carrier_of(ob)}  # a centre-of-mass helper carries the lock of its body
     for helper in collection.objects:
         c = helper.rigid_body_constraint
         if c is not None and helper.gltf_physics.joint.role == "REPRODUCTION" and {c.object1, c.object2} & bodies:
@@ -259,7 +260,7 @@ def motion_status(ob, name: str) -> str:
     if name in ("inertia_diagonal", "inertia_orientation") and _locked_by_helper(ob):
         return REPRODUCED
     if name in ("linear_velocity", "angular_velocity") and bpy.context.scene is not None:
-        return REPRODUCED if hooks.preroll_of(ob, bpy.context.scene) is not None else STORED
+        return REPRODUCED if velocity.preroll_of(ob, bpy.context.scene) is not None else STORED
     return STORED
 
 

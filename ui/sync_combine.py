@@ -1,9 +1,10 @@
 """A material edit (the ``update`` of the stored material's values) → Blender's friction / restitution.
 
 Outside a pre-combined scene Blender gets the import's rule (``blender_coefficient``: √value, or the value for
-``multiply``). In a scene whose friction / restitution Reproduce Motion pre-combined (``reproduce_combine``: each
-dynamic body set to the spec's combined value with the static bodies it can touch, those to 1), an edited material
-redoes that plan from the stored materials of the scene's bodies (``mapping.combine_pairs``):
+``multiply``). In a scene whose friction / restitution Reproduce Motion pre-combined
+(``importer.reproduce.combine``: each dynamic body set to the spec's combined value with the static bodies it can
+touch, those to 1), an edited material redoes that plan from the stored materials of the scene's bodies
+(``mapping.combine_pairs``):
 every pre-combined object back to the import's default rule first, the edit applied, then the plan's values set
 and marked again, so the exporter still writes the stored materials.
 """
@@ -12,7 +13,8 @@ from __future__ import annotations
 
 import bpy
 
-from ..io import hooks
+from ..io.importer.reproduce import combine
+from ..io.importer.reproduce.mass import carrier_of
 from ..io.mapping import stored as props
 from ..io.mapping.combine_pairs import Body, plan
 from .sync_body import expected_state, material_holders, model_material, proxy_index, synced
@@ -37,7 +39,7 @@ def pre_combined(scene) -> bool:
 
 def replan(scene, edited) -> None:
     """The pre-combine of ``scene`` planned again after ``edited``'s material changed."""
-    hooks.restore_pre_combined(scene)
+    combine.restore(scene)
     for holder in material_holders(edited):
         props.apply_material(holder.rigid_body, model_material(edited.gltf_physics.collider.material))
     proxies = proxy_index(bpy.data.objects)
@@ -46,8 +48,8 @@ def replan(scene, edited) -> None:
         first = next((m for m in members if m.gltf_physics.collider.has_collider), None)
         if first is None:
             continue
-        carrier = hooks.carrier_of(body)
-        material = hooks.sim_material(model_material(first.gltf_physics.collider.material))
+        carrier = carrier_of(body)
+        material = combine.sim_material(model_material(first.gltf_physics.collider.material))
         collections = frozenset(i for i, on in enumerate(carrier.rigid_body.collision_collections) if on)
         key = len(realisers)
         realisers[key] = list(dict.fromkeys([*members, *material_holders(body, proxies)]))
@@ -56,7 +58,7 @@ def replan(scene, edited) -> None:
     for key, values in (result.values if result is not None else {}).items():
         for ob in realisers[key]:
             if ob.rigid_body is not None:
-                hooks.set_pre_combined(ob, values["friction"], values["restitution"])
+                combine.set_pre_combined(ob, values["friction"], values["restitution"])
 
 
 def _dynamic(body, carrier) -> bool:

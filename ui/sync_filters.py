@@ -20,12 +20,12 @@ from collections.abc import Iterator
 import bpy
 import numpy as np
 
-from ..io import hooks
 from ..io.gltf.model import CollisionFilter
+from ..io.importer.reproduce.mass import carrier_of
 from ..io.mapping import sync_gate
 from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
 from ..io.mapping.object_tree import ObjectTree
-from ..io.mapping.stored import HELPER_ROLES
+from ..io.mapping.roles import HELPER_ROLES
 from ..io.mapping.values_to_gltf import export_filters_from_collections
 from ..sim.pairs import FilterTable, filters_collide
 from .sync_body import synced
@@ -76,7 +76,7 @@ def units(scene) -> Iterator[tuple[object, list]]:
             yield ob, [ob, *(bodies_under(ob) if compound else [])]
         elif ob.rigid_body is not None and ob.gltf_physics.joint.role in HELPER_ROLES:
             body = ob.gltf_physics.joint.node_b
-            if body is not None and body.rigid_body is not None and hooks.carrier_of(body) == ob:
+            if body is not None and body.rigid_body is not None and carrier_of(body) == ob:
                 yield body, [body, ob, *(c for c in bodies_under(ob) if c != body)]
 
 

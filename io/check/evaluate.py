@@ -18,7 +18,7 @@ from ...sim.queries import Collider
 from ...sim.shapes import Mesh
 
 FORMAT = "gltf_physics.check/1"
-NOT_REPRODUCIBLE = "GLTF_PHYSICS_IMPORT_NOT_REPRODUCIBLE"  # the importer's code (io/importer/reproduce.py)
+NOT_REPRODUCIBLE = "GLTF_PHYSICS_IMPORT_NOT_REPRODUCIBLE"  # the importer's code (io/importer/reproduce/helpers.py)
 LIMIT_TOLERANCE = 1e-4  # m or rad: smaller violations are not counted as frames in violation
 SETTLED_SPEED = 0.05  # m/s: a body slower than this over the last frames is at rest
 SETTLED_SPIN = 0.1  # rad/s

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from ..gltf.model import MOTION_KEYS, STATIC
 from ..gltf.read.common import FLOAT32_MAX
 from ..mapping import stored as props
-from . import reproduce
 from .context import APPROXIMATED, NOT_SIMULATED, ImportContext
+from .reproduce.step import reproduced_fields
 
 FALLBACK_MASS = 1.0
 
@@ -88,8 +88,6 @@ def apply_motion(
         else:
             rb.mass = FALLBACK_MASS
             ctx.note(APPROXIMATED, at(ctx, m), f"no mass and no collider volume: {FALLBACK_MASS:g} kg")
-    fields = props.stored_only_motion_fields(
-        motion, reproduce.reproduced_fields(ctx, motion) if not animated else frozenset()
-    )
+    fields = props.stored_only_motion_fields(motion, reproduced_fields(ctx, motion) if not animated else frozenset())
     if fields:
         ctx.note(NOT_SIMULATED, at(ctx, m), "kept for export, not simulated by Blender: " + ", ".join(fields))

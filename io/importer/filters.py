@@ -12,7 +12,7 @@ from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
 from ..mapping.filters_to_blender import COLLECTIONS, Instance, solve_units
 from .context import APPROXIMATED, ImportContext
-from .reproduce_helpers import NOT_REPRODUCIBLE, enabled
+from .reproduce.helpers import NOT_REPRODUCIBLE, enabled
 
 
 def _units(ctx: ImportContext) -> dict[int, tuple[object, list[object], set]]:

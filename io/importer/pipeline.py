@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from .. import gltf_addon
 from ..mapping.sync_gate import paused as sync_paused
-from . import bodies, filters, joint_empties, joints, reproduce, triggers
+from . import bodies, filters, joint_empties, joints, triggers
 from .context import ImportContext, gc_paused
 from .proxies import remove_replaced
+from .reproduce import step as reproduce
 from .world import ensure_world, needs_world
 
 

@@ -29,7 +29,7 @@ def _plain(gltf: dict) -> dict:
 
 
 def test_gltf_output_without_helpers_is_the_file_an_import_with_them_exports(addon, one_file, tmp_path):
-    has_reproduction = submodule(addon, "io.hooks").has_reproduction
+    has_reproduction = submodule(addon, "io.importer.reproduce.cleanup").has_reproduction
     _convert(one_file, tmp_path / "converted" / "replaced.gltf")
     assert not has_reproduction(bpy.context.scene)
     converted = json.loads((tmp_path / "converted" / "replaced.gltf").read_text())
@@ -46,11 +46,11 @@ def test_gltf_output_without_helpers_is_the_file_an_import_with_them_exports(add
 
 def test_blend_output_keeps_reproduce_motion(addon, one_file, tmp_path):
     _convert(one_file, tmp_path / "replaced.blend")
-    assert submodule(addon, "io.hooks").has_reproduction(bpy.context.scene)
+    assert submodule(addon, "io.importer.reproduce.cleanup").has_reproduction(bpy.context.scene)
 
 
 def test_check_reads_a_file_with_reproduce_motion(addon, one_file):
     """``check`` reads its input with ``read_input``'s default: the scene must move as the file says."""
     out: list = []
     assert one_file.read_input(MOVING, out, {}, devkit.enable), out
-    assert submodule(addon, "io.hooks").has_reproduction(bpy.context.scene)
+    assert submodule(addon, "io.importer.reproduce.cleanup").has_reproduction(bpy.context.scene)

@@ -97,7 +97,7 @@ def test_saved_file_flies_after_loading(clean, tmp_path):
     blend = tmp_path / "flight.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(blend))
     bpy.ops.wm.open_mainfile(filepath=str(blend))
-    handler = submodule(clean, "io.hooks").reproduction_frame_handler
+    handler = submodule(clean, "io.importer.reproduce.velocity").on_frame_change
     assert handler in bpy.app.handlers.frame_change_pre
     step(FRAMES)
     _assert_ballistic(start, _position("Ball"), (FRAMES - 1) * seconds_per_frame())

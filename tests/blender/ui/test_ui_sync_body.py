@@ -173,7 +173,7 @@ def test_a_body_made_static_or_kinematic_drops_its_initial_velocity_pre_roll(cle
     pre-roll goes with the edit; the stored velocity stays (written back)."""
     import_gltf(clean, fixture("import/omi_legacy.gltf"))
     ball = bpy.data.objects["Ball"]
-    velocity = submodule(clean, "io.importer.reproduce_velocity")
+    velocity = submodule(clean, "io.importer.reproduce.velocity")
     assert ball in velocity.preroll_bodies(bpy.context.scene)
     ball.gltf_physics.motion.kind = kind
     scene = bpy.context.scene

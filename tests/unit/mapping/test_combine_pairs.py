@@ -93,7 +93,7 @@ def test_many_bodies_are_planned_per_kind():
     ],
 )
 def test_default_rule_exact_says_when_no_pair_needs_a_plan(materials, exact):
-    """The import's shortcut (``reproduce_combine.build``): when it says exact, ``plan`` returns None for any bodies
+    """The import's shortcut (``reproduce.combine.build``): when it says exact, ``plan`` returns None for any bodies
     with these materials, whatever their roles and collections."""
     assert cp.default_rule_exact(materials) is exact
     bodies = [cp.Body(i, m, ALL) for i, m in enumerate(materials)]

@@ -9,11 +9,11 @@ Helpers* puts the values back (``restore``).
 
 from __future__ import annotations
 
-from ...sim.pairs import PhysicsMaterial
-from ..mapping import stored as props
-from ..mapping.combine_pairs import Body, default_rule_exact, plan
-from .context import APPROXIMATED, ImportContext
-from .reproduce_helpers import NOT_REPRODUCIBLE, REPRODUCED
+from ....sim.pairs import PhysicsMaterial
+from ...mapping import stored as props
+from ...mapping.combine_pairs import Body, default_rule_exact, plan
+from ..context import APPROXIMATED, ImportContext
+from .helpers import NOT_REPRODUCIBLE, REPRODUCED
 
 
 def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:

@@ -6,11 +6,11 @@ description is reported once at its limit; an OMI joint (described on its node) 
 
 from __future__ import annotations
 
-from ..diagnostics import pointer
-from ..gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
-from ..mapping.not_reproducible import joint_limits
-from .context import ImportContext
-from .reproduce_helpers import NOT_REPRODUCIBLE
+from ...diagnostics import pointer
+from ...gltf.extensions import KHR_RIGID_BODIES, OMI_JOINT, OMI_REVISIONS
+from ...mapping.not_reproducible import joint_limits
+from ..context import ImportContext
+from .helpers import NOT_REPRODUCIBLE
 
 
 def joints(ctx: ImportContext) -> None:

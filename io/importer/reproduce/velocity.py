@@ -17,8 +17,8 @@ import bpy
 from bpy.app.handlers import persistent
 from mathutils import Matrix, Quaternion, Vector
 
-from ..mapping.axes import vec_to_blender
-from ..mapping.initial_velocity import (
+from ...mapping.axes import vec_to_blender
+from ...mapping.initial_velocity import (
     DELAY,
     HOLD,
     RELEASE,
@@ -31,11 +31,11 @@ from ..mapping.initial_velocity import (
     location_expressions,
     rotation_expressions,
 )
-from ..mapping.object_tree import ObjectTree
-from ..mapping.support_grid import SupportGrid
-from .context import ImportContext
-from .reproduce_helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty, world_of
-from .reproduce_mass import carrier_of
+from ...mapping.object_tree import ObjectTree
+from ...mapping.support_grid import SupportGrid
+from ..context import ImportContext
+from .helpers import HELPERS, NOT_REPRODUCIBLE, REPRODUCED, ROLE, helper_empty, world_of
+from .mass import carrier_of
 
 KIND = "reproduction: initial velocity"  # joint.joint_name of the pre-roll helpers
 CONSTANT = "reproduction: constant velocity"  # … of the helpers of kinematic bodies (no release)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import bpy
 from mathutils import Matrix, Vector
 
-from ..mapping.axes import vec_to_blender
-from .context import ImportContext
-from .proxies import empty_mesh, style_as_proxy
-from .reproduce_helpers import NOT_REPRODUCIBLE, REPRODUCED, ROLE, helpers_collection
+from ...mapping.axes import vec_to_blender
+from ..context import ImportContext
+from ..proxies import empty_mesh, style_as_proxy
+from .helpers import NOT_REPRODUCIBLE, REPRODUCED, ROLE, helpers_collection
 
 KIND = "reproduction: centre of mass"  # joint.joint_name of the re-origin helpers
 COPIED = ("mass", "friction", "restitution", "collision_margin", "use_margin")

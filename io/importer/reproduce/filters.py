@@ -20,9 +20,9 @@ import math
 
 from mathutils import Matrix
 
-from ..mapping.filters_to_blender import COLLECTIONS
-from .context import APPROXIMATED, ImportContext
-from .reproduce_helpers import REPRODUCED, helper_constraint, helper_empty, world_of
+from ...mapping.filters_to_blender import COLLECTIONS
+from ..context import APPROXIMATED, ImportContext
+from .helpers import REPRODUCED, helper_constraint, helper_empty, world_of
 
 KIND = "reproduction: compound child filter"  # joint.joint_name of the FIXED helpers
 APART = "reproduction: compound children apart"  # a free GENERIC that only disables collisions between two parts

@@ -8,13 +8,13 @@ Runs after the joints, only when ``Scene.gltf_physics.import_reproduce`` is on (
 * Infinite inertia (``inertiaDiagonal`` 0 on an axis): a GENERIC constraint whose frame is the body's inertia frame
   locks rotation about those axes against one passive, non-colliding anchor (translation stays free).
 * Initial ``linearVelocity`` / ``angularVelocity``: a kinematic pre-roll released by a persistent frame handler
-  (``reproduce_velocity``, rules in ``mapping.initial_velocity``).
-* ``centerOfMass``: the body re-originated on a compound helper at the centre (``reproduce_mass``); the rotation
+  (``velocity``, rules in ``mapping.initial_velocity``).
+* ``centerOfMass``: the body re-originated on a compound helper at the centre (``mass``); the rotation
   locks and the pre-roll then act on that helper.
 * Compound children with their own collision filters: split off as bodies FIXED to the compound
-  (``reproduce_filters``).
-* Combine modes: friction / restitution pre-combined per dynamic–static contact pair (``reproduce_combine``).
-* What stays impossible (distance / cone / soft-with-range joint limits) is reported (``reproduce_reports``).
+  (``filters``).
+* Combine modes: friction / restitution pre-combined per dynamic–static contact pair (``combine``).
+* What stays impossible (distance / cone / soft-with-range joint limits) is reported (``reports``).
 * Kinematic / infinite-mass bodies with an initial velocity move at it for ever (drivers, no release).
 * Damping: nothing to do here — ``bodies`` already gives every imported body damping 0, option or not.
 
@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from mathutils import Matrix, Quaternion
 
-from ..gltf.model import DYNAMIC, KINEMATIC
-from ..mapping.axes import quat_to_blender
-from ..mapping.gravity_weight import gravity_weight
-from . import reproduce_combine, reproduce_filters, reproduce_mass, reproduce_reports, reproduce_velocity
-from .context import ImportContext
-from .reproduce_helpers import (  # noqa: F401  (HELPERS, ROLE, is_helper: this module's public names)
+from ...gltf.model import DYNAMIC, KINEMATIC
+from ...mapping.axes import quat_to_blender
+from ...mapping.gravity_weight import gravity_weight
+from ..context import ImportContext
+from . import combine, filters, mass, reports, velocity
+from .helpers import (  # noqa: F401  (HELPERS, ROLE, is_helper: this module's public names)
     HELPERS,
     NOT_REPRODUCIBLE,
     REPRODUCED,
@@ -63,9 +63,9 @@ def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
     out = {"gravityFactor"}
     if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):
         out.add("inertiaDiagonal")
-    if reproduce_velocity.wanted(motion):
+    if velocity.wanted(motion):
         out.update(("linearVelocity", "angularVelocity"))
-    if reproduce_mass.wanted(motion):
+    if mass.wanted(motion):
         out.add("centerOfMass")
     return frozenset(out)
 
@@ -73,30 +73,30 @@ def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
 def build(ctx: ImportContext) -> None:
     if ctx.world is None or not enabled(ctx.scene):
         return
-    ctx.guarded("", "reporting what Blender cannot reproduce", reproduce_reports.joints, ctx)
+    ctx.guarded("", "reporting what Blender cannot reproduce", reports.joints, ctx)
     bodies = _dynamic_bodies(ctx)
     ctx.guarded("", "reproducing gravityFactor", _gravity, ctx, bodies)
     state: dict = {}
     carriers = {}  # motion node → the object carrying its simulation (a centre-of-mass helper or the body)
     for m, ob in bodies:
         carriers[m] = ob
-        if reproduce_mass.wanted(ctx.document.nodes[m].motion):
+        if mass.wanted(ctx.document.nodes[m].motion):
             ptr = ctx.node_pointer(m, "motion", "centerOfMass")
-            carriers[m] = ctx.guarded(ptr, "centre of mass", reproduce_mass.recentre, ctx, state, m, ob) or ob
+            carriers[m] = ctx.guarded(ptr, "centre of mass", mass.recentre, ctx, state, m, ob) or ob
     moved = {ob.as_pointer(): carriers[m] for m, ob in bodies if carriers[m] is not ob}
-    ctx.guarded("", "joints of re-originated bodies", reproduce_mass.retarget_constraints, ctx.scene, moved)
+    ctx.guarded("", "joints of re-originated bodies", mass.retarget_constraints, ctx.scene, moved)
     bodies = [(m, carriers[m]) for m, _ in bodies]
-    ctx.guarded("", "compound children with their own filters", reproduce_filters.build, ctx, state, bodies)
+    ctx.guarded("", "compound children with their own filters", filters.build, ctx, state, bodies)
     for m, ob in bodies:
         motion = ctx.document.nodes[m].motion
         if motion.inertia_diagonal is not None and any(v == 0.0 for v in motion.inertia_diagonal):
             ptr = ctx.node_pointer(m, "motion", "inertiaDiagonal")
             ctx.guarded(ptr, "locking rotation (infinite inertia)", _lock_rotation, ctx, state, m, ob, ptr)
-    ctx.guarded("", "pre-combining friction / restitution", reproduce_combine.build, ctx, bodies)
+    ctx.guarded("", "pre-combining friction / restitution", combine.build, ctx, bodies)
     for m, ob in bodies:  # after the gravity weight: the pre-roll follows the world's gravity
-        if reproduce_velocity.wanted(ctx.document.nodes[m].motion):
+        if velocity.wanted(ctx.document.nodes[m].motion):
             ptr = ctx.node_pointer(m, "motion")
-            ctx.guarded(ptr, "initial velocity pre-roll", reproduce_velocity.build, ctx, state, m, ob)
+            ctx.guarded(ptr, "initial velocity pre-roll", velocity.build, ctx, state, m, ob)
     _constant_velocity(ctx, state)
 
 
@@ -109,12 +109,12 @@ def _constant_velocity(ctx: ImportContext, state: dict) -> None:
     for m, ob in sorted(ctx.body_objects.items()):
         physics = ctx.document.nodes.get(m)
         motion = physics.motion if physics is not None else None
-        if motion is None or not _kinematic(motion) or m in ctx.animated or not reproduce_velocity.wanted(motion):
+        if motion is None or not _kinematic(motion) or m in ctx.animated or not velocity.wanted(motion):
             continue
         if ob.rigid_body is None or not ob.rigid_body.kinematic:
             continue
         ptr = ctx.node_pointer(m, "motion")
-        ctx.guarded(ptr, "constant velocity", reproduce_velocity.build_constant, ctx, state, m, ob)
+        ctx.guarded(ptr, "constant velocity", velocity.build_constant, ctx, state, m, ob)
 
 
 def _dynamic_bodies(ctx: ImportContext) -> list[tuple[int, object]]:

@@ -11,26 +11,26 @@ from __future__ import annotations
 
 import bpy
 
-from . import reproduce_combine, reproduce_filters, reproduce_mass, reproduce_velocity
-from .reproduce_helpers import HELPERS, is_helper
+from . import combine, filters, mass, velocity
+from .helpers import HELPERS, is_helper
 
 
 def remove_helpers(scene) -> int:
     """Remove the reproduction helpers of ``scene``; returns how many helper objects were deleted."""
-    for body in reproduce_velocity.preroll_bodies(scene):
-        reproduce_velocity.remove(body)
-    for body in reproduce_velocity.constant_bodies(scene):
-        reproduce_velocity.remove(body, release=False)  # kinematic by the file: stays Animated
-    reproduce_combine.restore(scene)
+    for body in velocity.preroll_bodies(scene):
+        velocity.remove(body)
+    for body in velocity.constant_bodies(scene):
+        velocity.remove(body, release=False)  # kinematic by the file: stays Animated
+    combine.restore(scene)
     helpers = [ob for ob in scene.objects if is_helper(ob)]
-    carriers = [ob for ob in helpers if ob.gltf_physics.joint.joint_name == reproduce_mass.KIND]
+    carriers = [ob for ob in helpers if ob.gltf_physics.joint.joint_name == mass.KIND]
     back = {ob.as_pointer(): ob.gltf_physics.joint.node_b for ob in carriers if ob.gltf_physics.joint.node_b}
-    sides = reproduce_mass.constraint_sides(scene, back)
+    sides = mass.constraint_sides(scene, back)
     for ob in carriers:
-        reproduce_mass.restore(ob)  # the body back under its own parent before its carrier goes
-    splits = [ob for ob in helpers if ob.gltf_physics.joint.joint_name == reproduce_filters.KIND]
+        mass.restore(ob)  # the body back under its own parent before its carrier goes
+    splits = [ob for ob in helpers if ob.gltf_physics.joint.joint_name == filters.KIND]
     for ob in splits:
-        reproduce_filters.restore(ob)  # a split-off shape back into its compound
+        filters.restore(ob)  # a split-off shape back into its compound
     if splits and scene.rigidbody_world is not None:
         _rebuild(scene)  # before the FIXED helpers go: else Blender 4.2 crashed at the next file load (simulated scene)
     rbw = scene.rigidbody_world

@@ -9,7 +9,7 @@ from __future__ import annotations
 import bpy
 from mathutils import Matrix
 
-from .context import ImportContext, passive_anchor
+from ..context import ImportContext, passive_anchor
 
 HELPERS = "glTF Physics Helpers"
 ANCHOR_NAME = "glTF Physics Reproduction Anchor"
