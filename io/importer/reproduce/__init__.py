@@ -1,13 +1,13 @@
 """Reproduction: what Blender has no setting for, rebuilt from helpers so the scene moves as the file says.
 
 The import's last step, only when ``Scene.gltf_physics.import_reproduce`` is on (off: the import is unchanged).
-``step`` runs the parts in order:
+``step`` runs the parts in order; one module per value reproduced:
 
-* ``gravityFactor`` (in ``step``): as the rigid-body world's gravity effector weight, exact when every dynamic body of
+* ``gravity``: ``gravityFactor`` as the rigid-body world's gravity effector weight, exact when every dynamic body of
   the world shares the factor; mixed factors → the most common one (ties: the one nearest 1), reported as not
   reproducible with the pointers of the bodies that do not get theirs (``mapping.gravity_weight``, also used by the
   panel sync).
-* Infinite inertia (in ``step``) (``inertiaDiagonal`` 0 on an axis): a GENERIC constraint whose frame is the body's
+* ``inertia``: infinite inertia (``inertiaDiagonal`` 0 on an axis): a GENERIC constraint whose frame is the body's
   inertia frame locks rotation about those axes against one passive, non-colliding anchor (translation stays free).
 * ``velocity``: initial ``linearVelocity`` / ``angularVelocity``: a kinematic pre-roll released by a persistent frame
   handler (rules in ``mapping.initial_velocity``); kinematic / infinite-mass bodies with an initial velocity move at

@@ -117,7 +117,7 @@ def test_export_after_import_writes_the_files_values(clean, tmp_path):
 def test_lock_frame_puts_a_locked_axis_in_the_middle(clean):
     from mathutils import Quaternion
 
-    lock_frame = submodule(clean, "io.importer.reproduce.step").lock_frame
+    lock_frame = submodule(clean, "io.importer.reproduce.inertia").lock_frame
     # glTF y infinite = Blender z of the inertia frame: the constraint frame is (y, z, x), only its Y locked
     rotation, axes = lock_frame(Quaternion(), None, {1})
     assert axes == [False, True, False]
