@@ -26,7 +26,8 @@ from ..mapping.initial_velocity import preroll_driven
 from ..mapping.joints_to_blender import permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description
 from ..mapping.object_tree import ObjectTree
-from ..mapping.stored import HELPER_ROLES, stored_description
+from ..mapping.roles import HELPER_ROLES
+from ..mapping.stored import stored_description
 
 
 def _role(ob) -> str:

@@ -16,7 +16,7 @@ from .. import gltf_addon
 from ..diagnostics import pointer
 from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
 from ..mapping.object_tree import ObjectTree
-from ..mapping.stored import HELPER_ROLES
+from ..mapping.roles import HELPER_ROLES
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
 

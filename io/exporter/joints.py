@@ -16,7 +16,8 @@ import numpy as np
 
 from ..diagnostics import pointer
 from ..gltf.model import JointDescription, NodeJoint
-from ..gltf.nodes import quat_to_matrix, rigid
+from ..gltf.nodes import rigid
+from ..gltf.transforms import quat_to_matrix
 from ..mapping.attachment_frames import attachment_frames, gltf_locals
 from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix, plan_joint

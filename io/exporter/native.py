@@ -13,9 +13,10 @@ import numpy as np
 
 from ..gltf.model import DYNAMIC, KINEMATIC, Collider, Geometry, Motion
 from ..gltf.nodes import affine_inverse
+from ..gltf.numbers import r7
 from ..mapping import mesh_points
 from ..mapping.mass_to_gltf import MARGINED_SHAPES, Child, blender_mass_values, effective_margin, in_compound
-from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, as_simulated, derive_shape, native_material, r7
+from ..mapping.values_to_gltf import BLENDER_PRIMITIVES, as_simulated, derive_shape, native_material
 from .context import Builder, exact_key
 
 

@@ -22,11 +22,12 @@ from ..gltf.model import (
     Trigger,
 )
 from ..gltf.nodes import affine_inverse, decompose
+from ..gltf.numbers import r7
 from ..mapping import stored as props
 from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape
-from ..mapping.values_to_gltf import native_material, r7, shape_from_json, shapes_close
+from ..mapping.values_to_gltf import native_material, shape_from_json, shapes_close
 from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, pg_of
 from .native import bounds_of, compound_child, derive_shape, native_motion
 

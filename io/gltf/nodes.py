@@ -1,4 +1,4 @@
-"""glTF node hierarchy helpers (bpy-free, numpy): parents, local/world matrices, TRS decomposition, quaternions, and
+"""glTF node hierarchy helpers (bpy-free, numpy): parents, local/world matrices, TRS decomposition, and
 the one home of the 4×4 rigid-transform helpers (``rigid``, ``affine_inverse``, ``rigid_inverse``, ``relative_offset``,
 ``exact_trs``); ``node_frames`` holds their stacked forms for many nodes at once.
 
@@ -13,6 +13,7 @@ from collections.abc import Container, Iterable, Mapping
 import numpy as np
 
 from .read.common import is_number
+from .transforms import matrix_to_quat, quat_to_matrix
 
 
 def parent_map(nodes: list) -> dict[int, int]:
@@ -84,43 +85,9 @@ def _numbers(value, size: int, default: tuple) -> tuple:
     return default
 
 
-def quat_to_matrix(q) -> np.ndarray:
-    x, y, z, w = q
-    n = math.sqrt(x * x + y * y + z * z + w * w) or 1.0
-    x, y, z, w = x / n, y / n, z / n, w / n
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
-def matrix_to_quat(m) -> tuple[float, float, float, float]:
-    """Rotation matrix (proper, orthonormal; numpy or rows of floats) -> quaternion (x, y, z, w) with w >= 0."""
-    return _quat_of_rows(_rows(m))
-
-
-def _quat_of_rows(rows: list) -> tuple[float, float, float, float]:
-    """``matrix_to_quat`` of rows that already hold Python floats."""
-    (m00, m01, m02), (m10, m11, m12), (m20, m21, m22) = (row[:3] for row in rows[:3])
-    trace = m00 + m11 + m22
-    if trace > 0:
-        s = math.sqrt(trace + 1.0) * 2
-        w, x, y, z = 0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s
-    elif m00 > m11 and m00 > m22:
-        s = math.sqrt(1.0 + m00 - m11 - m22) * 2
-        w, x, y, z = (m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s
-    elif m11 > m22:
-        s = math.sqrt(1.0 + m11 - m00 - m22) * 2
-        w, x, y, z = (m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s
-    else:
-        s = math.sqrt(1.0 + m22 - m00 - m11) * 2
-        w, x, y, z = (m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s
-    if w < 0:
-        x, y, z, w = -x, -y, -z, -w
-    return (float(x), float(y), float(z), float(w))
+def _quat(m) -> tuple[float, float, float, float]:
+    """``transforms.matrix_to_quat`` of one rotation as a tuple of Python floats."""
+    return tuple(matrix_to_quat(m).tolist())
 
 
 def _rows(m) -> list:
@@ -157,9 +124,9 @@ def decompose(m) -> tuple[tuple, tuple, tuple] | None:
     """4x4 (numpy or rows of floats) -> (translation, rotation xyzw, scale); None when singular or not finite.  A
     reflection goes into a negative X scale.
 
-    Python floats, not numpy (whose per-call cost dominates on one 4x4), with the operations of the numpy formulation
-    in its order, so the results are the same to the bit (``tests/unit/gltf/test_decompose.py`` holds that
-    formulation)."""
+    Python floats for the scale and the basis (numpy's per-call cost dominates on one 4x4), with the operations of
+    the numpy formulation in its order, so the results are the same to the bit
+    (``tests/unit/gltf/test_decompose.py`` holds that formulation); the rotation by ``transforms.matrix_to_quat``."""
     rows = _rows(m)
     isfinite = math.isfinite
     for row in rows:
@@ -189,7 +156,7 @@ def decompose(m) -> tuple[tuple, tuple, tuple] | None:
         for row in rot:
             row[0] = -row[0]
     translation = (float(rows[0][3]), float(rows[1][3]), float(rows[2][3]))
-    return translation, _quat_of_rows(rot), tuple(scale)
+    return translation, _quat(rot), tuple(scale)
 
 
 def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int]):
@@ -295,4 +262,4 @@ def rigid_inverse(m: np.ndarray) -> np.ndarray:
 def relative_offset(frame_a: np.ndarray, frame_b: np.ndarray):
     """Frame B relative to frame A (both rigid): (translation in A, rotation xyzw)."""
     rel = rigid_inverse(frame_a) @ frame_b
-    return tuple(float(v) for v in rel[:3, 3]), matrix_to_quat(rel[:3, :3])
+    return tuple(float(v) for v in rel[:3, 3]), _quat(rel)

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...sim import mass as sim_mass
-from ...sim.quat import from_matrix
+from ..gltf.numbers import r7
+from ..gltf.transforms import matrix_to_quat
 from .axes import scale_to_gltf
-from .values_to_gltf import r7
 
 BLENDER_MARGIN = 0.04  # Blender's collision margin when "Collision Margin" is not enabled (RBO_GET_MARGIN)
 CONE_MARGINS = 2  # a cone's AABB reaches 2 margins beyond the cone (btConvexInternalShape::getAabbSlow)
@@ -202,7 +202,7 @@ def engine_com_at_origin(kind: str, lo, hi, vertices=None, children=None, tol: f
 
 
 def _quat(rotation) -> np.ndarray:
-    return from_matrix(np.asarray(rotation, dtype=float))
+    return matrix_to_quat(rotation)
 
 
 def blender_mass_values(kind: str, mass: float, lo=None, hi=None, margin=0.0, vertices=None, children=None):

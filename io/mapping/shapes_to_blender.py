@@ -167,23 +167,6 @@ def _revolve_layout(kinds: tuple[bool, ...], segments: int) -> FaceLayout:
     return FaceLayout.of(faces)
 
 
-def linspace(start: float, stop: float, num: int) -> list[float]:
-    """``np.linspace(start, stop, num).tolist()`` for finite floats and ``num`` ≥ 2, in plain Python: numpy 1.26 /
-    2.x compute ``arange(num) * step + start`` (``step = (stop − start) / (num − 1)``; when ``step`` is 0:
-    ``arange(num) / (num − 1) * (stop − start) + start``) with the last value set to ``stop``; each of those
-    elementwise IEEE operations gives the same float in Python (no numpy call: ~5x dearer inside an import)."""
-    start, stop = float(start), float(stop)
-    div = num - 1
-    delta = stop - start
-    step = delta / div
-    if step == 0:
-        values = [k / div * delta + start for k in range(num)]
-    else:
-        values = [k * step + start for k in range(num)]
-    values[-1] = stop
-    return values
-
-
 def box_mesh(ex: float, ey: float, ez: float):
     hx, hy, hz = ex / 2, ey / 2, ez / 2
     verts = [(sx * hx, sy * hy, sz * hz) for sz in (-1, 1) for sy in (-1, 1) for sx in (-1, 1)]
@@ -202,7 +185,7 @@ def sphere_profile(radius: float, rings: int = SPHERE_RINGS) -> list[tuple[float
 @functools.lru_cache(maxsize=8)
 def _latitudes(rings: int) -> tuple[tuple[float, float], ...]:
     """(cos a, sin a) of the ``rings + 1`` latitudes a from −π/2 to π/2 of a sphere profile (once per process)."""
-    return tuple((math.cos(a), math.sin(a)) for a in linspace(-math.pi / 2, math.pi / 2, rings + 1))
+    return tuple((math.cos(a), math.sin(a)) for a in np.linspace(-math.pi / 2, math.pi / 2, rings + 1).tolist())
 
 
 def capsule_profile(height: float, r_bottom: float, r_top: float) -> list[tuple[float, float]]:
@@ -213,8 +196,8 @@ def capsule_profile(height: float, r_bottom: float, r_top: float) -> list[tuple[
         c = -h / 2 if r_bottom >= r_top else h / 2
         return [(rho, z + c) for rho, z in sphere_profile(r)]
     tangent = math.asin((r_bottom - r_top) / h) if h > 0 else 0.0
-    low = linspace(-math.pi / 2, tangent, CAP_RINGS + 1)
-    high = linspace(tangent, math.pi / 2, CAP_RINGS + 1)[1:]
+    low = np.linspace(-math.pi / 2, tangent, CAP_RINGS + 1).tolist()
+    high = np.linspace(tangent, math.pi / 2, CAP_RINGS + 1).tolist()[1:]
     # the larger sphere's equator is on the hull: keep it as a ring so the bounds are exact (sorted, unique values:
     # np.union1d's result; no −0.0 arises: k·step + start is +0.0 when it rounds to zero)
     low = sorted({*low, 0.0}) if tangent > 0 else low

@@ -24,16 +24,13 @@ from ..gltf.model import (
     PhysicsDocument,
     PhysicsMaterial,
 )
+from ..gltf.numbers import r7
 from . import passthrough
 from .axes import quat_to_blender, scale_to_blender, vec_to_blender
 from .shapes_to_blender import shape_to_json
-from .values_to_gltf import r7
 
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
-# ``Object.gltf_physics.joint.role`` of the objects the importer adds for Blender's sake (MOTOR constraints of drives,
-# the world anchor, Reproduce Motion helpers): never bodies, colliders or joints of the file
-HELPER_ROLES = ("ANCHOR", "MOTOR", "REPRODUCTION")
 
 
 def assign(pg, **values) -> None:

@@ -31,19 +31,11 @@ from ..gltf.model import (
     SphereShape,
 )
 from ..gltf.nodes import affine_inverse, exact_trs, rigid
+from ..gltf.numbers import r7
 from .axes import axis_change, clean_zero, scale_to_gltf
 
 TOL = 1e-5
 BLENDER_PRIMITIVES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE")  # collision shapes sized from the bounds
-
-
-def r7(value: float) -> float:
-    """A 32-bit float value (Blender property or mesh coordinate) written with 7 significant digits (``.7g``).
-
-    Seven digits drop the float32 → float64 noise (0.1f reads as 0.10000000149…) but are not always enough to read
-    back as the same float32 (that can take 9); the exported files depend on exactly this form.
-    """
-    return float(f"{float(value):.7g}")
 
 
 def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | None:

@@ -28,7 +28,8 @@ from ..model import (
     NodeJoint,
     PhysicsDocument,
 )
-from ..nodes import matrix_to_quat, parent_map, relative_frame
+from ..nodes import parent_map, relative_frame
+from ..transforms import matrix_to_quat
 from .common import (
     CONVERTED,
     FLOAT32_MAX,
@@ -83,7 +84,7 @@ def read_legacy_inertia(ctx: ReadContext, d: dict, ptr: str, motion: Motion) -> 
         )
         return
     motion.inertia_diagonal = tuple(float(v) for v in moments)
-    motion.inertia_orientation = matrix_to_quat(axes)
+    motion.inertia_orientation = tuple(matrix_to_quat(axes).tolist())
     ctx.report(
         Severity.INFO, CONVERTED, here, "legacy inertiaTensor diagonalized into inertiaDiagonal + inertiaOrientation"
     )

@@ -12,6 +12,7 @@ from testkit import corpus_files, corpus_id, read_json, submodule
 
 frames_mod = submodule("io.gltf.node_frames")
 gltf_nodes = submodule("io.gltf.nodes")
+transforms = submodule("io.gltf.transforms")
 
 finite = st.floats(-10.0, 10.0, allow_nan=False)
 scale = st.floats(0.1, 3.0) | st.floats(-3.0, -0.1)
@@ -114,9 +115,9 @@ def test_relative_offsets_match_the_one_by_one_helper(nodes, data):
 def test_quaternions_of_every_branch(axis, angle):
     q = [0.0, 0.0, 0.0, np.cos(angle / 2)]
     q[axis] = np.sin(angle / 2)
-    m = gltf_nodes.quat_to_matrix(q)
-    expected = gltf_nodes.matrix_to_quat(m)
-    assert tuple(frames_mod.matrices_to_quats(m[None])[0]) == pytest.approx(expected, abs=1e-12)
+    m = transforms.quat_to_matrix(q)
+    expected = [-v for v in q] if q[3] < 0 else q
+    assert tuple(transforms.matrix_to_quat(m[None])[0]) == pytest.approx(expected, abs=1e-12)
 
 
 # A node whose world matrix has a zero X column (found by the property test above): Gram-Schmidt has no direction
@@ -140,127 +141,6 @@ def test_rigid_frames_are_rotations_even_for_degenerate_matrices(index):
     assert gltf_nodes.relative_offset(frames.rigid(index), frames.rigid(index))[1] == pytest.approx(q, abs=1e-12)
 
 
-any_number = (
-    st.floats(allow_nan=False, allow_infinity=False, width=64)
-    | st.sampled_from([0.0, -0.0, 1, -1, 2, 10**20, 1e-310, 1e300])
-    | st.floats(-1.0, 1.0)
-)
-
-
-@st.composite
-def raw_nodes(draw):
-    """Nodes as files hold them, valid or not: TRS of any finite numbers (ints, huge, subnormal), matrices, junk."""
-    kind = draw(st.sampled_from(["trs", "matrix", "bad_matrix", "junk", "not_a_dict"]))
-    if kind == "not_a_dict":
-        return draw(st.sampled_from(["x", 3, None, []]))
-    if kind == "matrix":
-        return {"matrix": draw(st.lists(any_number, min_size=16, max_size=16))}
-    if kind == "bad_matrix":
-        return {"matrix": [1.0, 2.0]}
-    node: dict = {}
-    for key, size in (("translation", 3), ("rotation", 4), ("scale", 3)):
-        if draw(st.booleans()):
-            node[key] = draw(st.lists(any_number, min_size=size, max_size=size))
-    if kind == "junk":
-        node["rotation"] = draw(st.sampled_from([[0, 0, 0, 0], ["a", 0, 0, 1], [0.0, 0.0, 1.0]]))
-    return node
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(raw_nodes(), max_size=frames_mod.SMALL))
-def test_small_local_matrices_are_bit_identical_to_the_numpy_path(nodes):
-    """Up to SMALL nodes the local matrices are built with Python floats: the very same float64 values."""
-    with np.errstate(all="ignore"):  # huge values overflow to inf in both paths
-        fast, reference = frames_mod.local_matrices(nodes), frames_mod._local_matrices_numpy(nodes)
-    assert fast.shape == reference.shape == (len(nodes), 4, 4)
-    assert fast.tobytes() == reference.tobytes()
-
-
-@settings(max_examples=400, deadline=None)
-@given(
-    st.lists(st.lists(st.floats(-1.0, 1.0), min_size=4, max_size=4), min_size=1, max_size=frames_mod.SMALL),
-    st.lists(st.floats(-1e-3, 1e-3), min_size=9, max_size=9),
-    st.booleans(),
-)
-def test_small_quaternions_are_bit_identical_to_the_numpy_path(quats, noise, degenerate):
-    """Every branch (and the degenerate matrices the numpy path turns into inf / nan) gives the same floats."""
-    m = frames_mod._quat_matrices(np.array(quats, dtype=float))
-    m[0] += np.array(noise).reshape(3, 3)
-    if degenerate:
-        m[-1] = 0.0
-    with np.errstate(all="ignore"):
-        fast, reference = frames_mod.matrices_to_quats(m), frames_mod._matrices_to_quats_numpy(m)
-    assert fast.tobytes() == reference.tobytes()
-
-
-def test_the_python_path_is_taken_with_this_numpy():
-    """numpy 1.26 (bundled with Blender 4.2 to 5.0) sums left to right: the small-file path is in use, and a numpy
-    that sums in another order would be detected (a witness rotation then differs)."""
-    assert frames_mod.python_exact()
-    q = frames_mod._WITNESSES[0]
-    squares = [v * v for v in q]
-    assert float(np.linalg.norm(np.array([q]), axis=1)[0]) == np.sqrt(
-        ((squares[0] + squares[1]) + squares[2]) + squares[3]
-    )
-    assert np.sqrt(squares[0] + ((squares[1] + squares[2]) + squares[3])) != np.sqrt(
-        ((squares[0] + squares[1]) + squares[2]) + squares[3]
-    )
-
-
-matrix_entry = (
-    st.floats(-10.0, 10.0)
-    | st.sampled_from([0.0, -0.0, 1e-12, 1e-300, 1e200])
-    | st.floats(allow_nan=False, allow_infinity=False)
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(
-    st.lists(st.lists(matrix_entry, min_size=16, max_size=16), min_size=1, max_size=frames_mod.SMALL),
-    st.sampled_from(["as_is", "zero_x", "zero_y", "parallel", "tiny_x"]),
-)
-def test_small_rigid_frames_are_bit_identical_to_the_numpy_path(matrices, edit):
-    """Gram-Schmidt with Python floats gives numpy's floats, degenerate axes included (those take nodes.rigid)."""
-    world = np.array(matrices, dtype=float).reshape(-1, 4, 4)
-    if edit == "zero_x":
-        world[0, :3, 0] = 0.0
-    elif edit == "zero_y":
-        world[0, :3, 1] = 0.0
-    elif edit == "parallel":
-        world[0, :3, 1] = 2.0 * world[0, :3, 0]
-    elif edit == "tiny_x":
-        world[0, :3, 0] *= 1e-10
-    outcomes = []
-    for path in (frames_mod._rigid, frames_mod._rigid_numpy):
-        try:
-            with np.errstate(all="ignore"):
-                outcomes.append(path(world).tobytes())
-        except OverflowError as exc:  # nodes.rigid on a degenerate matrix with huge entries: both paths alike
-            outcomes.append(type(exc))
-    assert outcomes[0] == outcomes[1]
-
-
-def test_the_rigid_check_tells_summation_orders_apart():
-    """The once-per-process check of ``_rigid_rows`` is taken here, and its matrices would expose a numpy that sums
-    a 3-vector's squares in another order."""
-    assert frames_mod.rigid_python_exact()
-    values = np.sin(np.arange(1.0, 1.0 + 48 * 16) * 12.9898) * 10.0 ** (np.arange(48 * 16) % 5 - 2)
-    x = values.reshape(48, 4, 4)[:, :3, 0]
-    squares = x * x
-    other_order = np.sqrt(squares[:, 0] + (squares[:, 1] + squares[:, 2]))
-    assert (np.linalg.norm(x, axis=1) != other_order).any()
-
-
-@settings(max_examples=300, deadline=None)
-@given(node_lists())
-def test_scales_are_bit_identical_to_the_numpy_norms(nodes):
-    """``WorldFrames.scale`` (Python sums for small files) equals numpy's column norms of the world matrices."""
-    frames = frames_mod.WorldFrames(nodes)
-    reference = np.linalg.norm(frames._world[:, :3, :3], axis=1)
-    for index in range(len(nodes)):
-        assert np.array(frames.scale(index)).tobytes() == reference[index].tobytes()
-
-
 MALFORMED = [
     [True, 0.0, 1.0],  # a boolean is no number
     None,
@@ -277,7 +157,7 @@ MALFORMED = [
 @pytest.mark.parametrize("bad", range(len(MALFORMED)))
 @pytest.mark.parametrize("key", ["translation", "rotation", "scale"])
 def test_many_nodes_with_one_malformed_value_read_as_node_by_node(key, bad):
-    """Above ``SMALL`` nodes the TRS lists are checked all at once; one malformed value sends that key node by node,
+    """The TRS lists of many nodes are checked all at once; one malformed value sends that key node by node,
     where it reads as its default (same answer as ``nodes.local_matrix`` for every node)."""
     value = MALFORMED[bad]
     if key == "rotation" and isinstance(value, list) and len(value) == 3:
@@ -285,13 +165,13 @@ def test_many_nodes_with_one_malformed_value_read_as_node_by_node(key, bad):
     rng = np.random.default_rng(bad)
     nodes = [
         {"translation": rng.normal(size=3).tolist(), "rotation": [0.0, 0.0, 0.0, 1.0], "scale": [1.0, 2.0, 0.5]}
-        for _ in range(3 * frames_mod.SMALL)
+        for _ in range(96)
     ]
     nodes[17][key] = value
-    got = frames_mod._local_matrices_numpy(nodes)
+    got = frames_mod.local_matrices(nodes)
     with np.errstate(all="ignore"):
         for i, node in enumerate(nodes):
-            np.testing.assert_array_equal(got[i], frames_mod._local_matrices_numpy([node])[0])
+            np.testing.assert_array_equal(got[i], frames_mod.local_matrices([node])[0])
             assert np.allclose(got[i], gltf_nodes.local_matrix(node), atol=1e-12, equal_nan=True), i
 
 

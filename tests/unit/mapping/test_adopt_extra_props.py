@@ -11,7 +11,7 @@ from mathkit import rodrigues
 from testkit import submodule
 
 ax = submodule("io.mapping.adopt_extra_props")
-quat = submodule("io.gltf.nodes")
+quat = submodule("io.gltf.transforms")
 
 
 def test_defaults_fill_what_was_never_set():

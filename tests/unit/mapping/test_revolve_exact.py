@@ -101,25 +101,6 @@ def _same_profile(a, b):
     return len(a) == len(b) and all(_bits(p) == _bits(q) for p, q in zip(a, b, strict=True))
 
 
-finite = st.floats(allow_nan=False, allow_infinity=False)
-
-
-@settings(max_examples=400, deadline=None)
-@given(finite, finite, st.integers(2, 40))
-def test_linspace_is_numpy_bit_for_bit(start, stop, num):
-    with np.errstate(all="ignore"):
-        expected = np.linspace(start, stop, num)
-    assert _bits(stb.linspace(start, stop, num)) == _bits(expected)
-
-
-@pytest.mark.parametrize(
-    ("start", "stop", "num"),
-    [(-math.pi / 2, math.pi / 2, 17), (0.0, 0.0, 9), (-0.0, 0.0, 3), (5e-324, 1e-323, 9), (-1.0, 1e-300, 9)],
-)
-def test_linspace_edge_cases(start, stop, num):
-    assert _bits(stb.linspace(start, stop, num)) == _bits(np.linspace(start, stop, num))
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.floats(0, 1e6), st.integers(1, 40))
 def test_sphere_profile_is_the_numpy_one(radius, rings):

@@ -94,7 +94,7 @@ def test_import_empty_pose_inverts_to_frame_a():
     q = rng.normal(size=4)
     q /= np.linalg.norm(q)
     frame_a = np.eye(4)
-    frame_a[:3, :3] = submodule("io.gltf.nodes").quat_to_matrix(tuple(q))
+    frame_a[:3, :3] = submodule("io.gltf.transforms").quat_to_matrix(tuple(q))
     frame_a[:3, 3] = (0.3, -1.0, 2.0)
     for axis in range(3):
         perm = joint_mapping.hinge_perm(axis)
