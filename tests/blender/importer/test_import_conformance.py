@@ -11,6 +11,7 @@ import json
 import math
 
 import bpy
+import corpus_runs
 import pytest
 from mathutils import Vector
 
@@ -84,11 +85,15 @@ def _world_extents(ob) -> Vector:
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("path", FILES, ids=corpus_id)
-def test_conformance_scene_bodies_field_by_field(clean, path):
+def test_conformance_scene_bodies_field_by_field(addon, gltf_errors, path):
+    corpus_runs.run(addon, path, "mapping", gltf_errors).value("bodies_field_by_field")
+
+
+@corpus_runs.inspector("mapping", "bodies_field_by_field", files=FILES)
+def _bodies_field_by_field(addon, path, run):
+    """On the session's import with Reproduce Motion off: the plain mapping (Reproduce Motion: own tests)."""
     doc = json.loads(path.read_text())
-    bpy.context.scene.gltf_physics.import_reproduce = False  # the plain mapping (Reproduce Motion: own tests)
-    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
-    bpy.context.view_layer.update()
+    assert run.result == "FINISHED", run.result
     materials = doc.get("extensions", {}).get(RB, {}).get("physicsMaterials", [])
     checked = 0
     for index, node in enumerate(doc["nodes"]):

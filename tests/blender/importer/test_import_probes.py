@@ -7,6 +7,7 @@ from __future__ import annotations
 import pathlib
 
 import bpy
+import corpus_runs
 import pytest
 
 from blenderkit import rna_values, submodule
@@ -89,6 +90,10 @@ def scene_state() -> dict:
     }
 
 
+def _diagnostics(report) -> list:
+    return sorted((d.code, d.pointer) for d in report.diagnostics)
+
+
 def _import_state(addon, path: pathlib.Path, failing: bool) -> tuple[dict, list]:
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     submodule(addon, "io.hooks").LAST_REPORTS.clear()
@@ -97,7 +102,7 @@ def _import_state(addon, path: pathlib.Path, failing: bool) -> tuple[dict, list]
         assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     bpy.context.view_layer.update()
     report = submodule(addon, "io.hooks").last_report("import")
-    return scene_state(), sorted((d.code, d.pointer) for d in report.diagnostics)
+    return scene_state(), _diagnostics(report)
 
 
 class _Nothing:
@@ -111,9 +116,18 @@ class _Nothing:
 FILES = [*import_fixtures(sample=False), EXAMPLE]  # every tier, every fixture
 
 
+@corpus_runs.inspector("reproduce", "scene_state", order=-10, files=[*FILES, *CORPUS_SAMPLE])
+def _normal_state(addon, path, run) -> tuple[dict, list]:
+    """The ordinary import's Blender state (the session's one import of the file, read before anything else)."""
+    assert run.result == "FINISHED", run.result
+    return scene_state(), _diagnostics(run.report)
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(FIXTURES)) if FIXTURES in p.parents else p.name)
-def test_every_probe_failing_gives_the_same_blender_state(clean, path):
-    normal = _import_state(clean, path, failing=False)
+def test_every_probe_failing_gives_the_same_blender_state(clean, path, gltf_errors):
+    run = corpus_runs.run(clean, path, "reproduce", gltf_errors)
+    assert not run.gltf_errors, run.gltf_errors  # a fixture io_scene_gltf2 complains about would be broken
+    normal = run.value("scene_state")
     public = _import_state(clean, path, failing=True)
     assert public[0] == normal[0]
     assert public[1] == normal[1]
@@ -121,10 +135,14 @@ def test_every_probe_failing_gives_the_same_blender_state(clean, path):
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("path", CORPUS_SAMPLE or [CORPUS], ids=corpus_id)
-def test_corpus_sample_with_every_probe_failing_gives_the_same_blender_state(clean, path):
-    normal = _import_state(clean, path, failing=False)
+def test_corpus_sample_with_every_probe_failing_gives_the_same_blender_state(clean, path, gltf_errors):
+    run = corpus_runs.run(clean, path, "reproduce", gltf_errors)
+    normal = run.value("scene_state")
+    before = len(gltf_errors)
     public = _import_state(clean, path, failing=True)
     assert public[0] == normal[0]
+    assert gltf_errors[before:] == run.gltf_errors  # io_scene_gltf2's own complaints: the same either way
+    del gltf_errors[before:]
 
 
 def test_the_probes_pass_on_this_io_scene_gltf2(clean):

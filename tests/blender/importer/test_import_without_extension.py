@@ -8,10 +8,12 @@ helpers such as centre-of-mass carriers hold bodies on purpose (``docs/import.md
 
 from __future__ import annotations
 
+import logging
 import pathlib
 
 import addon_utils
 import bpy
+import corpus_runs
 import pytest
 from test_import_probes import EXAMPLE, scene_state
 
@@ -22,12 +24,32 @@ FILES = [*import_fixtures(sample=False), EXAMPLE, *corpus_files(sample=False)]
 COMPARED = ("parent", "matrix", "mesh", "animation")
 
 
-def _import(path: pathlib.Path, reproduce: bool | None) -> dict:
+class _Log(logging.Handler):
+    def __init__(self):
+        super().__init__(level=logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record):
+        self.records.append(record.getMessage())
+
+
+def _import(path: pathlib.Path) -> tuple[dict, list[str]]:
+    """io_scene_gltf2 alone: the objects, and its error log."""
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
-    if reproduce is not None:
-        bpy.context.scene.gltf_physics.import_reproduce = reproduce
-    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
+    log = _Log()
+    logging.getLogger("glTFImporter_errors").addHandler(log)
+    try:
+        assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
+    finally:
+        logging.getLogger("glTFImporter_errors").removeHandler(log)
     bpy.context.view_layer.update()
+    return scene_state()["objects"], log.records
+
+
+@corpus_runs.inspector("mapping", "objects", order=-10, files=FILES)
+def _objects(addon, path, run) -> dict:
+    """With the extension, Reproduce Motion off (the session's one such import of the file)."""
+    assert run.result == "FINISHED", run.result
     return scene_state()["objects"]
 
 
@@ -40,7 +62,7 @@ def plain(addon) -> dict[pathlib.Path, dict]:
     try:
         for path in FILES:
             try:
-                found[path] = _import(path, None)
+                found[path] = _import(path)
             except RuntimeError as exc:
                 assert "is not available" in str(exc), (path, exc)
                 found[path] = None
@@ -51,9 +73,11 @@ def plain(addon) -> dict[pathlib.Path, dict]:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: corpus_id(p) if "corpus" in str(p) else p.name)
 def test_import_with_the_extension_keeps_every_object_io_scene_gltf2_makes(plain, clean, path, gltf_errors):
-    without = plain[path]
-    with_physics = _import(path, False)
-    gltf_errors.clear()  # io_scene_gltf2's own complaints about a file are the same either way
+    run = corpus_runs.run(clean, path, "mapping", gltf_errors)
+    with_physics = run.value("objects")
+    if plain[path] is not None:  # io_scene_gltf2's own complaints about a file are the same either way
+        assert run.gltf_errors == plain[path][1]
+    without = plain[path] and plain[path][0]
     if without is None:  # requires physics: only an import with the extension reads it
         assert with_physics
         return
