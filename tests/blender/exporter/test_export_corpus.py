@@ -1,11 +1,14 @@
 """Every corpus asset (all families and revisions) imports and exports as KHR 2026 and OMI without an internal
-error, and the exported physics parses without an ERROR (writer losses are WARNINGs, see docs/model.md)."""
+error, and the exported physics parses without an ERROR (writer losses are WARNINGs, see docs/model.md).
+
+The exports are made from the session's one import of the asset (``corpus_runs``, variant ``reproduce``), whose
+io_scene_gltf2 error log ``test_import_corpus`` compares with the asset's expectation."""
 
 from __future__ import annotations
 
 import pathlib
 
-import bpy
+import corpus_runs
 import pytest
 
 from blenderkit import submodule
@@ -21,17 +24,19 @@ def _id(path) -> str:
     return corpus_id(path) if isinstance(path, pathlib.Path) else "no-corpus"
 
 
-@pytest.mark.parametrize("path", FILES, ids=_id)
-def test_corpus_asset_exports_valid_physics(clean, gltf_errors, tmp_path, path):
-    try:
-        bpy.ops.import_scene.gltf(filepath=str(path))
-    except RuntimeError as exc:  # not ours: io_scene_gltf2 refuses some third-party files (test_import_corpus)
-        pytest.skip(f"io_scene_gltf2 cannot import it: {exc}")
-    gltf_errors.clear()  # missing textures etc. of third-party assets are io_scene_gltf2's business
-    parse = submodule(clean, "io.gltf.parse")
+@corpus_runs.inspector("reproduce", "exports_valid_physics", order=10, files=FILES)
+def _exports_valid_physics(addon, path, run):
+    if run.result != "FINISHED":  # not ours: io_scene_gltf2 refuses some third-party files (test_import_corpus)
+        pytest.skip(f"io_scene_gltf2 cannot import it: {run.result}")
+    parse = submodule(addon, "io.gltf.parse")
     for revision in ("2026", "omi"):
-        out = export(tmp_path / f"{revision}.gltf", revision)
-        report = last_export(clean)
+        out = export(run.out / f"{revision}.gltf", revision)
+        report = last_export(addon)
         assert not [str(d) for d in report.diagnostics if d.code in BROKEN]
         errors = [str(d) for d in parse.parse_gltf(out).diagnostics if d.severity.name == "ERROR"]
         assert not errors, errors
+
+
+@pytest.mark.parametrize("path", FILES, ids=_id)
+def test_corpus_asset_exports_valid_physics(addon, gltf_errors, path):
+    corpus_runs.run(addon, path, "reproduce", gltf_errors).value("exports_valid_physics")
