@@ -35,14 +35,14 @@ def __getattr__(name: str):
 
 def draw_import(context, layout) -> None:
     """Options panel in File > Import > glTF 2.0 (auto-discovered by io_scene_gltf2)."""
-    from .ui import gltf_dialogs
+    from .ui.scene import gltf_dialogs
 
     gltf_dialogs.draw_import(context, layout)
 
 
 def draw_export(context, layout) -> None:
     """Options panel in File > Export > glTF 2.0 (registered explicitly on 4.5+)."""
-    from .ui import gltf_dialogs
+    from .ui.scene import gltf_dialogs
 
     gltf_dialogs.draw_export(context, layout)
 

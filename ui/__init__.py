@@ -1,4 +1,11 @@
-"""Blender UI: property groups, panels, operators and glTF dialog options.
+"""Blender UI: property groups, panels, operators and glTF dialog options, one folder per feature.
+
+* ``body/`` (Body, Collider & Material, Trigger: ``Object.gltf_physics`` and its syncs), ``joint/`` (the Joint panel,
+  *Add glTF Joint*), ``filters/`` (collision filters ⇄ collision collections), ``overlay/`` (the viewport overlay),
+  ``adopt/`` (*Adopt Physics Settings*), ``scene/`` (import / export options, *Validate Scene*, *Check Simulation*,
+  *Remove Reproduction Helpers*);
+* shared here: ``panels`` (the parent panel, panel helpers), ``operators`` (the panels' operators and their report
+  helper), ``lists`` (the UI lists), ``readout`` (bpy-free read-outs with ``sim``), ``translations``.
 
 Each module has one ``CLASSES`` tuple; they are registered here in order and unregistered in reverse. Optional
 module hooks: ``register_properties``/``unregister_properties`` (pointer properties) and
@@ -11,23 +18,13 @@ from __future__ import annotations
 def _modules() -> list:
     """The UI modules in registration order: property groups before the panels and pointers that use them, the
     parent panel before its sub-panels (imported here, not at module level: they import bpy)."""
-    from . import (
-        adopt,
-        filter_lists,
-        joint_presets,
-        joint_properties,
-        lists,
-        operators,
-        operators_check,
-        overlay,
-        panels,
-        panels_body,
-        panels_joint,
-        properties,
-        reproduction,
-        scene_properties,
-        translations,
-    )
+    from . import lists, operators, panels, translations
+    from .adopt import adopt
+    from .body import panels_body, properties
+    from .filters import filter_lists
+    from .joint import joint_presets, joint_properties, panels_joint
+    from .overlay import overlay
+    from .scene import operators_check, reproduction, scene_properties
 
     return [
         joint_properties,

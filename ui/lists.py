@@ -1,7 +1,7 @@
 """UI lists of a stored glTF joint's limits and drives (``Object.gltf_physics.joint.limits`` / ``.drives``) and of
 the collision-filter system names.
 
-The collision-filter lists are drawn by ``ui/filter_lists.py`` (their rows are a view of the stored JSON text).
+The collision-filter lists are drawn by ``ui/filters/filter_lists.py`` (their rows are a view of the stored JSON text).
 """
 
 from __future__ import annotations

@@ -17,7 +17,9 @@ from ..io.diagnostics import Severity, printable
 from ..io.mapping import mesh_points
 from ..io.mapping.shapes_to_blender import shape_to_json
 from ..io.mapping.values_to_gltf import derive_shape
-from . import body_shapes, export_check, scene_checks, sync_joint
+from .body import body_shapes
+from .joint import sync_joint
+from .scene import export_check, scene_checks
 
 LOG = logging.getLogger(__name__)
 UNDOABLE = {"REGISTER", "UNDO"}  # module constants: ruff's RUF012 flags mutable literals on classes

@@ -2,7 +2,7 @@
 
 Registered under this package's name in ``register_module`` and removed in ``unregister_module``. Keys use the
 default context ``"*"``; panel labels, operator labels and the fixed panel texts are covered. Enum item names of
-``ui/properties.py`` are translated by Blender when drawn with ``layout.prop``; texts built at draw time go through
+``ui/body/properties.py`` are translated by Blender when drawn with ``layout.prop``; texts built at draw time go through
 ``pgettext_iface`` (see ``ui/panels.py``). Add a locale by adding a dictionary with the same msgids.
 """
 
@@ -201,7 +201,7 @@ _FR = {
     "no": "non",
 }
 
-# Texts of the panel sync (ui/sync_*.py) and the filter lists (ui/filter_lists.py).
+# Texts of the panel sync (ui/sync_*.py) and the filter lists (ui/filters/filter_lists.py).
 _DE.update(
     {
         "simulated": "simuliert",

@@ -201,8 +201,8 @@ def holds_no_mesh(ctx, ob) -> bool:
 
 def copy_property_group(src, dst) -> None:
     """Copy the values ``src`` holds (its ID properties: nested groups, collections, object pointers) onto ``dst``,
-    replacing dst's. Not through RNA: the shape parameters are computed properties (``ui.sync_shapes``) whose 32-bit
-    floats, set back, rewrote the stored shape (a radius of 1e308 became Infinity)."""
+    replacing dst's. Not through RNA: the shape parameters are computed properties (``ui.body.sync_shapes``) whose
+    32-bit floats, set back, rewrote the stored shape (a radius of 1e308 became Infinity)."""
     values = src.id_properties_ensure().to_dict()
     group = dst.id_properties_ensure()
     group.clear()

@@ -67,7 +67,7 @@ def main() -> None:
     points = importlib.import_module(package + ".io.mapping.mesh_points")
     shapes = importlib.import_module(package + ".io.mapping.shapes_to_blender")
     model = importlib.import_module(package + ".io.gltf.model")
-    collect = importlib.import_module(package + ".ui.overlay_collect")
+    collect = importlib.import_module(package + ".ui.overlay.overlay_collect")
     results = []
 
     mesh = bpy.data.meshes.new("sphere")

@@ -1,4 +1,4 @@
-"""Cost of the viewport overlay's line collection per redraw (ui.overlay.selected_lines), headless.
+"""Cost of the viewport overlay's line collection per redraw (ui.overlay.overlay.selected_lines), headless.
 
 Run: .venv/bin/python -P tests/bench/bench_overlay.py [--bodies N] [--repeat R]
 Builds and installs the extension like the Blender test tier, makes N box bodies with a stored capsule collider,
@@ -72,7 +72,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     addon = devkit.install_and_enable(devkit.build(pathlib.Path(tempfile.mkdtemp()) / "dist"))
-    overlay = importlib.import_module(addon.__name__ + ".ui.overlay")
+    overlay = importlib.import_module(addon.__name__ + ".ui.overlay.overlay")
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     devkit.enable()
     objects = _scene(args.bodies)

@@ -1,4 +1,4 @@
-"""Cost of the Body panel's mass read-out (ui.body_shapes.body_mass) per redraw, headless.
+"""Cost of the Body panel's mass read-out (ui.body.body_shapes.body_mass) per redraw, headless.
 
 Run: .venv/bin/python -P tests/bench/bench_ui_readout.py [--repeat N]
 Builds the extension zip like the Blender test tier, installs it into a temporary user folder, then times
@@ -51,7 +51,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     addon = devkit.install_and_enable(devkit.build(pathlib.Path(tempfile.mkdtemp()) / "dist"))
-    shapes = importlib.import_module(addon.__name__ + ".ui.body_shapes")
+    shapes = importlib.import_module(addon.__name__ + ".ui.body.body_shapes")
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     devkit.enable()
     bpy.ops.import_scene.gltf(filepath=str(ROOT / "tests/fixtures/import/compound.gltf"))

@@ -95,7 +95,7 @@ def main() -> None:
     parser.add_argument("--bodies", type=int, default=200)
     args = parser.parse_args()
     addon = devkit.install_and_enable(devkit.build(pathlib.Path(tempfile.mkdtemp()) / "dist"))
-    sync_filters = importlib.import_module(addon.__name__ + ".ui.sync_filters")
+    sync_filters = importlib.import_module(addon.__name__ + ".ui.filters.sync_filters")
     rows = []
     _load("import/materials_mass.gltf")
     full = bpy.data.objects["Full"]

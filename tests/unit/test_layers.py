@@ -48,8 +48,8 @@ BPY_FREE = (
     "io.report",
     "io.cli",
     "ui.readout",
-    "ui.overlay_geometry",
-    "ui.overlay_marks",
+    "ui.overlay.overlay_geometry",
+    "ui.overlay.overlay_marks",
     *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol")),
     *(f"io.check.{name}" for name in ("evaluate", "output", "driver")),
 )

@@ -96,7 +96,7 @@ def test_operator_checks_a_scene_built_in_blender(clean):
     assert ground.rigid_body.type == "PASSIVE"
     assert bpy.ops.gltf_physics.check_simulation(frames=72) == {"FINISHED"}
     assert bpy.context.scene.frame_current == 7  # the scene is left where it was
-    report = submodule(clean, "ui.operators_check").LAST_CHECK["report"]
+    report = submodule(clean, "ui.scene.operators_check").LAST_CHECK["report"]
     json.dumps(report)  # JSON-ready
     bodies = {b["name"]: b for b in report["bodies"]}
     assert set(bodies) == {"Ground", "Box", "Post", "Arm"}

@@ -136,7 +136,7 @@ class _DialogLayout(FakeLayout):
 
 def test_import_dialog_shows_the_option_with_a_tooltip(clean):
     layout = _DialogLayout()
-    submodule(clean, "ui.gltf_dialogs").draw_import(bpy.context, layout)
+    submodule(clean, "ui.scene.gltf_dialogs").draw_import(bpy.context, layout)
     assert "import_reproduce" in layout.props()
     prop = bpy.context.scene.gltf_physics.bl_rna.properties["import_reproduce"]
     assert prop.default is True

@@ -260,7 +260,7 @@ def test_an_edited_velocity_reaches_the_pre_roll(clean, tmp_path):
     import_file(write(tmp_path, "edited", nodes))
     ball, mover = bpy.data.objects["Ball"], bpy.data.objects["Mover"]
     start, mover_start = _position("Ball"), _position("Mover")
-    status = submodule(clean, "ui.sync_body").motion_status
+    status = submodule(clean, "ui.body.sync_body").motion_status
     assert status(ball, "linear_velocity") == status(mover, "angular_velocity") == "reproduced"
     ball.gltf_physics.motion.linear_velocity = (4.0, 0.0, 0.0)  # Blender axes: +x, no longer up
     mover.gltf_physics.motion.linear_velocity = (0.0, 3.0, 0.0)
@@ -324,7 +324,7 @@ def test_gravity_factor_and_rotation_lock_of_a_re_originated_body_count(clean, t
     assert world.effector_weights.gravity == pytest.approx(0.5)
     bpy.data.objects["Box"].gltf_physics.motion.gravity_factor = 0.5  # an edit: the weight is decided again
     assert world.effector_weights.gravity == pytest.approx(0.5)
-    status = submodule(clean, "ui.sync_body").motion_status
+    status = submodule(clean, "ui.body.sync_body").motion_status
     ball = bpy.data.objects["Ball"]
     assert status(ball, "gravity_factor") == status(ball, "inertia_diagonal") == "reproduced"
 

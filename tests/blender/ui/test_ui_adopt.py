@@ -103,7 +103,7 @@ def _world(nodes_mod, gltf: dict, index: int) -> np.ndarray:
 
 
 def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_path):
-    adopt = submodule(clean, "ui.adopt")
+    adopt = submodule(clean, "ui.adopt.adopt")
     path = tmp_path / "authored.blend"
     _build(path)
     assert bpy.ops.wm.open_mainfile(filepath=str(path)) == {"FINISHED"}
@@ -196,7 +196,7 @@ def test_adopt_after_reload_exports_what_the_other_addon_documents(clean, tmp_pa
 
 
 def test_load_check_and_menu_entry_go_away_on_unregister(addon):
-    adopt = submodule(addon, "ui.adopt")
+    adopt = submodule(addon, "ui.adopt.adopt")
     assert adopt.check_on_load in bpy.app.handlers.load_post
     try:
         addon.unregister()
@@ -216,7 +216,7 @@ def test_nothing_to_adopt_greys_the_operator_out(clean):
 
 def test_settings_kept_by_the_installed_addon_on_blender_5_are_found(clean):
     """Blender 5.0 keeps the values of registered ``bpy.props`` apart from custom properties."""
-    steps = submodule(clean, "ui.adopt_steps")
+    steps = submodule(clean, "ui.adopt.adopt_steps")
     ob = rigid_box(rigid_body_world(), "Installed")
     if not hasattr(ob, "bl_system_properties_get"):
         pytest.skip("Blender < 5.0 keeps them as custom properties (covered above)")
@@ -228,7 +228,7 @@ def test_settings_kept_by_the_installed_addon_on_blender_5_are_found(clean):
 
 
 def test_adopted_objects_are_skipped_unless_adopting_again(clean):
-    steps = submodule(clean, "ui.adopt_steps")
+    steps = submodule(clean, "ui.adopt.adopt_steps")
     rbw = rigid_body_world()
     body = rigid_box(rbw, "Body")
     body["khr_physics_extra_props"] = {"gravity_factor": 0.5}
@@ -250,7 +250,8 @@ def test_adopted_objects_are_skipped_unless_adopting_again(clean):
     assert body.gltf_physics.motion.gravity_factor == pytest.approx(0.25)
     assert len(c.id_data.gltf_physics.joint.drives) == 1  # the joint is not converted twice
     assert len([ob for ob in bpy.data.objects if ob.gltf_physics.joint.role == "MOTOR"]) == 1
-    assert any("already a glTF joint" in line for line in submodule(clean, "ui.adopt").LAST_REPORT["not_converted"])
+    not_converted = submodule(clean, "ui.adopt.adopt").LAST_REPORT["not_converted"]
+    assert any("already a glTF joint" in line for line in not_converted)
 
 
 def test_whole_scene_off_leaves_bodies_without_settings_to_the_native_export(clean, tmp_path):
@@ -260,7 +261,7 @@ def test_whole_scene_off_leaves_bodies_without_settings_to_the_native_export(cle
     plain = rigid_box(rbw, "Plain", location=(3.0, 0.0, 0.0))
     plain.rigid_body.friction = 0.3
     assert bpy.ops.gltf_physics.adopt_settings(whole_scene=False) == {"FINISHED"}
-    assert not submodule(clean, "ui.adopt_steps").adopted(plain)
+    assert not submodule(clean, "ui.adopt.adopt_steps").adopted(plain)
     gltf = export(tmp_path / "partial.gltf", "2024-10")
     material = _root(gltf, "physicsMaterials", _ext(gltf, "Plain")["collider"]["physicsMaterial"])
     assert material["frictionCombine"] == "multiply"  # this extension's exact encoding of Blender's friction

@@ -18,7 +18,7 @@ class _DialogLayout(FakeLayout):
 
 def test_export_panel_offers_mass_properties(addon, clean):
     layout = _DialogLayout()
-    submodule(addon, "ui.gltf_dialogs").draw_export(bpy.context, layout)
+    submodule(addon, "ui.scene.gltf_dialogs").draw_export(bpy.context, layout)
     assert layout.props() == ["export_physics", "export_revision", "export_mass_properties"]
     assert "Blender's damping is not exported: engines will not damp" in layout.texts()
     settings = bpy.context.scene.gltf_physics
@@ -29,5 +29,5 @@ def test_export_panel_offers_mass_properties(addon, clean):
 
 def test_import_panel_draws(addon, clean):
     layout = _DialogLayout()
-    submodule(addon, "ui.gltf_dialogs").draw_import(bpy.context, layout)
+    submodule(addon, "ui.scene.gltf_dialogs").draw_import(bpy.context, layout)
     assert layout.props() == ["import_physics", "import_density", "import_reproduce"]

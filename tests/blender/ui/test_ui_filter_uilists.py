@@ -33,7 +33,8 @@ def test_imported_filters_fill_the_rows_and_the_panel_draws_ui_lists(clean):
     import_gltf(clean, fixture("joints/filters.gltf"))  # the importer writes the text with the sync paused
     filtered = [ob for ob in bpy.context.scene.objects if ob.gltf_physics.collider.filter.has_filter]
     assert len(filtered) >= 4
-    panel = next(c for c in submodule(clean, "ui.panels_body").CLASSES if c.bl_idname == "GLTF_PHYSICS_PT_collider")
+    panels = submodule(clean, "ui.body.panels_body").CLASSES
+    panel = next(c for c in panels if c.bl_idname == "GLTF_PHYSICS_PT_collider")
     for ob in filtered:
         pflt = ob.gltf_physics.collider.filter
         for field in FIELDS:
@@ -57,7 +58,8 @@ def test_list_operators_and_text_edits_keep_rows_in_step_and_export_the_text(cle
     assert _run("filter_add_system", ghost, target="COLLIDER", field=field, existing="world") == {"FINISHED"}
     assert _rows(pflt, field) == ["team", "world"] == _texts(pflt, field)
     pflt.collide_with_systems_active = 1  # the UI list's selected row: the − button removes it
-    panel = next(c for c in submodule(clean, "ui.panels_body").CLASSES if c.bl_idname == "GLTF_PHYSICS_PT_collider")
+    panels = submodule(clean, "ui.body.panels_body").CLASSES
+    panel = next(c for c in panels if c.bl_idname == "GLTF_PHYSICS_PT_collider")
     removes = [
         c["props"].values
         for c in draw_panel(panel, ghost).calls("operator")
@@ -82,8 +84,8 @@ def test_list_operators_and_text_edits_keep_rows_in_step_and_export_the_text(cle
 
 def test_rows_out_of_step_are_drawn_from_the_text_and_rebuilt(clean):
     import_gltf(clean, fixture("joints/filters.gltf"))
-    mirror = submodule(clean, "ui.filter_mirror")
-    lists = submodule(clean, "ui.filter_lists")
+    mirror = submodule(clean, "ui.filters.filter_mirror")
+    lists = submodule(clean, "ui.filters.filter_lists")
     ghost = bpy.data.objects["Ghost"]
     pflt = ghost.gltf_physics.collider.filter
     names = _texts(pflt, "collision_systems")

@@ -47,7 +47,7 @@ def test_angular_drive_preview_uses_the_glTF_axis_of_frame_a(clean, tmp_path, mo
     seen = []
     readout = submodule(clean, "ui.readout")
     monkeypatch.setattr(readout, "angular_effective_inertia", lambda a, inverse: seen.append(a) or 1.0)
-    panels_joint = submodule(clean, "ui.panels_joint")
+    panels_joint = submodule(clean, "ui.joint.panels_joint")
     panels_joint.drive_effective_mass(empty, pj.drives[0], 1000.0)
     (axis_world,) = seen
     np.testing.assert_allclose(axis_world, expected / np.linalg.norm(expected), atol=1e-6)

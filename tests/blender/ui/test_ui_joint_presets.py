@@ -95,10 +95,10 @@ def test_needs_exactly_two_bodies(clean, count):
 
 
 def test_undo_step_and_menu_entry(clean):
-    cls = submodule(clean, "ui.joint_presets").GLTF_PHYSICS_OT_add_joint
+    cls = submodule(clean, "ui.joint.joint_presets").GLTF_PHYSICS_OT_add_joint
     assert set(cls.bl_options) == {"REGISTER", "UNDO"}  # the Empty, constraint and stored joint: one undo step
     menu = bpy.types.VIEW3D_MT_object_rigid_body
-    ours = submodule(clean, "ui.joint_presets")._menu
+    ours = submodule(clean, "ui.joint.joint_presets")._menu
     assert ours in menu._dyn_ui_initialize()
     clean.unregister()
     try:

@@ -118,7 +118,7 @@ def test_make_trigger_turns_meshes_into_trigger_volumes(addon, clean):
 def test_made_triggers_show_in_the_trigger_panel_and_validate(addon, clean):
     zone = box_object("Zone", size=(2.0, 2.0, 2.0))
     assert _run("make_trigger", [zone], shape="SPHERE") == {"FINISHED"}
-    panel = submodule(addon, "ui.panels_body").GLTF_PHYSICS_PT_trigger
+    panel = submodule(addon, "ui.body.panels_body").GLTF_PHYSICS_PT_trigger
     assert "Shape -1: Sphere r 1 m" in draw_panel(panel, zone).texts()
     assert _run("validate_scene", [zone], check_export=False) == {"FINISHED"}
     assert _messages(addon, "validate_scene") == []
@@ -196,7 +196,7 @@ def test_validate_scene_validates_what_export_writes(addon, clean):
     limit = joint_ob.gltf_physics.joint.limits[0]
     with submodule(addon, "io.mapping.sync_gate").paused():  # a script writing past the panel (it pushes the bound)
         limit.has_min, limit.min, limit.has_max, limit.max = True, 1.0, True, -1.0
-    exported, gltf = submodule(addon, "ui.export_check").export_and_validate()
+    exported, gltf = submodule(addon, "ui.scene.export_check").export_and_validate()
     assert gltf is not None and "nodes" in gltf  # exported and read back; nothing left on disk
     joints = gltf.get("extensions", {}).get("KHR_physics_rigid_bodies", {}).get("physicsJoints", [])
     ranges = [d for d in exported if d.code == "KHR_RIGID_BODIES_JOINT_INVALID_RANGE"]
@@ -210,7 +210,7 @@ def test_validate_scene_validates_what_export_writes(addon, clean):
 
 
 def test_export_diagnostics_name_their_node(addon):
-    check = submodule(addon, "ui.export_check")
+    check = submodule(addon, "ui.scene.export_check")
     diagnostics = submodule(addon, "io.diagnostics")
     gltf = {"nodes": [{"name": "Floor"}, {}]}
     diag = diagnostics.Diagnostic(
@@ -230,4 +230,4 @@ def test_hull_cache_follows_mesh_edits(addon, clean):
         v.co.z *= 3.0
     assert _run("compute_mass", [hull], density=1000.0) == {"FINISHED"}
     assert hull.rigid_body.mass == pytest.approx(3000.0, rel=1e-6)
-    assert len(submodule(addon, "ui.body_shapes")._HULLS) >= 2
+    assert len(submodule(addon, "ui.body.body_shapes")._HULLS) >= 2

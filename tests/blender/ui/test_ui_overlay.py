@@ -1,6 +1,7 @@
-"""Viewport overlay (ui/overlay.py, ui/overlay_collect.py): the draw handler and the sidebar toggles register and go
-away with the extension; the per-object lines are built headless (the GPU part is skipped in background mode) from
-the stored glTF values and the Blender settings, in world space, and cached until something they depend on changes."""
+"""Viewport overlay (ui/overlay/overlay.py, overlay_collect.py): the draw handler and the sidebar toggles register and
+go away with the extension; the per-object lines are built headless (the GPU part is skipped in background mode)
+from the stored glTF values and the Blender settings, in world space, and cached until something they depend on
+changes."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from ui_helpers import draw_panel
 
 
 def _lines(addon, objects):
-    overlay = submodule(addon, "ui.overlay")
+    overlay = submodule(addon, "ui.overlay.overlay")
     with bpy.context.temp_override(selected_objects=list(objects)):
         return overlay.selected_lines(bpy.context)
 
@@ -39,7 +40,7 @@ def _capsule_node(location=(0.0, 0.0, 0.0)):
 
 
 def test_draw_handler_and_toggles_register_and_leave_nothing_behind(addon):
-    overlay = submodule(addon, "ui.overlay")
+    overlay = submodule(addon, "ui.overlay.overlay")
     first = overlay.handle()
     assert first is not None
     assert hasattr(bpy.types.WindowManager, "gltf_physics_overlay")
@@ -65,14 +66,14 @@ def test_draw_handler_and_toggles_register_and_leave_nothing_behind(addon):
 def test_sidebar_panel_draws_the_toggles(clean):
     from ui_helpers import FakeLayout
 
-    overlay = submodule(clean, "ui.overlay")
+    overlay = submodule(clean, "ui.overlay.overlay")
     popover = FakeLayout()
     overlay.overlay_popover(types.SimpleNamespace(layout=popover), bpy.context)
     assert popover.props() == ["show"]
     layout = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
     assert layout.props() == ["show", "show_shapes", "show_joints", "show_mass", "show_velocity"]
     assert overlay.GLTF_PHYSICS_PT_overlay.bl_category == "glTF Physics"
-    adopt = submodule(clean, "ui.adopt")
+    adopt = submodule(clean, "ui.adopt.adopt")
     adopt.PENDING[:] = ["Crate"]
     try:
         offered = draw_panel(overlay.GLTF_PHYSICS_PT_overlay, None)
@@ -82,7 +83,7 @@ def test_sidebar_panel_draws_the_toggles(clean):
 
 
 def test_nothing_selected_or_overlay_off_builds_nothing(clean):
-    overlay = submodule(clean, "ui.overlay")
+    overlay = submodule(clean, "ui.overlay.overlay")
     ob = _capsule_node()
     builds = overlay.CACHE.builds
     assert _lines(clean, []) == {}
@@ -159,7 +160,7 @@ def test_hinge_joint_frames_limit_arc_and_drive_in_world_space(clean):
 
 
 def test_lines_are_cached_until_their_values_change_and_follow_moves(clean):
-    overlay = submodule(clean, "ui.overlay")
+    overlay = submodule(clean, "ui.overlay.overlay")
     ob = _capsule_node()
     _lines(clean, [ob])
     builds = overlay.CACHE.builds
@@ -181,8 +182,8 @@ def test_lines_are_cached_until_their_values_change_and_follow_moves(clean):
 @pytest.mark.parametrize("locale", ["de_DE", "fr_FR"])
 def test_translations_cover_the_overlay_and_adopt_texts(clean, locale):
     table = submodule(clean, "ui.translations").TRANSLATIONS[locale]
-    overlay = submodule(clean, "ui.overlay")
-    adopt = submodule(clean, "ui.adopt")
+    overlay = submodule(clean, "ui.overlay.overlay")
+    adopt = submodule(clean, "ui.adopt.adopt")
     texts = {overlay.GLTF_PHYSICS_PT_overlay.bl_label, adopt.GLTF_PHYSICS_OT_adopt_settings.bl_label}
     rnas = ((overlay.GLTF_PHYSICS_PG_overlay, overlay.GLTF_PHYSICS_PG_overlay.bl_rna),)
     rnas += ((adopt.GLTF_PHYSICS_OT_adopt_settings, bpy.ops.gltf_physics.adopt_settings.get_rna_type()),)
@@ -215,7 +216,7 @@ def test_every_object_of_imported_fixtures_draws_without_errors(clean, fixture, 
     from joint_helpers import import_gltf
     from testkit import ROOT
 
-    overlay = submodule(clean, "ui.overlay")
+    overlay = submodule(clean, "ui.overlay.overlay")
     import_gltf(clean, ROOT / "tests" / "fixtures" / fixture)
     objects = list(bpy.context.scene.objects)
     found = set()
@@ -236,7 +237,7 @@ def test_imported_joint_frames_sit_on_their_frame_nodes(clean):
     from joint_helpers import constraints, file_frame, import_gltf
     from testkit import ROOT
 
-    collect = submodule(clean, "ui.overlay_collect")
+    collect = submodule(clean, "ui.overlay.overlay_collect")
     path = ROOT / "tests" / "fixtures" / "joints" / "offset_fixed.gltf"
     import_gltf(clean, path)
     (empty,) = constraints("JOINT")
@@ -274,7 +275,7 @@ def test_native_constraint_limits_are_drawn_as_export_writes_them(clean):
 
 
 def test_a_selected_compound_body_draws_its_child_shapes_and_follows_them(clean):
-    overlay = submodule(clean, "ui.overlay")
+    overlay = submodule(clean, "ui.overlay.overlay")
     rbw = rigid_body_world()
     parent = rigid_box(rbw, "Cart", shape="COMPOUND")
     wheel = rigid_box(rbw, "Wheel", size=(0.5, 0.5, 0.5), shape="SPHERE", location=(1.0, 0.0, 0.0), parent=parent)
@@ -292,7 +293,7 @@ def test_a_selected_compound_body_draws_its_child_shapes_and_follows_them(clean)
 def test_a_falling_body_is_not_rebuilt_while_the_simulation_plays(clean):
     from joint_helpers import step
 
-    overlay = submodule(clean, "ui.overlay")
+    overlay = submodule(clean, "ui.overlay.overlay")
     ob = _capsule_node(location=(0.0, 0.0, 5.0))
     scene = bpy.context.scene
     scene.frame_set(scene.frame_start)

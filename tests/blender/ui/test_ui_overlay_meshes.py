@@ -12,7 +12,7 @@ from scene_helpers import rigid_body_world, rigid_box
 
 
 def _lines(addon, objects):
-    overlay = submodule(addon, "ui.overlay")
+    overlay = submodule(addon, "ui.overlay.overlay")
     with bpy.context.temp_override(selected_objects=list(objects)):
         return overlay.selected_lines(bpy.context)
 
@@ -43,7 +43,7 @@ def test_convex_hull_draws_the_hull_without_interior_points_and_follows_mesh_edi
     mesh.vertices[-1].co = (0.1, 0.0, 0.0)
     mesh.update()
     bpy.context.view_layer.update()
-    overlay = submodule(clean, "ui.overlay")
+    overlay = submodule(clean, "ui.overlay.overlay")
     v = _lines(clean, [ob])["collider"]
     assert _on_points(v, corners) and len(v) == 2 * 18  # a cube's hull: 12 edges + 6 face diagonals (triangles)
     builds = overlay.CACHE.builds

@@ -84,7 +84,7 @@ def _joints() -> list[str]:
 
 @pytest.mark.parametrize("path", import_fixtures(), ids=lambda p: p.name)
 def test_panel_edits_reach_blender_before_the_export(clean, tmp_path, path):
-    sync = submodule(clean, "ui.sync_shapes")
+    sync = submodule(clean, "ui.body.sync_shapes")
     validate = submodule(clean, "io.gltf.validate.document").validate_gltf
     for name, edit in (("kinds", _kinds), ("values", lambda: _values(sync)), ("joints", _joints)):
         written, diagnostics, done = import_edit_export(clean, path, edit, tmp_path / f"{name}.gltf")

@@ -18,8 +18,8 @@ from ui_helpers import FakeLayout, draw_list_item, draw_panel
 
 def _panels(addon):
     main = submodule(addon, "ui.panels")
-    body = submodule(addon, "ui.panels_body")
-    joint = submodule(addon, "ui.panels_joint")
+    body = submodule(addon, "ui.body.panels_body")
+    joint = submodule(addon, "ui.joint.panels_joint")
     return {
         "main": main.GLTF_PHYSICS_PT_main,
         "notes": main.GLTF_PHYSICS_PT_notes,
@@ -96,7 +96,7 @@ def test_body_panel_flags_a_mass_that_no_longer_matches_the_volume(addon, clean)
 def test_compound_body_sums_file_shape_and_proxy(addon, clean):
     import_gltf(clean, fixture("import/compound.gltf"))
     cart = bpy.data.objects["Cart"]
-    shapes = submodule(addon, "ui.body_shapes")
+    shapes = submodule(addon, "ui.body.body_shapes")
     result, notes = shapes.body_mass(cart, 1000.0)
     assert notes == []
     assert result.parts == 2
@@ -145,7 +145,7 @@ def test_collider_panel_filter_and_material_readouts(addon, clean):
             own = "yes" if readout.filter_summary(parsed)["self"] else "no"
             assert f"Collides with its own kind: {own}" in texts
             lists = [c for c in collider.calls("template_list") if c["list"] == "GLTF_PHYSICS_UL_filter_systems"]
-            assert len(lists) == 3  # the three lists (ui/filter_lists.py), rows = a view of the stored text
+            assert len(lists) == 3  # the three lists (ui/filters/filter_lists.py), rows = a view of the stored text
             names = json.loads(flt.collision_systems or "[]")
             assert lists[0]["items"] == len(names)
             assert [row.name for row in flt.collision_systems_rows] == names

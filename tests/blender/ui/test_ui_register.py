@@ -8,16 +8,16 @@ import pytest
 
 from blenderkit import submodule
 
-UI_MODULES = (
-    "lists",
-    "operators",
-    "operators_check",
-    "panels",
-    "panels_body",
-    "panels_joint",
-    "reproduction",
-    "translations",
-)
+UI_MODULES = {  # module name → its path under ui/
+    "lists": "lists",
+    "operators": "operators",
+    "operators_check": "scene.operators_check",
+    "panels": "panels",
+    "panels_body": "body.panels_body",
+    "panels_joint": "joint.panels_joint",
+    "reproduction": "scene.reproduction",
+    "translations": "translations",
+}
 
 
 class _Spy:
@@ -36,7 +36,7 @@ class _Spy:
 
 
 def _ours(addon) -> list:
-    return [cls for name in UI_MODULES for cls in submodule(addon, f"ui.{name}").CLASSES]
+    return [cls for path in UI_MODULES.values() for cls in submodule(addon, f"ui.{path}").CLASSES]
 
 
 def _state(addon) -> dict:

@@ -125,8 +125,8 @@ def test_native_edit_still_wins_and_import_does_not_sync(clean, tmp_path):
 
 def test_body_and_collider_panels_mark_each_value(clean):
     import_gltf(clean, fixture("import/materials_mass.gltf"))
-    body = submodule(clean, "ui.panels_body")
-    sync = submodule(clean, "ui.sync_body")
+    body = submodule(clean, "ui.body.panels_body")
+    sync = submodule(clean, "ui.body.sync_body")
     full = bpy.data.objects["Full"]
     texts = draw_panel(body.GLTF_PHYSICS_PT_body, full).texts()
     assert texts.count("simulated") >= 2  # type, mass, animated
@@ -142,7 +142,7 @@ def test_body_and_collider_panels_mark_each_value(clean):
 @pytest.mark.parametrize("locale", ["de_DE", "fr_FR"])
 def test_new_texts_are_translated(clean, locale):
     table = submodule(clean, "ui.translations").TRANSLATIONS[locale]
-    lists = submodule(clean, "ui.filter_lists")
+    lists = submodule(clean, "ui.filters.filter_lists")
     msgids = {cls.bl_label for cls in lists.CLASSES} | {"simulated", "reproduced", "stored only", "Collides with: {}{}"}
     msgids |= {title for _key, title, _tip in lists.FIELD_ITEMS}
     assert not {m for m in msgids if ("*", m) not in table}

@@ -107,7 +107,7 @@ def test_list_operators_edit_the_stored_filter_and_resolve_collections(clean, tm
     }
     assert json.loads(flt.collide_with_systems) == ["world"]
     assert _blender_relation(objects) == _spec_relation(clean, objects)
-    sync = submodule(clean, "ui.sync_filters")
+    sync = submodule(clean, "ui.filters.sync_filters")
     assert sync.scene_system_names(bpy.context.scene) == ["ghost", "team", "world"]
     gltf = export(tmp_path / "edited.gltf", "2026")
     written = gltf["extensions"]["KHR_physics_rigid_bodies"]["collisionFilters"]
@@ -117,7 +117,7 @@ def test_list_operators_edit_the_stored_filter_and_resolve_collections(clean, tm
 
 def test_collides_with_readout_follows_the_subset_rule(clean):
     import_gltf(clean, fixture("joints/filters.gltf"))
-    sync = submodule(clean, "ui.sync_filters")
+    sync = submodule(clean, "ui.filters.sync_filters")
     objects = [bpy.data.objects[n] for n in NAMES]
     spec = _spec_relation(clean, objects)
     for ob in objects:
@@ -128,7 +128,7 @@ def test_collides_with_readout_follows_the_subset_rule(clean):
         )
         assert sync.collides_with(ob) == expected
     assert sync.collides_with(bpy.data.objects["TeamA"]) == ["TeamB"]
-    body = submodule(clean, "ui.panels_body")
+    body = submodule(clean, "ui.body.panels_body")
     texts = draw_panel(body.GLTF_PHYSICS_PT_collider, bpy.data.objects["TeamA"]).texts()
     assert "Collides with: TeamB" in texts
     bpy.data.objects["TeamB"].gltf_physics.collider.filter.collide_with_systems = "[]"  # cache invalidated
@@ -167,14 +167,14 @@ def test_bodies_authored_in_blender_keep_their_relation(clean):
         assert not any(relation[pair] for pair in relation if "Native2" in pair)  # in no collection after the solve
         imported = [bpy.data.objects[n] for n in NAMES]
         assert _blender_relation(imported) == _spec_relation(clean, imported)
-    sync = submodule(clean, "ui.sync_filters")
+    sync = submodule(clean, "ui.filters.sync_filters")
     assert sync.collides_with(natives[0]) == ["Native1"]
 
 
 def test_readout_cache_follows_blender_edits_and_handlers_unregister(clean):
     import_gltf(clean, fixture("joints/filters.gltf"))
-    sync = submodule(clean, "ui.sync_filters")
-    lists = submodule(clean, "ui.filter_lists")
+    sync = submodule(clean, "ui.filters.sync_filters")
+    lists = submodule(clean, "ui.filters.filter_lists")
     native = rigid_box(bpy.context.scene.rigidbody_world, "Native", location=(0.0, 0.0, 5.0))
     plain = bpy.data.objects["Plain"]
     assert "Native" in sync.collides_with(plain)  # authored in Blender, collection 0 only: no filter

@@ -33,7 +33,7 @@ def _bodies():
 def test_shared_gravity_factor_sets_the_world_weight_and_the_body_floats(clean, tmp_path):
     a, b = _bodies()
     world = bpy.context.scene.rigidbody_world
-    sync = submodule(clean, "ui.sync_body")
+    sync = submodule(clean, "ui.body.sync_body")
     a.gltf_physics.motion.gravity_factor = 0.0  # mixed (0, 1): a tie goes to the factor nearest 1
     assert world.effector_weights.gravity == 1.0
     assert sync.motion_status(a, "gravity_factor") == sync.STORED

@@ -113,7 +113,7 @@ def test_preset_joint_edit_and_collision_flag(clean, tmp_path):
     joints = [n["extensions"][KHR]["joint"] for n in gltf["nodes"] if "joint" in n.get("extensions", {}).get(KHR, {})]
     assert [j["enableCollision"] for j in joints] == [True]
     assert not _edited(clean)
-    assert not submodule(clean, "ui.sync_body").ERRORS
+    assert not submodule(clean, "ui.body.sync_body").ERRORS
 
 
 def test_preset_hinge_axis_change_keeps_frame_a(clean, tmp_path):
@@ -141,12 +141,12 @@ def test_preset_hinge_axis_change_keeps_frame_a(clean, tmp_path):
 def test_joint_panel_marks_limits_and_drives(clean):
     import_gltf(clean, fixture("joints/motor_y.gltf"))
     (empty,) = constraints("JOINT")
-    panel = submodule(clean, "ui.panels_joint").GLTF_PHYSICS_PT_joint
+    panel = submodule(clean, "ui.joint.panels_joint").GLTF_PHYSICS_PT_joint
     assert "simulated" in draw_panel(panel, empty).texts()  # a velocity drive → MOTOR
     drive = empty.gltf_physics.joint.drives[0]
     drive.damping, drive.stiffness = 0.0, 50.0
     drive.has_position_target, drive.position_target = True, 0.7  # away from the rest pose: not representable
-    sync = submodule(clean, "ui.sync_joint")
+    sync = submodule(clean, "ui.joint.sync_joint")
     assert sync.drive_status(empty, 0) == "stored only"
     assert not constraints("MOTOR")  # the MOTOR helper went with the velocity drive
     assert "stored only" in draw_panel(panel, empty).texts()

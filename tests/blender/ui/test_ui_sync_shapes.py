@@ -39,7 +39,7 @@ def test_box_capsule_and_cone_edits_rebuild_the_proxy_and_export(clean, tmp_path
     import_gltf(clean, fixture("import/empty_bodies.gltf"))
     box, capsule, cone = (bpy.data.objects[n] for n in ("Box", "Capsule", "Cone"))
     geo = box.gltf_physics.collider.geometry
-    sync = submodule(clean, "ui.sync_shapes")
+    sync = submodule(clean, "ui.body.sync_shapes")
     assert sync.editable(geo) == ["shape_size"] and sync.status(geo) == "simulated"
     mass = box.rigid_body.mass
     geo.shape_size = (2.0, 0.5, 1.0)  # glTF X, Y (up), Z
@@ -68,14 +68,14 @@ def test_box_capsule_and_cone_edits_rebuild_the_proxy_and_export(clean, tmp_path
     )
     assert _shape_of(gltf, "Cone")["cylinder"]["height"] == pytest.approx(2.0)
     assert not _edited(clean)
-    assert not submodule(clean, "ui.sync_body").ERRORS
+    assert not submodule(clean, "ui.body.sync_body").ERRORS
 
 
 def test_scaled_proxy_keeps_the_baked_scale(clean, tmp_path):
     import_gltf(clean, fixture("import/scales.gltf"))
     egg = bpy.data.objects["Egg"]  # a sphere under node scale (1, 2, 1)
     geo = egg.gltf_physics.collider.geometry
-    sync = submodule(clean, "ui.sync_shapes")
+    sync = submodule(clean, "ui.body.sync_shapes")
     holders = sync.holders(geo)
     assert holders
     before = _extent(holders[0]) * np.abs(np.array(holders[0].matrix_world.to_scale()))
@@ -92,8 +92,8 @@ def test_render_mesh_collider_is_stored_only_and_panel_draws(clean):
     import_gltf(clean, fixture("import/animated.gltf"))
     ob = bpy.data.objects["Free"]
     geo = ob.gltf_physics.collider.geometry
-    sync = submodule(clean, "ui.sync_shapes")
-    body = submodule(clean, "ui.panels_body")
+    sync = submodule(clean, "ui.body.sync_shapes")
+    body = submodule(clean, "ui.body.panels_body")
     texts = draw_panel(body.GLTF_PHYSICS_PT_collider, ob).texts()
     assert geo.kind == "SHAPE" and not sync.holders(geo)  # the node's own mesh carries the box
     assert "stored only" in texts
@@ -110,7 +110,7 @@ def test_plane_parameters_rebuild_the_proxy_and_export(clean, tmp_path):
     import_gltf(clean, fixture("import/rev_2024_10.gltf"))
     floor = bpy.data.objects["Floor"]
     geo = floor.gltf_physics.collider.geometry
-    sync = submodule(clean, "ui.sync_shapes")
+    sync = submodule(clean, "ui.body.sync_shapes")
     assert set(sync.editable(geo)) == {"shape_size_x", "shape_size_z", "shape_double_sided"}
     (holder,) = sync.holders(geo)
     assert (geo.shape_size_x, geo.shape_size_z, geo.shape_double_sided) == (4.0, 6.0, True)
@@ -124,7 +124,7 @@ def test_plane_parameters_rebuild_the_proxy_and_export(clean, tmp_path):
     geo.shape_size_z = 0.0  # 0 = absent = infinite (the importer's 2000 m quad)
     assert "sizeZ" not in json.loads(geo.shape_json)["plane"] and geo.shape_size_z == 0.0
     assert _extent(holder)[1] == pytest.approx(2000.0)
-    texts = draw_panel(submodule(clean, "ui.panels_body").GLTF_PHYSICS_PT_collider, floor)
+    texts = draw_panel(submodule(clean, "ui.body.panels_body").GLTF_PHYSICS_PT_collider, floor)
     assert {"shape_size_x", "shape_size_z", "shape_double_sided"} <= set(texts.props())
 
 
@@ -132,11 +132,11 @@ def test_render_mesh_collider_edit_moves_the_shape_onto_a_generated_proxy(clean,
     import_gltf(clean, fixture("import/animated.gltf"))
     ob = bpy.data.objects["Free"]
     geo = ob.gltf_physics.collider.geometry
-    sync = submodule(clean, "ui.sync_shapes")
+    sync = submodule(clean, "ui.body.sync_shapes")
     render = ob.data
     extent = tuple(_extent(ob))
     assert sync.convertible(geo)
-    texts = draw_panel(submodule(clean, "ui.panels_body").GLTF_PHYSICS_PT_collider, ob).texts()
+    texts = draw_panel(submodule(clean, "ui.body.panels_body").GLTF_PHYSICS_PT_collider, ob).texts()
     assert "The render mesh carries this shape: an edit moves it onto a generated proxy" in texts
     geo.shape_size = (2.0, 0.5, 3.0)  # glTF X, Y (up), Z
     (proxy,) = sync.holders(geo)
@@ -159,7 +159,7 @@ def test_a_compound_child_shape_edit_rebuilds_its_proxy_under_the_body(clean, tm
     "changed in Blender". The panel value is stored as typed (0.1, not its float32 0.10000000149011612)."""
     import_gltf(clean, fixture("import/compound.gltf"))
     geo = bpy.data.objects["Knob"].gltf_physics.collider.geometry
-    sync = submodule(clean, "ui.sync_shapes")
+    sync = submodule(clean, "ui.body.sync_shapes")
     (holder,) = sync.holders(geo)
     assert holder.name == "Knob.collider" and sync.status(geo) == "simulated"
     geo.shape_radius = 0.1
@@ -178,7 +178,7 @@ def test_a_compound_childs_render_mesh_shape_edit_moves_onto_a_proxy_beside_it(c
     import_gltf(clean, fixture("import/compound.gltf"))
     cart_box = bpy.data.objects["CartBox"]
     geo = cart_box.gltf_physics.collider.geometry
-    sync = submodule(clean, "ui.sync_shapes")
+    sync = submodule(clean, "ui.body.sync_shapes")
     assert sync.convertible(geo) and sync.status(geo) == sync.STORED
     geo.shape_size = (2.0, 0.5, 1.0)
     (holder,) = sync.holders(geo)

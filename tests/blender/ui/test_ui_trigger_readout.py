@@ -31,7 +31,7 @@ def _pair_filter(pairs, stored):
 
 def test_trigger_overlaps_follow_the_subset_rule_and_the_panel_draws_them(clean):
     import_gltf(clean, fixture("joints/filters.gltf"))
-    sync = submodule(clean, "ui.sync_filters")
+    sync = submodule(clean, "ui.filters.sync_filters")
     pairs = submodule(clean, "sim.pairs")
     sensor = box_object("Sensor", (1, 1, 1), location=(0.0, 0.0, 8.0))
     pg = sensor.gltf_physics
@@ -54,7 +54,7 @@ def test_trigger_overlaps_follow_the_subset_rule_and_the_panel_draws_them(clean)
     ghost = bpy.data.objects["Ghost"].gltf_physics.collider.filter
     ghost.not_collide_with_systems = '["sensor"]'  # a collider edit drops the cache: the trigger loses Ghost
     assert "Ghost" not in sync.overlaps_with(sensor)
-    panel = submodule(clean, "ui.panels_body").GLTF_PHYSICS_PT_trigger
+    panel = submodule(clean, "ui.body.panels_body").GLTF_PHYSICS_PT_trigger
     texts = draw_panel(panel, sensor).texts()
     assert f"Overlaps with: {', '.join(sync.overlaps_with(sensor))}" in texts
     pflt.collide_with_systems = "[broken"

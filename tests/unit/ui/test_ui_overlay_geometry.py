@@ -1,4 +1,5 @@
-"""Viewport overlay geometry (ui/overlay_geometry.py, bpy-free): segment counts, extents, tapered radii, axis swap."""
+"""Viewport overlay geometry (ui/overlay/overlay_geometry.py, bpy-free): segment counts, extents, tapered radii, axis
+swap."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from numpy.testing import assert_allclose
 
 from testkit import submodule
 
-og = submodule("ui.overlay_geometry")
+og = submodule("ui.overlay.overlay_geometry")
 model = submodule("io.gltf.model")
 BoxShape, CapsuleShape = model.BoxShape, model.CapsuleShape
 CylinderShape, SphereShape = model.CylinderShape, model.SphereShape

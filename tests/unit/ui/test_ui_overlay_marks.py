@@ -1,4 +1,5 @@
-"""Viewport overlay marks (ui/overlay_marks.py, bpy-free): limit ranges, cones, drive targets, arrows, placement."""
+"""Viewport overlay marks (ui/overlay/overlay_marks.py, bpy-free): limit ranges, cones, drive targets, arrows,
+placement."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from numpy.testing import assert_allclose
 
 from testkit import submodule
 
-om = submodule("ui.overlay_marks")
+om = submodule("ui.overlay.overlay_marks")
 model = submodule("io.gltf.model")
 JointLimit, JointDrive = model.JointLimit, model.JointDrive
 

@@ -2,7 +2,7 @@
 toggles in the 3D viewport's sidebar tab **glTF Physics** (``WindowManager.gltf_physics_overlay``); the on/off switch
 is also in the viewport's Overlays popover (Objects section).
 
-The lines come from ``ui/overlay_collect.py`` (cached per object); this module only turns them into one batch per
+The lines come from ``overlay_collect.py`` (cached per object); this module only turns them into one batch per
 layer and draws them. Without a GPU (``bpy.app.background``) nothing is drawn and no shader is made: the collection
 of lines is what the headless tests check.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, PointerProperty
 
-from ..io.diagnostics import printable
-from . import adopt
+from ...io.diagnostics import printable
+from ..adopt import adopt
 from .overlay_collect import LineCache
 
 COLORS = {

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import bpy
 
-from ..io.importer.reproduce import combine
-from ..io.importer.reproduce.mass import carrier_of
-from ..io.mapping import stored as props
-from ..io.mapping.combine_pairs import Body, plan
+from ...io.importer.reproduce import combine
+from ...io.importer.reproduce.mass import carrier_of
+from ...io.mapping import stored as props
+from ...io.mapping.combine_pairs import Body, plan
+from ..filters.sync_filters import units
 from .sync_body import expected_state, material_holders, model_material, proxy_index, synced
-from .sync_filters import units
 
 
 @synced

@@ -9,10 +9,10 @@ import logging
 import bpy
 from bpy.props import IntProperty
 
-from ..io.check.evaluate import public
-from ..io.check.job import check_scene
-from ..io.check.output import LIMIT_SHOWN, summary_lines
-from ..io.diagnostics import printable
+from ...io.check.evaluate import public
+from ...io.check.job import check_scene
+from ...io.check.output import LIMIT_SHOWN, summary_lines
+from ...io.diagnostics import printable
 
 LOG = logging.getLogger(__name__)
 LAST_CHECK: dict = {}

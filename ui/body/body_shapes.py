@@ -21,11 +21,11 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..io.mapping import mesh_points
-from ..io.mapping.axes import SHAPE_TO_BLENDER
-from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES
-from . import readout
-from .readout import Part
+from ...io.mapping import mesh_points
+from ...io.mapping.axes import SHAPE_TO_BLENDER
+from ...io.mapping.values_to_gltf import BLENDER_PRIMITIVES
+from .. import readout
+from ..readout import Part
 
 MAX_HULL_VERTICES = 200_000  # operators: beyond this a mesh is not evaluated
 PANEL_MAX_VERTICES = 10_000  # panels redraw often (~9 ms at 10k vertices with a cached hull)
@@ -65,7 +65,7 @@ def _hull(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return result
 
 
-convex_hull = _hull  # public name for the overlay (ui/overlay_collect.py)
+convex_hull = _hull  # public name for the overlay (ui/overlay/overlay_collect.py)
 
 
 def _compute_hull(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
 """Checks of the glTF physics data stored on a scene's objects (``gltf_physics.validate_scene``).
 
-These check what export will read: the property groups of ``ui/properties.py`` and ``ui/joint_properties.py``
+These check what export will read: the property groups of ``ui/body/properties.py`` and ``ui/joint/joint_properties.py``
 against the schema rules they must satisfy, plus what Blender needs to simulate them. Pointers are RFC 6901 paths
 into Blender data: ``/objects/<name>/gltf_physics/motion/mass``. Codes start with ``GLTF_PHYSICS_STORED_``.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import bpy
 
-from ..io.diagnostics import DiagnosticList, pointer
-from . import readout
+from ...io.diagnostics import DiagnosticList, pointer
+from .. import readout
 
 BAD_VALUE = "GLTF_PHYSICS_STORED_BAD_VALUE"  # ERROR: the schema forbids it; export cannot write it as is
 NOT_SIMULATED = "GLTF_PHYSICS_STORED_NOT_SIMULATED"  # WARNING: stored, but Blender has nothing that simulates it

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import bpy
 
-from ..io.importer.reproduce import cleanup, velocity
-from .panels import CLOSED, PARENT_ID, PhysicsPanel
+from ...io.importer.reproduce import cleanup, velocity
+from ..panels import CLOSED, PARENT_ID, PhysicsPanel
 
 UNDOABLE = {"REGISTER", "UNDO"}
 HANDLERS = bpy.app.handlers.frame_change_pre

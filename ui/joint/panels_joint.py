@@ -12,12 +12,13 @@ import numpy as np
 from bpy.app.translations import pgettext_iface as iface_
 from mathutils import Vector
 
-from ..io.mapping.joints_to_blender import empty_axis, plan_joint
-from ..io.mapping.stored import stored_description
-from ..sim import drives as sim_drives
-from . import body_shapes, readout
-from .panels import PARENT_ID, PhysicsPanel, enum_label, label
-from .sync_body import draw_status
+from ...io.mapping.joints_to_blender import empty_axis, plan_joint
+from ...io.mapping.stored import stored_description
+from ...sim import drives as sim_drives
+from .. import readout
+from ..body import body_shapes
+from ..body.sync_body import draw_status
+from ..panels import PARENT_ID, PhysicsPanel, enum_label, label
 from .sync_joint import drive_status, limit_status
 
 PREVIEW_TOLERANCE = 1e-3

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..io.gltf.model import BoxShape, CapsuleShape, CylinderShape, PlaneShape, Shape, SphereShape
-from ..io.mapping.axes import points_to_blender
+from ...io.gltf.model import BoxShape, CapsuleShape, CylinderShape, PlaneShape, Shape, SphereShape
+from ...io.mapping.axes import points_to_blender
 
 SEGMENTS = 32  # segments per full circle
 INFINITE_PLANE = 4.0  # drawn extent (m) of an infinite plane in each direction

@@ -1,6 +1,6 @@
 """A stored glTF joint edited in the Joint panel → its Blender constraint, re-planned with the importer's mapping.
 
-``joint_changed`` (the ``update`` of every limit / drive / joint value in ``ui/joint_properties.py``) runs
+``joint_changed`` (the ``update`` of every limit / drive / joint value in ``ui/joint/joint_properties.py``) runs
 ``mapping.joints_to_blender.plan_joint`` on the stored description and applies it with ``configure_constraint`` /
 ``configure_motor`` — the importer's own code — so the exporter's edit detection (``io/exporter/joints._edited``:
 type, limits, springs, collision flag and the Empty's pose against the plan) still finds the joint unedited and
@@ -15,10 +15,10 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..io.gltf.nodes import quat_to_matrix, rigid
-from ..io.mapping import sync_gate
-from ..io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
-from ..io.mapping.joints_to_blender import (
+from ...io.gltf.nodes import quat_to_matrix, rigid
+from ...io.mapping import sync_gate
+from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
+from ...io.mapping.joints_to_blender import (
     ConstraintPlan,
     configure_constraint,
     configure_motor,
@@ -27,8 +27,8 @@ from ..io.mapping.joints_to_blender import (
     permutation_matrix,
     plan_joint,
 )
-from ..io.mapping.stored import assign, stored_description
-from .sync_body import SIMULATED, STORED, synced
+from ...io.mapping.stored import assign, stored_description
+from ..body.sync_body import SIMULATED, STORED, synced
 
 PERMS = tuple(cyclic(first) for first in range(3))
 

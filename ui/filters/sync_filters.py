@@ -20,15 +20,15 @@ from collections.abc import Iterator
 import bpy
 import numpy as np
 
-from ..io.gltf.model import CollisionFilter
-from ..io.importer.reproduce.mass import carrier_of
-from ..io.mapping import sync_gate
-from ..io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
-from ..io.mapping.object_tree import ObjectTree
-from ..io.mapping.roles import HELPER_ROLES
-from ..io.mapping.values_to_gltf import export_filters_from_collections
-from ..sim.pairs import FilterTable, filters_collide
-from .sync_body import synced
+from ...io.gltf.model import CollisionFilter
+from ...io.importer.reproduce.mass import carrier_of
+from ...io.mapping import sync_gate
+from ...io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
+from ...io.mapping.object_tree import ObjectTree
+from ...io.mapping.roles import HELPER_ROLES
+from ...io.mapping.values_to_gltf import export_filters_from_collections
+from ...sim.pairs import FilterTable, filters_collide
+from ..body.sync_body import synced
 
 FIELDS = ("collision_systems", "collide_with_systems", "not_collide_with_systems")
 

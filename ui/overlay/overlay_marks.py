@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ..io.gltf.model import JointDrive, JointLimit
+from ...io.gltf.model import JointDrive, JointLimit
 
 SEGMENTS = 32  # segments per full circle
 FRAME_AXIS = 0.3  # m, length of a frame's axis lines

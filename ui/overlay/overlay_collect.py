@@ -3,9 +3,9 @@
 :func:`object_lines` reads one object (its stored glTF values on ``Object.gltf_physics``, else what export derives
 from the Blender settings) and returns ``{layer: (N, 3) float32}``; :class:`LineCache` keeps the result per object,
 keyed on the object's world matrix and a digest of every value the lines depend on, so a redraw without changes
-costs one key computation per selected object. ``ui/overlay.py`` turns the layers into GPU batches.
+costs one key computation per selected object. ``ui/overlay/overlay.py`` turns the layers into GPU batches.
 
-Layers (colours in ``ui/overlay.py``): ``collider`` and ``trigger`` shapes, ``axis_x`` / ``axis_y`` / ``axis_z``
+Layers (colours in ``ui/overlay/overlay.py``): ``collider`` and ``trigger`` shapes, ``axis_x`` / ``axis_y`` / ``axis_z``
 (glTF axes of joint frames A and B), ``limit``, ``drive``, ``mass`` (centre of mass), ``velocity``.
 """
 
@@ -17,16 +17,17 @@ import json
 import bpy
 import numpy as np
 
-from ..io.gltf.model import JointDescription
-from ..io.gltf.nodes import quat_to_matrix, rigid
-from ..io.mapping import mesh_points
-from ..io.mapping.axes import AXIS_CHANGE
-from ..io.mapping.joints_to_blender import permutation_matrix, plan_joint
-from ..io.mapping.joints_to_gltf import constraint_description
-from ..io.mapping.object_tree import ObjectTree
-from ..io.mapping.stored import stored_description
-from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shape_from_json
-from . import body_shapes, overlay_geometry, overlay_marks
+from ...io.gltf.model import JointDescription
+from ...io.gltf.nodes import quat_to_matrix, rigid
+from ...io.mapping import mesh_points
+from ...io.mapping.axes import AXIS_CHANGE
+from ...io.mapping.joints_to_blender import permutation_matrix, plan_joint
+from ...io.mapping.joints_to_gltf import constraint_description
+from ...io.mapping.object_tree import ObjectTree
+from ...io.mapping.stored import stored_description
+from ...io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shape_from_json
+from ..body import body_shapes
+from . import overlay_geometry, overlay_marks
 
 LAYERS = ("collider", "trigger", "axis_x", "axis_y", "axis_z", "limit", "drive", "mass", "velocity")
 AXES = "xyz"

@@ -1,6 +1,6 @@
 """Collision filters as lists in the Collider & Material and Trigger panels, and the two scene buttons.
 
-The stored filter keeps each list as JSON text (``ui/properties.py``; '' = the list is absent), which is what the
+The stored filter keeps each list as JSON text (``ui/body/properties.py``; '' = the list is absent), which is what the
 exporter writes: the operators here rewrite that text, and the ``UIList`` (``GLTF_PHYSICS_UL_filter_systems``) draws
 its rows, a view rebuilt from the text (``filter_mirror``; one source of truth). Editing a collider's filter
 re-solves the scene's collision collections (``sync_filters.filter_changed``).
@@ -19,9 +19,9 @@ import bpy
 from bpy.app.translations import pgettext_iface as iface_
 from bpy.props import EnumProperty, IntProperty, StringProperty
 
+from ..lists import GLTF_PHYSICS_UL_filter_systems
+from ..panels import label
 from . import filter_mirror, sync_filters
-from .lists import GLTF_PHYSICS_UL_filter_systems
-from .panels import label
 
 UNDO = {"REGISTER", "UNDO"}
 TARGETS = (("COLLIDER", "Collider", "The collider's filter"), ("TRIGGER", "Trigger", "The trigger's filter"))

@@ -22,8 +22,9 @@ from bpy.props import (
     StringProperty,
 )
 
-from . import filter_mirror, sync_body, sync_combine, sync_filters, sync_shapes
-from .joint_properties import GLTF_PHYSICS_PG_joint
+from ..filters import filter_mirror, sync_filters
+from ..joint.joint_properties import GLTF_PHYSICS_PG_joint
+from . import sync_body, sync_combine, sync_shapes
 
 MOTION_KINDS = (
     ("dynamic", "Dynamic", "Simulated body"),
@@ -137,7 +138,7 @@ class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
         description="collisionFilters[].notCollideWithSystems: JSON list of names, '' = absent",
         update=filter_mirror.text_changed,
     )
-    # The UI lists' rows: views of the three texts above, rebuilt from them (ui/filter_mirror.py), never exported.
+    # The UI lists' rows: views of the three texts above, rebuilt from them (ui/filters/filter_mirror), never exported.
     collision_systems_rows: CollectionProperty(type=GLTF_PHYSICS_PG_system_name)
     collide_with_systems_rows: CollectionProperty(type=GLTF_PHYSICS_PG_system_name)
     not_collide_with_systems_rows: CollectionProperty(type=GLTF_PHYSICS_PG_system_name)
@@ -249,7 +250,7 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
         name="Shape Passthrough",
         description="extras / extensions / unknown keys of the shape and its sub-object (JSON)",
     )
-    # Views of shape_json (get/set, nothing stored twice); a write rebuilds the generated proxy (ui/sync_shapes.py)
+    # Views of shape_json (get/set, nothing stored twice); a write rebuilds the generated proxy (ui/body/sync_shapes.py)
     shape_size: sync_shapes.param("shape_size", "Size", "m, glTF axes X, Y (up), Z (box.size)")
     shape_radius: sync_shapes.param("shape_radius", "Radius", "m (sphere.radius)")
     shape_height: sync_shapes.param("shape_height", "Height", "m along glTF +Y (capsule: between the cap centres)")

@@ -1,6 +1,6 @@
 """The rows that the collision-filter UI lists draw, derived from the stored JSON text.
 
-The stored filter keeps each list as JSON text (``ui/properties.py``, '' = absent): that text stays the one source
+The stored filter keeps each list as JSON text (``ui/body/properties.py``, '' = absent): that text stays the one source
 the exporter, the importer's stored values and the checks read. A ``UIList`` needs a ``CollectionProperty``, so each
 list also has ``<field>_rows``: a view of the text, rebuilt by the text's ``update`` callback (every write through
 the property: the importer, the list operators, scripts — also while the sync is paused) and by a ``load_post``

@@ -14,17 +14,17 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ..io.gltf.model import PhysicsMaterial
-from ..io.gltf.nodes import relative_offset, rigid
-from ..io.mapping import adopt_extra_props as extra
-from ..io.mapping import mesh_points
-from ..io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
-from ..io.mapping.joints_to_blender import configure_constraint, configure_motor, permutation_matrix, plan_joint
-from ..io.mapping.joints_to_gltf import constraint_description
-from ..io.mapping.shapes_to_blender import implicit_mesh, shape_to_json
-from ..io.mapping.stored import apply_material, assign, store_description
-from ..io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shapes_close
-from .overlay_collect import constraint_settings
+from ...io.gltf.model import PhysicsMaterial
+from ...io.gltf.nodes import relative_offset, rigid
+from ...io.mapping import adopt_extra_props as extra
+from ...io.mapping import mesh_points
+from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
+from ...io.mapping.joints_to_blender import configure_constraint, configure_motor, permutation_matrix, plan_joint
+from ...io.mapping.joints_to_gltf import constraint_description
+from ...io.mapping.shapes_to_blender import implicit_mesh, shape_to_json
+from ...io.mapping.stored import apply_material, assign, store_description
+from ...io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shapes_close
+from ..overlay.overlay_collect import constraint_settings
 
 
 def _group(ob, key: str):

@@ -1,6 +1,6 @@
 """glTF values edited in the panels → the Blender settings that simulate them (bodies and materials).
 
-Property ``update`` callbacks of ``ui/properties.py``. Each one writes exactly what the importer would have written
+Property ``update`` callbacks of ``ui/body/properties.py``. Each one writes exactly what the importer would have written
 for the edited value (``io/importer/bodies.py``), so the exporter's edit detection (``io/exporter/stored.py``) still
 sees "unchanged" and writes the edited glTF value. They are cheap (a few ``setattr``), run only when
 ``mapping.sync_gate.active()`` (not during an import, not inside another sync) and never raise.
@@ -18,12 +18,12 @@ import traceback
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from ..io.gltf.model import DYNAMIC, KINEMATIC, STATIC, PhysicsMaterial
-from ..io.importer.reproduce import velocity
-from ..io.importer.reproduce.mass import carrier_of
-from ..io.mapping import stored as props
-from ..io.mapping import sync_gate
-from ..io.mapping.gravity_weight import gravity_weight
+from ...io.gltf.model import DYNAMIC, KINEMATIC, STATIC, PhysicsMaterial
+from ...io.importer.reproduce import velocity
+from ...io.importer.reproduce.mass import carrier_of
+from ...io.mapping import stored as props
+from ...io.mapping import sync_gate
+from ...io.mapping.gravity_weight import gravity_weight
 from . import body_shapes
 
 SIMULATED, REPRODUCED, STORED = "simulated", "reproduced", "stored only"

@@ -15,9 +15,9 @@ import tempfile
 
 import bpy
 
-from ..io.diagnostics import Diagnostic, Severity
-from ..io.gltf.validate.document import validate_gltf
-from ..io.hooks import last_report
+from ...io.diagnostics import Diagnostic, Severity
+from ...io.gltf.validate.document import validate_gltf
+from ...io.hooks import last_report
 
 EXPORT_FAILED = "GLTF_PHYSICS_CHECK_EXPORT_FAILED"  # WARNING: the check could not export the scene
 _NODE = re.compile(r"^/nodes/(\d+)(/|$)")

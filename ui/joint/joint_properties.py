@@ -24,7 +24,7 @@ from bpy.props import (
 
 from .sync_joint import joint_changed, limit_max_changed, limit_min_changed
 
-SYNC = {"update": joint_changed}  # every glTF joint value re-plans the Blender constraint (ui/sync_joint.py)
+SYNC = {"update": joint_changed}  # every glTF joint value re-plans the Blender constraint (ui/joint/sync_joint.py)
 
 ROLES = (
     ("NONE", "None", "Not part of a glTF joint"),

@@ -1,6 +1,6 @@
 """Implicit-shape parameters edited in the panels → the generated proxy mesh that Blender simulates.
 
-The parameters are properties with ``get`` / ``set`` on ``GLTF_PHYSICS_PG_geometry`` (``ui/properties.py``): they
+The parameters are properties with ``get`` / ``set`` on ``GLTF_PHYSICS_PG_geometry`` (``ui/body/properties.py``): they
 read and write the stored ``shape_json`` text itself (glTF frame, the keys of KHR_implicit_shapes; other keys are
 kept), so there is one source of truth. A write then rebuilds the mesh of the object realising the shape — a
 generated proxy (``role`` PROXY / TRIGGER_PROXY for this node, or the node's own mesh when the import generated it)
@@ -21,11 +21,11 @@ import json
 import bpy
 import numpy as np
 
-from ..io.mapping import mesh_points, sync_gate
-from ..io.mapping.mass_to_gltf import in_compound
-from ..io.mapping.shapes_to_blender import implicit_mesh
-from ..io.mapping.values_to_gltf import r7, shape_from_json
-from .adopt_steps import proxy_object, shape_proxy
+from ...io.mapping import mesh_points, sync_gate
+from ...io.mapping.mass_to_gltf import in_compound
+from ...io.mapping.shapes_to_blender import implicit_mesh
+from ...io.mapping.values_to_gltf import r7, shape_from_json
+from ..adopt.adopt_steps import proxy_object, shape_proxy
 from .sync_body import SIMULATED, STORED, apply_mass
 
 # property → (KHR_implicit_shapes key, shape types it applies to)

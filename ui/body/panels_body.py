@@ -11,8 +11,10 @@ import json
 import bpy
 from bpy.app.translations import pgettext_iface as iface_
 
-from . import body_shapes, filter_lists, readout, sync_shapes
-from .panels import PARENT_ID, PhysicsPanel, enum_label, label, optional_prop
+from .. import readout
+from ..filters import filter_lists
+from ..panels import PARENT_ID, PhysicsPanel, enum_label, label, optional_prop
+from . import body_shapes, sync_shapes
 from .sync_body import STORED, material_status, motion_status, prop_with_status
 
 

@@ -1,6 +1,6 @@
 """*Adopt Physics Settings* (``gltf_physics.adopt_settings``): scenes authored with the other Blender glTF-physics
 add-on (settings kept as ``Object.khr_physics_extra_props`` / ``khr_physics_extra_constraint_props``) → this
-extension's ``Object.gltf_physics`` (steps in ``ui/adopt_steps.py``), and a check after each file load that offers it.
+extension's ``Object.gltf_physics`` (steps in ``adopt_steps.py``), and a check after each file load that offers it.
 
 Entries: Object ▸ Rigid Body ▸ Adopt Physics Settings, and the 3D viewport's sidebar tab glTF Physics when the
 loaded file has such settings. The check (a persistent ``load_post`` handler, removed on unregister) prints one line
@@ -13,11 +13,11 @@ import bpy
 from bpy.app.handlers import persistent
 from bpy.props import BoolProperty
 
-from ..io.diagnostics import printable
-from ..io.mapping import sync_gate
-from ..io.mapping.adopt_extra_props import BODY_PROPS, JOINT_PROPS
+from ...io.diagnostics import printable
+from ...io.mapping import sync_gate
+from ...io.mapping.adopt_extra_props import BODY_PROPS, JOINT_PROPS
+from ..operators import UNDOABLE, _finish
 from . import adopt_steps
-from .operators import UNDOABLE, _finish
 
 PENDING: list[str] = []  # names of objects with the other add-on's settings not adopted yet (after the last load)
 LAST_REPORT: dict[str, list[str]] = {"converted": [], "not_converted": []}

@@ -16,12 +16,12 @@ import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
 from mathutils import Matrix
 
-from ..io.gltf.nodes import relative_offset, rigid
-from ..io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
-from ..io.mapping.joint_presets import PresetParams, describe
-from ..io.mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
-from ..io.mapping.stored import assign, store_description
-from ..io.mapping.sync_gate import paused as sync_paused
+from ...io.gltf.nodes import relative_offset, rigid
+from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
+from ...io.mapping.joint_presets import PresetParams, describe
+from ...io.mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
+from ...io.mapping.stored import assign, store_description
+from ...io.mapping.sync_gate import paused as sync_paused
 
 PRESET_ITEMS = (
     ("FIXED", "Fixed", "Weld: no relative motion"),
