@@ -277,6 +277,7 @@ def _store(
     pj = pg.joint
     frame_a_t, frame_a_r = _relative(state, frame_a, ctx.body_node_of.get(side_a))
     frame_b_t, frame_b_r = _relative(state, frame_b, ctx.body_node_of.get(side_b))
+    nodes = {"node_a": ctx.objects.get(frame_a), "node_b": ctx.objects.get(frame_b)}
     assign(  # only values that differ from the defaults become ID properties
         pj,
         role=role,
@@ -295,19 +296,7 @@ def _store(
         source=description.source or "",
         is_node=on_node,
         planned_axis=node_planned_axis(plan.perm) if on_node else -1,
+        **{key: ob for key, ob in nodes.items() if ob is not None},
     )
-    group = pj.id_properties_ensure()
-    # object pointers as ID properties, after ``assign`` wrote the rest at once (RNA writes them one by one; read back
-    # through RNA they are the same objects, with the same user counts)
-    nodes = {"node_a": ctx.objects.get(frame_a), "node_b": ctx.objects.get(frame_b)}
-    group.update({key: ob for key, ob in nodes.items() if ob is not None})
-    if role != "JOINT":
-        return
-    key = ("stored description", id(description))
-    stored = ctx.cache.get(key)
-    if stored is None:  # the first joint of this description: item by item, then kept as ID-property values
+    if role == "JOINT":
         store_description(pj, description, ctx.cache)
-        kept = [name for name in ("limits", "drives") if name in group]
-        ctx.cache[key] = {name: [item.to_dict() for item in group[name]] for name in kept}
-    elif stored:  # the others: all their limits and drives in one update, the same ID properties
-        group.update(stored)

@@ -33,13 +33,16 @@ SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
 
 
+_SEQUENCES = (tuple, list)
+
+
 def assign(pg, **values) -> None:
     """Set property-group values through RNA, skipping those equal to what the group already reads (its defaults on
     a fresh object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation;
     an unset one reads as its default, so readers see the same values."""
     for name, value in values.items():
         current = getattr(pg, name)
-        if isinstance(value, tuple | list):
+        if isinstance(value, _SEQUENCES):
             if tuple(current) == tuple(value):
                 continue
         elif current == value:
@@ -49,11 +52,11 @@ def assign(pg, **values) -> None:
 
 def store_motion(pg, motion: Motion, animated: bool) -> None:
     if motion.mass is None:
-        mass_mode, mass = "ABSENT", pg.mass
+        mass_mode, mass = "ABSENT", {}  # the mass the group holds is kept
     elif motion.mass == 0.0:
-        mass_mode, mass = "INFINITE", 0.0
+        mass_mode, mass = "INFINITE", {"mass": 0.0}
     else:
-        mass_mode, mass = "EXPLICIT", motion.mass
+        mass_mode, mass = "EXPLICIT", {"mass": motion.mass}
     extra = {
         name: convert(value)
         for name, value, convert in (
@@ -68,7 +71,7 @@ def store_motion(pg, motion: Motion, animated: bool) -> None:
         has_motion=True,
         kind=motion.kind if motion.kind in ("dynamic", "kinematic", "static") else "dynamic",
         mass_mode=mass_mode,
-        mass=mass,
+        **mass,
         has_center_of_mass=motion.center_of_mass is not None,
         has_inertia_diagonal=motion.inertia_diagonal is not None,
         has_inertia_orientation=motion.inertia_orientation is not None,
