@@ -29,7 +29,6 @@ EXPORT_NOT_WRITTEN = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"  # a Blender setting not 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape
 # joint roles of import-made objects that are not glTF nodes (REPRODUCTION: helpers of io/importer/reproduce.py)
 HELPER_JOINT_ROLES = ("JOINT", *HELPER_ROLES)
-FEW_OBJECTS = 8  # up to this many objects, ExportSession.snapshot_all reads them one by one
 
 
 def set_trs(node, trs: tuple) -> None:
@@ -115,10 +114,6 @@ class ExportSession:
         objects = bpy.data.objects
         names = objects.keys()
         if len(set(names)) != len(names):
-            return
-        if len(names) <= FEW_OBJECTS:  # a bulk read costs more than a few single ones (same values)
-            for ob in objects:
-                self.snapshot(ob)
             return
         flat = np.empty(len(names) * 16, dtype=np.float32)
         objects.foreach_get("matrix_world", flat)

@@ -53,7 +53,6 @@ def local_bounds(ob) -> tuple[tuple, tuple] | None:
 
 
 _BOUNDS = ("local bounds of every object",)
-BULK_AFTER = 16  # objects whose bounds are read one by one before every object's are read at once
 
 
 def _every_object_bounds() -> tuple[dict, list] | None:
@@ -76,13 +75,10 @@ def _every_object_bounds() -> tuple[dict, list] | None:
 
 
 def bounds_of(b: Builder, ob, name: str | None = None) -> tuple[tuple, tuple] | None:
-    """``local_bounds(ob)``; once an export has asked for ``BULK_AFTER`` objects' bounds, from one bulk read of every
-    object's bounds (same float32 values; small exports never pay for the bulk read). ``name``: ``ob.name``."""
-    table = b.memo.get(_BOUNDS, 0)
-    if type(table) is int:
-        if table < BULK_AFTER:
-            b.memo[_BOUNDS] = table + 1
-            return local_bounds(ob)
+    """``local_bounds(ob)`` from one bulk read of every object's bounds, made when an export first asks (same float32
+    values; ``local_bounds`` itself when object names repeat). ``name``: ``ob.name``."""
+    table = b.memo.get(_BOUNDS, _BOUNDS)
+    if table is _BOUNDS:
         table = b.memo[_BOUNDS] = _every_object_bounds()
     row = None if table is None else table[0].get(ob.name if name is None else name)
     return local_bounds(ob) if row is None else table[1][row]
