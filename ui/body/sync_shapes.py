@@ -21,10 +21,11 @@ import json
 import bpy
 import numpy as np
 
+from ...io.gltf.numbers import r7
 from ...io.mapping import mesh_points, sync_gate
 from ...io.mapping.mass_to_gltf import in_compound
 from ...io.mapping.shapes_to_blender import implicit_mesh
-from ...io.mapping.values_to_gltf import r7, shape_from_json
+from ...io.mapping.values_to_gltf import shape_from_json
 from ..adopt.adopt_steps import proxy_object, shape_proxy
 from .sync_body import SIMULATED, STORED, apply_mass
 

@@ -15,7 +15,8 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
-from ...io.gltf.nodes import quat_to_matrix, rigid
+from ...io.gltf.nodes import rigid
+from ...io.gltf.transforms import quat_to_matrix
 from ...io.mapping import sync_gate
 from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ...io.mapping.joints_to_blender import (

@@ -18,7 +18,8 @@ import bpy
 import numpy as np
 
 from ...io.gltf.model import JointDescription
-from ...io.gltf.nodes import quat_to_matrix, rigid
+from ...io.gltf.nodes import rigid
+from ...io.gltf.transforms import quat_to_matrix
 from ...io.mapping import mesh_points
 from ...io.mapping.axes import AXIS_CHANGE
 from ...io.mapping.joints_to_blender import permutation_matrix, plan_joint
