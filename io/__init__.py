@@ -13,8 +13,9 @@
 Import rule (checked by tests/unit/test_layers.py, its ``ALLOWED`` table is the rule): ``gltf`` imports only
 ``diagnostics``; ``mapping`` imports ``gltf``, ``sim``, ``diagnostics``; ``importer`` / ``exporter`` import
 ``mapping``, ``gltf``, ``gltf_addon``, ``report``, ``diagnostics``, ``sim``; only ``hooks`` imports the pipelines;
-of ``importer/``, ``ui`` may import only ``importer/reproduce/`` (the panels keep reproduced values in step).
-No cycles, no import of our modules by string, no ``try/except ImportError`` around them. Only ``gltf/``,
-``mapping/``, ``report``, ``diagnostics`` and ``cli`` are bpy-free (tested with ``bpy`` blocked); ``importer/``,
+of ``importer/``, ``ui`` may import only ``importer/reproduce/`` (the panels keep reproduced values in step);
+``sim`` imports only ``diagnostics`` and, of ``gltf/``, ``gltf/transforms`` (quaternion ⇄ matrix). No cycles, no
+import of our modules by string, no ``try/except ImportError`` around them. Only ``gltf/``, ``mapping/``,
+``report``, ``diagnostics`` and ``cli`` are bpy-free (tested with ``bpy`` blocked); ``importer/``,
 ``exporter/``, ``hooks`` and ``gltf_addon`` need Blender. This ``__init__`` stays a docstring.
 """

@@ -13,8 +13,8 @@ from itertools import permutations
 
 import numpy as np
 
+from ..io.gltf.transforms import matrix_to_quat, quat_to_matrix
 from .mass import MassProperties
-from .quat import from_matrix, to_matrix_normalized
 from .shapes import bad_shape
 
 _PERMS = [list(p) for p in permutations(range(3))]
@@ -22,7 +22,7 @@ _PERMS = [list(p) for p in permutations(range(3))]
 
 def tensor_from_principal(diagonal, orientation=None) -> np.ndarray:
     """Body-space tensor ``R·diag(d)·Rᵀ`` from ``inertiaDiagonal`` and ``inertiaOrientation`` (xyzw, None = 1)."""
-    r = to_matrix_normalized(orientation) if orientation is not None else np.eye(3)
+    r = quat_to_matrix(orientation) if orientation is not None else np.eye(3)
     return r @ np.diag(np.asarray(diagonal, dtype=float)) @ r.T
 
 
@@ -48,7 +48,7 @@ def principal_axes(tensor) -> tuple[np.ndarray, np.ndarray]:
     if np.linalg.det(vecs) < 0.0:
         k = int(np.argmin(np.abs(np.diag(vecs))))
         vecs[:, k] = -vecs[:, k]
-    return vals, from_matrix(vecs)
+    return vals, matrix_to_quat(vecs)
 
 
 def inverse_mass(mass: float | None) -> float:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .quat import to_matrix_normalized
+from ..io.gltf.transforms import quat_to_matrix
 from .shapes import Box, Capsule, Cylinder, Mesh, Plane, Shape, Sphere, bad_shape, capsule_side, validate
 
 DEFAULT_DENSITY = 1000.0
@@ -45,7 +45,7 @@ class MassProperties:
 
     def transformed(self, translation=None, rotation=None, scale=None) -> MassProperties:
         """The body moved by ``x' = R·diag(scale)·x + t`` (rotation xyzw); density is kept, so scale changes mass."""
-        a = to_matrix_normalized(rotation) if rotation is not None else np.eye(3)
+        a = quat_to_matrix(rotation) if rotation is not None else np.eye(3)
         if scale is not None:
             a = a @ np.diag(np.asarray(scale, dtype=float))
         det = abs(float(np.linalg.det(a)))

@@ -3,7 +3,8 @@
 Quaternions are glTF ordered ``(x, y, z, w)`` in arrays of shape ``(..., 4)``; vectors are ``(..., 3)``. Every
 function broadcasts, so a single ``(4,)`` quaternion combines with ``(N, 4)`` arrays. Products are Hamilton products,
 ``multiply(a, b)`` rotates by ``b`` first, then ``a`` (the convention of glTF node hierarchies). All arithmetic is
-float64; inputs are converted, never modified.
+float64; inputs are converted, never modified. Quaternion ⇄ rotation matrix is not here: ``io/gltf/transforms.py``
+(``quat_to_matrix``, ``matrix_to_quat``) is the one home of both conversions.
 """
 
 from __future__ import annotations
@@ -117,23 +118,6 @@ def from_axis_angle(axis, angle) -> np.ndarray:
     return out
 
 
-def to_matrix(q) -> np.ndarray:
-    """3×3 rotation matrices ``(..., 3, 3)`` of unit quaternions (columns are the rotated basis vectors)."""
-    q = _f64(q)
-    x, y, z, w = (q[..., i] for i in range(4))
-    m = np.empty(q.shape[:-1] + (3, 3))
-    m[..., 0, 0] = 1 - 2 * (y * y + z * z)
-    m[..., 0, 1] = 2 * (x * y - w * z)
-    m[..., 0, 2] = 2 * (x * z + w * y)
-    m[..., 1, 0] = 2 * (x * y + w * z)
-    m[..., 1, 1] = 1 - 2 * (x * x + z * z)
-    m[..., 1, 2] = 2 * (y * z - w * x)
-    m[..., 2, 0] = 2 * (x * z - w * y)
-    m[..., 2, 1] = 2 * (y * z + w * x)
-    m[..., 2, 2] = 1 - 2 * (x * x + y * y)
-    return m
-
-
 def _any_perpendicular(u: np.ndarray) -> np.ndarray:
     """A unit vector perpendicular to each unit ``u``: cross with the basis axis least aligned with it."""
     least = np.argmin(np.abs(u), axis=-1)
@@ -234,41 +218,3 @@ def twist_swing(q, axis) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     swing = multiply(q, conjugate(twist))
     twist_angle = np.where(ok, 2.0 * np.arctan2(proj_h, w_h), 0.0)
     return swing, twist, twist_angle
-
-
-# --- normalised input (zero → identity) and the inverse --------------------------------------------------------
-
-
-def normalize_or_identity(q: np.ndarray) -> np.ndarray:
-    """Unit quaternion(s) (x, y, z, w); a zero quaternion becomes the identity."""
-    q = np.asarray(q, dtype=float)
-    n = np.linalg.norm(q, axis=-1, keepdims=True)
-    ident = np.zeros_like(q)
-    ident[..., 3] = 1.0
-    return np.where(n > 0.0, q / np.where(n > 0.0, n, 1.0), ident)
-
-
-def to_matrix_normalized(q) -> np.ndarray:
-    """Rotation matrix/matrices (..., 3, 3) of quaternion(s) (x, y, z, w); input is normalised first."""
-    return to_matrix(normalize_or_identity(q))
-
-
-def from_matrix(m) -> np.ndarray:
-    """Unit quaternion (x, y, z, w) with w >= 0 of a proper rotation matrix (3, 3) (Shepperd's method)."""
-    m = np.asarray(m, dtype=float)
-    tr = np.trace(m)
-    diag = np.diag(m)
-    k = int(np.argmax([tr, *diag]))
-    if k == 0:
-        s = 2.0 * np.sqrt(max(1.0 + tr, 0.0))
-        q = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, 0.25 * s]
-    else:
-        i = k - 1
-        j, kk = (i + 1) % 3, (i + 2) % 3
-        s = 2.0 * np.sqrt(max(1.0 + m[i, i] - m[j, j] - m[kk, kk], 0.0))
-        q = [0.0, 0.0, 0.0, (m[kk, j] - m[j, kk]) / s]
-        q[i] = 0.25 * s
-        q[j] = (m[j, i] + m[i, j]) / s
-        q[kk] = (m[kk, i] + m[i, kk]) / s
-    q = normalize_or_identity(np.array(q))
-    return -q if q[3] < 0.0 else q

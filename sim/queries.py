@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..io.gltf.transforms import quat_to_matrix
 from . import raycast
 from .pairs import CollisionFilter, FilterTable
-from .quat import to_matrix_normalized
 from .shapes import Box, Capsule, Cylinder, Mesh, Plane, Shape, Sphere, validate
 
 
@@ -56,7 +56,7 @@ class Collider:
     @property
     def matrix(self) -> np.ndarray:
         """Rotation matrix (3, 3)."""
-        return to_matrix_normalized(self.rotation)
+        return quat_to_matrix(self.rotation)
 
     @property
     def abs_scale(self) -> np.ndarray:
@@ -108,7 +108,7 @@ _KERNELS = {
 def _cast_implicit(group: list[Collider], start: np.ndarray, seg: np.ndarray):
     """Vectorised cast of one segment against colliders of one implicit shape type."""
     pos = np.array([c.position for c in group])
-    rot = to_matrix_normalized(np.array([c.rotation for c in group]))
+    rot = quat_to_matrix(np.array([c.rotation for c in group]))
     scl = np.abs(np.array([c.scale for c in group]))
     o = np.einsum("kji,kj->ki", rot, start - pos) / scl
     d = np.einsum("kji,j->ki", rot, seg) / scl

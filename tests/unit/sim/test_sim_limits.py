@@ -12,6 +12,7 @@ from mathkit import rodrigues
 from testkit import corpus_files, corpus_id, read_json, submodule
 
 Q = submodule("sim.quat")
+T = submodule("io.gltf.transforms")
 L = submodule("sim.limits")
 K = submodule("sim.limit_kernels")
 sim = submodule("sim")
@@ -55,7 +56,7 @@ def random_frames(n):
 
 def matrix_metric(t_a, q_a, t_b, q_b, linear_axes=None, angular_axes=None):
     """Independent per-sample reference written with rotation matrices only."""
-    ra, rb = Q.to_matrix(q_a / np.linalg.norm(q_a)), Q.to_matrix(q_b / np.linalg.norm(q_b))
+    ra, rb = T.quat_to_matrix(q_a / np.linalg.norm(q_a)), T.quat_to_matrix(q_b / np.linalg.norm(q_b))
     if linear_axes is not None:
         d = ra.T @ (t_b - t_a)
         if len(linear_axes) == 1:
