@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python -P tests/bench/bench_export.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 3]
 [--budget 10] [--scene imported|nudged|native|native-empties] [--profile [--sort tottime] [--profile-only REGEX]]
-[--profile-diff] [--through-plan] [--gc-stats]``
+[--profile-diff] [--gc-stats]``
 
 ``--scene native`` (issue 14) exports the natively authored scene of ``native_scene.py`` (five shapes, six
 constraint types, generated here with the data API); ``native-empties`` imports that scene's file with its bodies on
@@ -131,7 +131,6 @@ def main() -> None:
     parser.add_argument("--profile-only", default="", help="regex of --profile's lines (e.g. gltf_physics)")
     parser.add_argument("--profile-diff", action="store_true", help="self time per function: physics minus plain")
     parser.add_argument("--gc-stats", action="store_true", help="time of full collector passes in each export")
-    parser.add_argument("--through-plan", action="store_true", help="physics JSON through io_scene_gltf2's passes")
     args = parser.parse_args()
     if args.native:
         args.scene = "nudged"
@@ -139,8 +138,6 @@ def main() -> None:
     import bpy
 
     out = user / "out.gltf"
-    if args.through_plan:  # the path before the JSON was added after the export (bpy 4.5+; 4.2 always takes it)
-        __import__(f"{addon.__name__}.io.exporter.deferred_json", fromlist=["ENABLED"]).ENABLED = False
     totals = time_steps(addon.__name__)
     if args.gc_stats:
         PASSES.start()

@@ -100,8 +100,6 @@ def time_parts(package: str, totals: dict[str, float]) -> None:
     add_timer(builder, "__init__", totals, "part Builder.__init__")
     hooks = importlib.import_module(f"{package}.io.hooks")
     add_timer(hooks, "_report_export", totals, "part hooks._report_export")
-    add_timer(hooks.frozen_objects, "freeze", totals, "part frozen_objects.freeze")
-    add_timer(hooks.deferred_json.DeferredJson, "__init__", totals, "part DeferredJson.__init__")
     cls = importlib.import_module(f"{package}.io.hooks").GltfPhysicsExport
     for name in ["__init__", *(n for n in vars(cls) if n.startswith(("gather_", "post_")))]:
         add_timer(cls, name, totals, f"hook {name}")

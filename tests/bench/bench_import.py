@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
 [--budget 10] [--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect]
-[--freeze-ab] [--cold] [--gc-stats]``
+[--cold] [--gc-stats]``
 
 ``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
 ``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
@@ -15,11 +15,11 @@ writes one generated file (a shared box mesh on every body node; physics listed 
 plain importer reads it too) and imports it alternately with ``scene.gltf_physics.import_physics`` off (plain
 Blender glTF import; our hooks return at once) and on, each after an untimed ``gc.collect()`` (so no import pays for
 the previous one's garbage). Reports the best of ``--runs`` of each and the ratio. ``--collect`` also times a full
-``gc.collect()`` right after each import: the collector work an import leaves to the session (a physics import keeps
-the parsed file out of the collector's passes until its last hook, ``importer/frozen_objects.py``). ``--freeze-ab``
-adds a third interleaved import per run: physics on, nothing frozen. ``--cold`` forgets the write plans the session
-has kept (``importer.direct_writes``) before each physics import, untimed: every physics import is then measured as
-the first import of that file in a session.
+``gc.collect()`` right after each import: the collector work an import leaves to the session. ``--cold`` forgets
+the write plans the session has kept (``importer.direct_writes``) before each physics import, untimed: every physics
+import is then measured as the first import of that file in a session. The ratios with the same collector treatment
+on both sides (none, or a ``gc.collect()`` before each run), medians of interleaved pairs and our hooks' CPU time:
+``bench_fair.py`` (docs/benchmarks.md); this script is for the breakdown (steps, sizes, profiles).
 """
 
 from __future__ import annotations
@@ -225,16 +225,13 @@ def measure(
     spent: dict,
     world_first: bool = False,
     collect: bool = False,
-    frozen=None,
     cold=None,
     budget: float = 0.0,
 ) -> dict:
     """``runs`` (or more within ``budget`` seconds: ``native_scene.repetitions``) interleaved plain / physics imports
-    of ``path``: {"plain", "physics", "steps", "plain_steps"}; with
-    ``frozen`` (the ``importer.frozen_objects`` module) also a physics import that freezes nothing ("unfrozen");
-    with ``cold`` (the ``importer.direct_writes`` module) its kept write plans are forgotten before each physics
-    import."""
-    out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": [], "unfrozen": [], "passes": []}
+    of ``path``: {"plain", "physics", "steps", "plain_steps"}; with ``cold`` (the ``importer.direct_writes``
+    module) its kept write plans are forgotten before each physics import."""
+    out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": [], "passes": []}
     for _ in native_scene.repetitions(runs, budget):
         spent.clear()
         out["plain"].append(import_once(bpy, path, False, world_first=world_first, collect=collect))
@@ -246,12 +243,6 @@ def measure(
         out["physics"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
         out["steps"].append(dict(spent))
         out["passes"][-1] = f"full collector passes: plain {out['passes'][-1]}, physics {PASSES.text()}"
-        if frozen is not None:
-            freeze, frozen.freeze = frozen.freeze, lambda: None
-            try:
-                out["unfrozen"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
-            finally:
-                frozen.freeze = freeze
     return out
 
 
@@ -282,9 +273,6 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="profile order: cumulative, tottime, ...")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
     parser.add_argument("--collect", action="store_true", help="also time a full gc.collect() after each import")
-    parser.add_argument(
-        "--freeze-ab", action="store_true", help="also time physics imports that freeze nothing (frozen_objects)"
-    )
     parser.add_argument("--cold", action="store_true", help="forget the kept write plans before each physics import")
     parser.add_argument("--gc-stats", action="store_true", help="time of full collector passes in each import")
     args = parser.parse_args()
@@ -298,11 +286,10 @@ def main() -> None:
     rows = []
     for bodies in args.sizes or [args.bodies]:
         path = write_scene(user, args.scene, bodies)
-        frozen = importlib.import_module(f"{addon.__name__}.io.importer.frozen_objects") if args.freeze_ab else None
         cold = importlib.import_module(f"{addon.__name__}.io.importer.direct_writes") if args.cold else None
         if args.gc_stats:
             PASSES.start()
-        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, frozen, cold, args.budget)
+        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, cold, args.budget)
         if args.gc_stats:
             PASSES.stop()
             print("\n".join(result["passes"]))
@@ -317,9 +304,6 @@ def main() -> None:
         print(f"plain glTF import (physics off): best {min(plain):.3f} s  runs {[round(t, 3) for t in plain]}")
         print(f"with physics import:             best {min(physics):.3f} s  runs {[round(t, 3) for t in physics]}")
         print(f"ratio: {min(physics) / min(plain):.2f}x  (physics part: {min(physics) - min(plain):.3f} s)")
-        if result["unfrozen"]:
-            unfrozen = min(result["unfrozen"])
-            print(f"nothing frozen:                  best {unfrozen:.3f} s  ratio {unfrozen / min(plain):.2f}x")
         best = steps[physics.index(min(physics))]
         print("steps of the best physics run: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items()))
         best_plain = result["plain_steps"][plain.index(min(plain))]
