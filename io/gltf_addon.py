@@ -453,8 +453,7 @@ def report_to_operator(gltf, level: str, message: str) -> None:
     """Queue a message for the import operator's report (``gltf.log`` popup buffer, 4.2-5.3; the console without
     the ``operator_log`` capability): the operator
     reports it when it finishes (status bar and Info editor; printed in background mode). Not also written through
-    io_scene_gltf2's console logger (``Log.info`` does both): once per run, and a logging call in a deep stack is
-    ≈ 50 µs per file (``tests/bench/bench_export_small.py --parts``: ``hooks._report_export``).
+    io_scene_gltf2's console logger (``Log.info`` does both): the operator's report is the one place users read it.
 
     ``level`` is "INFO" or "WARNING"; never "ERROR" (that makes ``bpy.ops.import_scene.gltf`` raise in scripts and
     goes to the ``glTFImporter_errors`` logger). The message goes through ``diagnostics.printable``.

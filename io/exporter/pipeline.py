@@ -1,19 +1,168 @@
-"""The order of an export, run in ``gather_gltf_extensions_hook`` once node indices are final: every object's
-body / collider / trigger (``bodies``) → collision filters of native collision collections → joints (``joints``) →
-nested bodies back under their file parents → notes for Blender settings glTF cannot hold (``unwritten``) →
-collider-only meshes off their nodes. The document is written with
-the project's writers (``gltf.write.write_target``) and merged into io_scene_gltf2's plan as plain dicts, which
-io_scene_gltf2 encodes and writes once with the rest of the file.
+"""The phases of an export, in the order io_scene_gltf2 calls our hooks (``ExportRun``), and the order of the build.
+
+Phases: *tree filter* (which objects are glTF nodes: import helpers are dropped) → *scene* (nested bodies back
+under their parents) → *per node* (collision geometry instead of render meshes, each node's object recorded) →
+*build*, once node indices are final (``gather_gltf_extensions_hook``): every object's body / collider / trigger
+(``bodies``) → collision filters of native collision collections → joints (``joints``) → nested bodies back under
+their file parents → notes for Blender settings glTF cannot hold (``unwritten``) → collider-only meshes off their
+nodes. The document is written with the project's writers (``gltf.write.write_target``) and merged into
+io_scene_gltf2's plan as plain dicts, which io_scene_gltf2 encodes and writes once with the rest of the file.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+
 from .. import gltf_addon
-from ..diagnostics import pointer
+from ..collector import gc_paused
+from ..diagnostics import Severity, pointer, printable
 from ..gltf.write import write_target
 from ..mapping.passthrough import extension_names
+from ..report import RunReport, operator_lines
 from . import bodies, joints, unwritten
-from .context import Builder, ExportSession
+from .collision_meshes import collision_mesh
+from .context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, Builder, ExportSession
+from .node_order import moves_nodes
+from .node_order import restore_scene as restore_node_order
+from .selection import session_decision
+
+
+class ExportRun:
+    """What one export keeps between io_scene_gltf2's hooks (``io/hooks.py`` calls one method per hook)."""
+
+    def __init__(self, report: RunReport) -> None:
+        self.report = report
+        self.session: ExportSession | None = None
+        self.off = False  # physics export is off for this run (read once: every hook of every node asks)
+
+    def _session(self, export_settings) -> ExportSession | None:
+        """The run's ExportSession, or None when physics export is off."""
+        if self.session is None:
+            if self.off:
+                return None
+            import bpy
+
+            settings = getattr(bpy.context.scene, "gltf_physics", None)
+            if settings is not None and not settings.export_physics:
+                self.report.counts["disabled"] = 1
+                self.off = True
+                return None
+            revision = settings.export_revision if settings is not None else "2026"
+            mass_properties = settings.export_mass_properties if settings is not None else "BLENDER"
+            yup = gltf_addon.export_yup(export_settings)
+            self.session = ExportSession(self.report, revision, yup, mass_properties)
+        return self.session
+
+    def filter_tree(self, vtree, export_settings) -> None:
+        """Import helpers (constraint Empties, world anchor, implicit-shape proxies) are not glTF nodes."""
+        session = self._session(export_settings)
+        if session is None:
+            return
+        object_type = _object_type()
+        with gc_paused():
+            session.snapshot_all()
+            for vnode, ob in gltf_addon.tree_objects(vtree):
+                if isinstance(ob, object_type):
+                    session.snapshot(ob)
+                    if not gltf_addon.is_kept(vnode):
+                        continue
+                    dropped = session_decision(session, ob) == "drop"
+                    if dropped:
+                        gltf_addon.drop(vnode)
+                        self.report.count("helpers_dropped")
+                    if not session.reorder:
+                        session.reorder = moves_nodes(ob, vnode, dropped)
+
+    def scene(self, gltf2_scene, blender_scene) -> None:
+        """Nested bodies back under their parent, what a dropped helper held back in place (``node_order``)."""
+        session = self.session
+        if session is not None and session.reorder and isinstance(getattr(gltf2_scene, "nodes", None), list):
+            restore_node_order(session, gltf2_scene.nodes, blender_scene)
+
+    def node_mesh(self, gltf_hook_node_mesh, blender_object, export_settings) -> None:
+        """Generated collision geometry is not exported as a render mesh."""
+        session = self._session(export_settings)
+        if session is None or not isinstance(blender_object, _object_type()):
+            return
+        decision = session_decision(session, blender_object)
+        if decision == "no_mesh":
+            gltf_hook_node_mesh.export_mesh = False
+        elif decision == "collision":  # geometry only: written here, without io_scene_gltf2's normals
+            mesh = collision_mesh(blender_object, export_settings, session.yup, session.collision_meshes)
+            if mesh is not None:
+                gltf_hook_node_mesh.export_mesh = False
+                session.meshes_of[blender_object.as_pointer()] = mesh
+
+    def node(self, gltf2_node, blender_object, export_settings) -> None:
+        """One glTF node was gathered: remember which object it is (indices are resolved at the end)."""
+        self.report.count("nodes")
+        if not isinstance(blender_object, _object_type()):
+            return
+        _restore_file_name(gltf2_node, blender_object)
+        session = self._session(export_settings)
+        if session is not None:
+            mesh = session.meshes_of.get(blender_object.as_pointer())
+            if mesh is not None:
+                gltf2_node.mesh = mesh
+            session.record_node(gltf2_node, blender_object)
+
+    def extensions(self, gltf2_plan, export_settings) -> None:
+        """Everything gathered and flattened: final node indices are known; build and write the physics."""
+        session = self._session(export_settings)
+        if session is None:
+            return
+        if not session.yup:
+            self.report.add(
+                Severity.WARNING,
+                EXPORT_APPROXIMATED,
+                "",
+                "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
+            )
+        try:
+            with gc_paused():  # many short-lived objects: no full collector passes in between
+                build(session, gltf2_plan)
+        finally:
+            _report_export(self.report, session.revision, export_settings)
+
+
+@functools.cache
+def _object_type() -> type:
+    """``bpy.types.Object``, looked up once (each ``bpy.types`` attribute access is an RNA look-up)."""
+    import bpy
+
+    return bpy.types.Object
+
+
+def _restore_file_name(gltf2_node, blender_object) -> None:
+    """Write back the node name the import had to escape, unless the object was renamed since."""
+    stored = blender_object.gltf_physics.file_name
+    if stored:
+        try:
+            original = json.loads(stored)
+        except ValueError:  # a script broke it: the object's name stays
+            return
+        if isinstance(original, str) and printable(original) == blender_object.name:
+            gltf2_node.name = original
+
+
+def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, str]]:
+    """("INFO"|"WARNING", text) lines for the export operator: one summary, the first warnings, then every Blender
+    setting that was not written (``GLTF_PHYSICS_EXPORT_NOT_WRITTEN``: one line per setting)."""
+    counts = report.counts
+    headline = (
+        f"glTF Physics ({revision}): {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('colliders', 0)} "
+        f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers"
+    )
+    lines = operator_lines(report, headline, any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")))
+    unwritten = [d for d in report.diagnostics if d.code == EXPORT_NOT_WRITTEN]
+    return lines + [("INFO", f"glTF Physics: {d.message}") for d in unwritten]
+
+
+def _report_export(report: RunReport, revision: str, export_settings) -> None:
+    """Queue the summary for the export operator."""
+    for level, message in export_summary_lines(report, revision):
+        gltf_addon.report_to_export_operator(export_settings, level, message)
 
 
 def apply_output(plan, output) -> list[str]:
@@ -77,4 +226,3 @@ def build(session: ExportSession, plan) -> None:
         session.report.add(diag.severity, diag.code, diag.pointer, diag.message)
     counts["added_nodes"] += len(output.new_nodes)
     apply_output(plan, output)
-

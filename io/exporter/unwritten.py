@@ -1,7 +1,7 @@
 """Blender rigid-body and constraint settings that glTF cannot hold: one note (``GLTF_PHYSICS_EXPORT_NOT_WRITTEN``)
 per setting that is not at Blender's default — damping whenever it is not 0, Blender's own default included, since
 engines will not damp — naming the objects that carry it. The export summary lists these notes
-(``hooks.export_summary_lines``); docs/export.md ("Fate of every Blender setting") has the full table.
+(``exporter.pipeline.export_summary_lines``); docs/export.md ("Fate of every Blender setting") has the full table.
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
 """What every import step shares: ``ImportContext`` (the document, the Blender objects of the file's nodes, the
-maps the steps fill in), the import's diagnostic codes and ``gc_paused``. The order of the steps is in
+maps the steps fill in) and the import's diagnostic codes. The order of the steps is in
 ``pipeline``; a step imports this module, never the pipeline.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,22 +157,6 @@ def animated_nodes(gltf_json: dict) -> set[int]:
                 if head.isdigit():
                     out.add(int(head))
     return out
-
-
-@contextlib.contextmanager
-def gc_paused():
-    """Python's cyclic garbage collector off for a block that allocates many short-lived objects.
-
-    Without it the collector runs full passes over every Python object of the session (~50 ms each with the glTF
-    add-on loaded) several times during a large import. Restores the previous state.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 BOX_FACES = ((0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3))

@@ -1,18 +1,145 @@
-"""The order of an import: rigid-body world → bodies and colliders → replaced Empties removed → triggers →
-collision filters → joints → reproduction helpers (``reproduce``, behind the import option). Every step and every
-object is isolated (``ImportContext.guarded``): an exception becomes a WARNING diagnostic with the JSON pointer of
-the data, and the import goes on.
+"""The phases of an import, in the order io_scene_gltf2 calls our hooks (``ImportRun``), and the order of the build:
+rigid-body world → bodies and colliders → replaced Empties removed → triggers → collision filters → joints →
+reproduction helpers (``reproduce``, behind the import option).
+
+Phases: *read* (JSON parsed, no objects yet: our model of the file, the rigid-body world, the placeholders that give
+an Empty with a collider a mesh object) → *per node* (each object as it is created) → *build* (every object exists,
+animations not yet created) → *finish* (the summary for the import operator). Every step and every object is
+isolated (``ImportContext.guarded``): an exception becomes a WARNING diagnostic with the JSON pointer of the data,
+and the import goes on.
 """
 
 from __future__ import annotations
 
+import json
+
 from .. import gltf_addon
+from ..collector import gc_paused
+from ..diagnostics import Severity
+from ..gltf.parse import parse_gltf
+from ..gltf.validate.codes import INTERNAL_ERROR
 from ..mapping.sync_gate import paused as sync_paused
+from ..report import RunReport, operator_lines
 from . import bodies, filters, joint_empties, joints, triggers
-from .context import ImportContext, gc_paused
-from .proxies import remove_replaced
+from .bodies import replacement_candidates
+from .context import ImportContext
+from .joint_empties import JointEmpties, node_joints
+from .proxies import EmptyPlaceholders, remove_replaced
 from .reproduce import step as reproduce
-from .world import ensure_world, needs_world
+from .scenes import mark_outside_scene
+from .world import create_world_early, ensure_world, needs_world
+
+
+class ImportRun:
+    """What one import keeps between io_scene_gltf2's hooks (``io/hooks.py`` calls one method per hook)."""
+
+    def __init__(self, report: RunReport) -> None:
+        self.report = report
+        self.document = None
+        self.json = None
+        self.placeholders = None  # proxies.EmptyPlaceholders when the file has physics
+        self.joint_empties = None  # joint_empties.JointEmpties when the file has physics
+        self.node_joints: set[int] = set()  # joint nodes whose own Empty carries the constraint (joint_empties)
+        self.file_names: dict[int, str] = {}  # node index → original name Blender could not hold (escaped)
+
+    def read(self, gltf) -> None:
+        """JSON parsed, no Blender objects yet: read our data into the model (``gather_import_gltf_before_hook``)."""
+        self.file_names = gltf_addon.escape_names(gltf)  # before the importer names anything
+        if not import_enabled():
+            self.report.counts["disabled"] = 1
+            return
+        with gc_paused():  # many short-lived objects: no full collector passes in between
+            self.json = gltf_addon.raw_json(gltf)
+            result = parse_gltf(self.json)
+        for diag in result.diagnostics:  # the import goes on without the dropped data: never an ERROR here
+            severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
+            self.report.add(severity, diag.code, diag.pointer, diag.message)
+        self.document = result.document
+        create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
+        if not self.document.is_empty():
+            candidates = replacement_candidates(self.document, self.json.get("nodes") or [])
+            self.placeholders = EmptyPlaceholders(candidates, gltf)
+            self.node_joints = node_joints(self.document, self.json)
+            joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None} - self.node_joints
+            names = {n.get("name") for n in self.json.get("nodes") or [] if isinstance(n, dict)}
+            self.joint_empties = JointEmpties(joint_nodes, self.placeholders.index, names)
+
+    def before_node(self, vnode, gltf_node) -> None:
+        """Before each object is created: an Empty with a collider gets a placeholder mesh."""
+        if self.placeholders is None:
+            return
+        try:
+            self.placeholders.before_node(vnode, gltf_node)
+        except Exception as exc:  # the Empty is then replaced after the nodes: never worth more than a note
+            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"creating a mesh object for an Empty failed: {exc}")
+
+    def after_node(self, vnode, gltf_node, blender_object, gltf) -> None:
+        """After each object is created: the node's data back as the file has it."""
+        try:
+            # every import: the node objects (public-hook path) serve steps that also run for plain files
+            gltf_addon.record_node(gltf, vnode, gltf_node, blender_object)
+            if self.placeholders is None:
+                return
+            self.placeholders.after_node(vnode, gltf_node)
+            self.joint_empties.after_node(gltf_node, blender_object)
+        except Exception as exc:
+            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"restoring a node after its object failed: {exc}")
+
+    def after_nodes(self, blender_scene, gltf) -> None:
+        """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics."""
+        if self.placeholders is not None:
+            self.placeholders.finish()
+        for index, name in self.file_names.items():  # kept for export (ASCII JSON text holds any string)
+            ob = gltf_addon.node_object(gltf, index)
+            if ob is not None:
+                ob.gltf_physics.file_name = json.dumps(name)
+        if self.json is not None and mark_outside_scene(gltf, self.json):
+            self.report.count("outside_scene")
+        if self.document is None or self.document.is_empty():
+            return
+        ctx = ImportContext(
+            document=self.document,
+            gltf=gltf,
+            scene=blender_scene,
+            json=self.json,
+            report=self.report,
+            density=_import_density(blender_scene),
+            placeholder=self.placeholders.mesh if self.placeholders is not None else None,
+            joint_empties=dict(self.joint_empties.empties) if self.joint_empties is not None else {},
+            node_joints=self.node_joints,
+        )
+        try:
+            build(ctx)
+        finally:  # whatever failed, placeholder mesh objects go back to the file's Empties
+            restore_placeholders(ctx)
+
+    def finish(self, gltf) -> None:
+        """Last hook of an import: the summary for the operator's report."""
+        for level, message in summary_lines(self.report):
+            gltf_addon.report_to_operator(gltf, level, message)
+
+
+def import_enabled() -> bool:
+    """The scene's *Import Physics* option (on when the scene has no settings)."""
+    import bpy
+
+    settings = getattr(bpy.context.scene, "gltf_physics", None)
+    return settings is None or bool(settings.import_physics)
+
+
+def _import_density(scene) -> float:
+    settings = getattr(scene, "gltf_physics", None)
+    return float(settings.import_density) if settings is not None else 1000.0
+
+
+def summary_lines(report: RunReport) -> list[tuple[str, str]]:
+    """("INFO"|"WARNING", text) lines for the import operator: one summary plus the first warnings."""
+    counts = report.counts
+    headline = (
+        f"glTF Physics: {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('constraints', 0)} constraints, "
+        f"{counts.get('triggers', 0)} triggers"
+    )
+    return operator_lines(report, headline, bool(counts.get("rigid_bodies") or counts.get("triggers")))
 
 
 def build(ctx: ImportContext) -> None:

@@ -53,7 +53,7 @@ def test_operator_summary_lists_counts_and_warnings(clean):
 
     _import(FIXTURES / "import" / "malformed.gltf")
     hooks = submodule(clean, "io.hooks")
-    lines = hooks.summary_lines(hooks.last_report("import"))
+    lines = submodule(clean, "io.importer.pipeline").summary_lines(hooks.last_report("import"))
     level, text = lines[0]
     assert level == "WARNING"
     assert text.startswith("glTF Physics: 2 rigid bodies, 0 constraints, 0 triggers; 7 warnings")
@@ -64,7 +64,7 @@ def test_operator_summary_lists_counts_and_warnings(clean):
 def test_plain_gltf_reports_nothing(clean):
     _import(fixture("no_physics.gltf"))
     hooks = submodule(clean, "io.hooks")
-    assert hooks.summary_lines(hooks.last_report("import")) == []
+    assert submodule(clean, "io.importer.pipeline").summary_lines(hooks.last_report("import")) == []
     assert bpy.context.scene.rigidbody_world is None
 
 
