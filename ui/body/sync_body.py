@@ -37,8 +37,10 @@ def synced(function):
 
     @functools.wraps(function)
     def update(owner, context) -> None:
+        if not sync_gate.active():  # first: the import writes with the gate closed, once per stored value
+            return
         ob = owner.id_data
-        if not sync_gate.active() or not isinstance(ob, bpy.types.Object):
+        if not isinstance(ob, bpy.types.Object):
             return
         with sync_gate.paused():
             try:
