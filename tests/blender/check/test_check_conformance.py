@@ -20,7 +20,8 @@ from testkit import corpus_files, corpus_id
 
 FILES = corpus_files("glTF_Physics/tests/**/*.gltf", sample=False)  # every tier: the 62 scenes move as on 5.0
 FRAMES = 120
-# scene → why it cannot move as its README says (derived by running this file on bpy 4.5, 5.2 and 5.3: only this one fails)
+# scene → why it cannot move as its README says (derived by running this file on bpy 4.5, 5.2 and 5.3: only this
+# one fails)
 EXPECTED_FAILURES: dict[str, str] = {
     "RigidBodies_Joint_07": "not reproducible in Blender: a 3-axis distance limit with a range (Blender limits "
     "each axis separately; the importer reports GLTF_PHYSICS_IMPORT_NOT_REPRODUCIBLE)",
