@@ -18,14 +18,13 @@ Run: ``.venv/bin/python -P tests/bench/bench_convert.py [--files 500] [--library
    with the extension disabled (plain Blender glTF, the issue's baseline: no file of the library lists a physics
    extension in ``extensionsRequired``), enabled with ``Scene.gltf_physics`` import and export physics off (our hooks
    return at once) and on as ``convert`` runs a glTF output (Reproduce Motion off: its helpers are for a ``.blend``;
-   the import ``exporting_only``: no collision collections, filter rows or proxy rings, which only Blender uses);
-   best of ``--runs`` per file, summed. With ``--corpus`` the same for every corpus file,
-   each re-exported in its own container (``.gltf`` separate, ``.glb``), its best import and best export summed, then
-   the import and export time physics adds and the five files that add most; a file that cannot be imported in every
-   mode (one that lists a physics extension in ``extensionsRequired`` fails with the extension disabled, a malformed
-   validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and 2.
-   ``--with-reproduce`` adds a fourth mode per file: physics on with Reproduce Motion and everything only Blender
-   uses (an interactive import and export).
+   otherwise the ordinary import and export); best of ``--runs`` per file, summed. With ``--corpus`` the same for
+   every corpus file, each re-exported in its own container (``.gltf`` separate, ``.glb``), its best import and best
+   export summed, then the import and export time physics adds and the five files that add most; a file that cannot
+   be imported in every mode (one that lists a physics extension in ``extensionsRequired`` fails with the extension
+   disabled, a malformed validator test file fails in all) is excluded and counted. ``--no-speed`` skips parts 1 and
+   2. ``--with-reproduce`` adds a fourth mode per file: physics on with Reproduce Motion (an interactive import and
+   export).
 """
 
 from __future__ import annotations
@@ -136,9 +135,7 @@ def overhead(
     sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository root
     import devkit
 
-    addon, _ = devkit.start_installed("gltf_physics_bench_")
-    import contextlib
-
+    devkit.start_installed("gltf_physics_bench_")
     import addon_utils
     import bpy
 
@@ -154,13 +151,10 @@ def overhead(
             settings.import_reproduce = mode == WITH_REPRODUCE  # convert: only for a .blend output
         out = work / "overhead" / ("overhead.glb" if container == "GLB" else "overhead.gltf")
         out.parent.mkdir(exist_ok=True)
-        hooks = sys.modules.get(f"{addon.__name__}.io.hooks")
-        only = hooks.export_only.exporting_only() if mode == "on" and hooks is not None else contextlib.nullcontext()
         start = time.perf_counter()
-        with only:  # as ``convert`` imports and exports for a glTF output (``importer.export_only``)
-            bpy.ops.import_scene.gltf(filepath=str(path))
-            imported = time.perf_counter()
-            bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
+        bpy.ops.import_scene.gltf(filepath=str(path))
+        imported = time.perf_counter()
+        bpy.ops.export_scene.gltf(filepath=str(out), export_format=container)
         return imported - start, time.perf_counter() - imported
 
     modes = ("disabled", "off", "on", *([WITH_REPRODUCE] if with_reproduce else []))

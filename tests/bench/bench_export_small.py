@@ -4,21 +4,20 @@ Run: ``.venv/bin/python -P tests/bench/bench_export_small.py [--exports 40] [--p
 [--profile N [--sort tottime]] [FILES…]``
 
 Each file (default: the one-body ``tests/fixtures/basic_body.gltf`` and every file of ``tests/fixtures/import`` and
-``joints`` that imports) is imported once with physics (as ``convert`` imports for a glTF output: Reproduce Motion off,
-export only; ``--with-reproduce``: a full interactive import), then exported as GLB ``--exports`` times with physics on;
+``joints`` that imports) is imported once with physics (as ``convert`` imports for a glTF output: Reproduce Motion off;
+``--with-reproduce``: with it, as an interactive import), then exported as GLB ``--exports`` times with physics on;
 per file the mean of the faster half of the whole export time (wall clock) and of the CPU time spent inside our export
 hooks (``GltfPhysicsExport``: construction + every hook call, summed per export; process time, so other processes on
-a loaded machine do not count). An export with physics off is no
-baseline for an imported file: the import helpers (constraint Empties, proxies) are then exported as nodes.
-``--parts`` also prints the CPU time of every hook method and of the export pipeline's steps (``PARTS``; inclusive,
-each call's timer adds ≈ 1 µs), per export, averaged over the files.
+a loaded machine do not count). An export with physics off is no baseline for an imported file: the import helpers
+(constraint Empties, proxies) are then exported as nodes. ``--parts`` also prints the CPU time of every hook method and
+of the export pipeline's steps (``PARTS``, ``Builder``'s node passes, ``pipeline._report_export``; inclusive, each
+call's timer adds ≈ 1 µs), per export, averaged over the files.
 ``--profile N``: cProfile of N physics exports of the first file, our functions by cumulative time (``--sort``).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import pathlib
 import pstats
@@ -63,7 +62,7 @@ def time_hooks(cls) -> list[float]:
 
 
 PARTS = {  # ``--parts``: module → functions called through its namespace (inclusive CPU time, ≈ 1 µs per call)
-    "io.exporter.pipeline": ("write_target", "apply_output", "extension_names"),
+    "io.exporter.pipeline": ("build", "write_target", "apply_output", "extension_names", "_report_export"),
     "io.exporter.bodies": ("add_object", "assign_native_filters", "stored_motion", "stored_collider", "stored_trigger"),
     "io.exporter.unwritten": ("note_unwritten",),
     "io.exporter.stored": ("realizer", "_stored_geometry", "_stored_material", "_stored_filter", "_stored_extras"),
@@ -87,19 +86,13 @@ def time_parts(package: str, totals: dict[str, float]) -> None:
     from timers import add_timer
 
     for module_name, names in PARTS.items():
-        try:
-            module = importlib.import_module(f"{package}.{module_name}")
-        except ImportError:
-            continue
-        for name in names:
-            if hasattr(module, name):
-                add_timer(module, name, totals, f"part {module_name.rsplit('.', 1)[-1]}.{name}")
+        module = importlib.import_module(f"{package}.{module_name}")
+        for name in names:  # a name that is gone fails here: PARTS follows the pipeline
+            add_timer(module, name, totals, f"part {module_name.rsplit('.', 1)[-1]}.{name}")
     builder = importlib.import_module(f"{package}.io.exporter.context").Builder
     add_timer(builder, "restore_parents", totals, "part Builder.restore_parents")
     add_timer(builder, "finish_nodes", totals, "part Builder.finish_nodes")
     add_timer(builder, "__init__", totals, "part Builder.__init__")
-    hooks = importlib.import_module(f"{package}.io.hooks")
-    add_timer(hooks, "_report_export", totals, "part hooks._report_export")
     cls = importlib.import_module(f"{package}.io.hooks").GltfPhysicsExport
     for name in ["__init__", *(n for n in vars(cls) if n.startswith(("gather_", "post_")))]:
         add_timer(cls, name, totals, f"hook {name}")
@@ -127,11 +120,8 @@ def main() -> None:
     def export(on: bool) -> tuple[float, float]:
         bpy.context.scene.gltf_physics.export_physics = on
         inside[0] = 0.0
-        hooks = sys.modules[f"{addon.__name__}.io.hooks"]
-        only = hooks.export_only.exporting_only() if not reproduce else contextlib.nullcontext()
         start = time.perf_counter()
-        with only:  # as ``convert`` exports an export-only import: trusting its stored values
-            bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB")
+        bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB")
         return time.perf_counter() - start, inside[0]
 
     def load(path: pathlib.Path) -> bool:
@@ -140,11 +130,8 @@ def main() -> None:
         settings = bpy.context.scene.gltf_physics
         settings.import_physics = True
         settings.import_reproduce = reproduce  # off, as ``convert`` imports for a glTF output
-        hooks = sys.modules[f"{addon.__name__}.io.hooks"]
-        only = hooks.export_only.exporting_only() if not reproduce else contextlib.nullcontext()
         try:
-            with only:
-                bpy.ops.import_scene.gltf(filepath=str(path))
+            bpy.ops.import_scene.gltf(filepath=str(path))
         except RuntimeError:  # a malformed fixture
             return False
         return True

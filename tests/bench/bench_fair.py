@@ -111,7 +111,7 @@ def hooks_share(files: list[dict]) -> dict:
 
 
 def collector_state() -> tuple:
-    """What a run could leave changed in the collector: enabled, thresholds, frozen objects."""
+    """What a run could leave changed in the collector: enabled, thresholds, ``gc.freeze`` count."""
     return gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()
 
 

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python -P tests/bench/bench_import.py [--bodies 2000 | --sizes 1000 2000 4000 10000] [--runs 5]
 [--budget 10] [--scene generated|generated-empties|native|native-empties] [--profile [--sort tottime]] [--collect]
-[--cold] [--gc-stats]``
+[--gc-stats]``
 
 ``--scene native`` (issue 14) imports the file Blender writes for the natively authored scene of
 ``native_scene.py`` (five shapes, six constraint types); ``native-empties`` the same file with its bodies on Empties.
@@ -15,11 +15,12 @@ writes one generated file (a shared box mesh on every body node; physics listed 
 plain importer reads it too) and imports it alternately with ``scene.gltf_physics.import_physics`` off (plain
 Blender glTF import; our hooks return at once) and on, each after an untimed ``gc.collect()`` (so no import pays for
 the previous one's garbage). Reports the best of ``--runs`` of each and the ratio. ``--collect`` also times a full
-``gc.collect()`` right after each import: the collector work an import leaves to the session. ``--cold`` forgets
-the write plans the session has kept (``importer.direct_writes``) before each physics import, untimed: every physics
-import is then measured as the first import of that file in a session. The ratios with the same collector treatment
-on both sides (none, or a ``gc.collect()`` before each run), medians of interleaved pairs and our hooks' CPU time:
-``bench_fair.py`` (docs/benchmarks.md); this script is for the breakdown (steps, sizes, profiles).
+``gc.collect()`` right after each import: the collector work an import leaves to the session. The steps timed in
+the physics runs: parsing (``parse_gltf`` as ``importer.pipeline`` calls it in ``ImportRun.read``), the world, the
+bodies, the filters and the joints, plus our two import hooks and Blender's depsgraph update. The ratios with the
+same collector treatment on both sides (none, or a ``gc.collect()`` before each run), medians of interleaved pairs and
+our hooks' CPU time: ``bench_fair.py`` (docs/benchmarks.md); this script is for the breakdown (steps, sizes,
+profiles).
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ def make_scene(bodies: int, empties: bool = False) -> dict:
 
 
 STEPS = {  # module → function of the installed extension timed separately in the physics runs
-    "io.hooks": "parse_gltf",
+    "io.importer.pipeline": "parse_gltf",  # ImportRun.read
     "io.importer.world": "ensure_world",  # runs in gather_import_gltf_before_hook (create_world_early)
     "io.importer.bodies": "build",
     "io.importer.filters": "apply",
@@ -225,12 +226,10 @@ def measure(
     spent: dict,
     world_first: bool = False,
     collect: bool = False,
-    cold=None,
     budget: float = 0.0,
 ) -> dict:
     """``runs`` (or more within ``budget`` seconds: ``native_scene.repetitions``) interleaved plain / physics imports
-    of ``path``: {"plain", "physics", "steps", "plain_steps"}; with ``cold`` (the ``importer.direct_writes``
-    module) its kept write plans are forgotten before each physics import."""
+    of ``path``: {"plain", "physics", "steps", "plain_steps", "passes"}."""
     out: dict = {"plain": [], "physics": [], "steps": [], "plain_steps": [], "passes": []}
     for _ in native_scene.repetitions(runs, budget):
         spent.clear()
@@ -238,8 +237,6 @@ def measure(
         out["plain_steps"].append(dict(spent))
         out["passes"].append(PASSES.text())
         spent.clear()
-        if cold is not None:
-            cold.forget_plans()
         out["physics"].append(import_once(bpy, path, True, world_first=world_first, collect=collect))
         out["steps"].append(dict(spent))
         out["passes"][-1] = f"full collector passes: plain {out['passes'][-1]}, physics {PASSES.text()}"
@@ -273,7 +270,6 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="profile order: cumulative, tottime, ...")
     parser.add_argument("--world-first", action="store_true", help="add the rigid-body world before each import")
     parser.add_argument("--collect", action="store_true", help="also time a full gc.collect() after each import")
-    parser.add_argument("--cold", action="store_true", help="forget the kept write plans before each physics import")
     parser.add_argument("--gc-stats", action="store_true", help="time of full collector passes in each import")
     args = parser.parse_args()
     if args.empties:
@@ -286,10 +282,9 @@ def main() -> None:
     rows = []
     for bodies in args.sizes or [args.bodies]:
         path = write_scene(user, args.scene, bodies)
-        cold = importlib.import_module(f"{addon.__name__}.io.importer.direct_writes") if args.cold else None
         if args.gc_stats:
             PASSES.start()
-        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, cold, args.budget)
+        result = measure(bpy, path, args.runs, spent, args.world_first, args.collect, args.budget)
         if args.gc_stats:
             PASSES.stop()
             print("\n".join(result["passes"]))

@@ -1,30 +1,26 @@
 """Benchmark (not a test): CPU time of the extension's import hooks per file (issue 10's fixed cost per small file).
 
 Run: ``.venv/bin/python -P tests/bench/bench_import_hooks.py [--runs 5] [--modes disabled off on] [--steps [--parts]]
-[--as-convert] [FILE_OR_FOLDER ...] [--profile N [--sort tottime] [--dump FILE]] [--small-ab N]``
+[FILE_OR_FOLDER ...] [--profile N [--sort tottime] [--dump FILE]]``
 
 Installs the extension as the Blender test tier does, then imports each file (folders walked for ``.gltf`` / ``.glb``;
-default: the fixtures of ``tests/fixtures/import`` and ``joints``, the sources of ``bench_convert.py``'s fixture
-library) ``--runs`` times per mode
-after a fresh home file: extension disabled, physics import off, on. Reports, per file and summed: the import's CPU
-time (``time.process_time``: less sensitive than wall time to other processes on a shared machine) and the CPU time
-spent inside our hook methods (all of them, and ``gather_import_gltf_before_hook`` alone), best of ``--runs`` each.
-``--steps`` also times, with physics on, parsing and validation and each step of the import pipeline
-(``io/importer/pipeline.py``: world, bodies, replaced Empties, triggers, filters, joints, reproduction) and every hook
-on its own: the mean over the files of the fastest import's times, largest first (steps run inside hooks);
-``--parts`` adds the functions inside the body step (``PARTS``: motion bodies, stored collider values, compound
-children, proxies, own-shape checks, the stored-value writers; inclusive times, each call's timer adds ≈ 1 µs).
-``--profile N`` then imports the files N times over with physics on and prints a cProfile of our hooks only (the
-profiler runs inside the hook methods, so Blender's own import does not show up). ``--small-ab N``: N passes over
-the files with physics on, each file imported with ``node_frames.SMALL`` at 0 (numpy for every node count) and at its
-value (Python floats for small files) in alternating order: the hooks' CPU time of both, measured side by side in the
-same process (robust to other processes on a loaded machine; cold caches count as they do in a real import).
+default: the fixtures of ``tests/fixtures/import`` and ``joints``) ``--runs`` times per mode after a fresh home file:
+extension disabled, physics import off, on. Reports, per file and summed: the import's CPU time
+(``time.process_time``: less sensitive than wall time to other processes on a shared machine) and the CPU time spent
+inside our hook methods (all of them, and ``gather_import_gltf_before_hook`` alone), best of ``--runs`` each.
+``--steps`` also times, with physics on, parsing and validation (``parse_gltf`` as ``ImportRun.read`` calls it) and
+each step of the import pipeline (``io/importer/pipeline.py``: world, bodies, replaced Empties, triggers, filters,
+joints, reproduction) and every hook on its own: the mean over the files of the fastest import's times, largest first
+(steps run inside hooks); ``--parts`` adds the functions inside the body step (``PARTS``: motion bodies, stored
+collider values, compound children, proxies, own-shape checks, the stored-value writers, and what ``ImportRun.read``
+calls; inclusive times, each call's timer adds ≈ 1 µs). ``--profile N`` then imports the files N times over with
+physics on and prints a cProfile of our hooks only (the profiler runs inside the hook methods, so Blender's own import
+does not show up).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import gc
 import importlib
@@ -81,8 +77,6 @@ PARTS = {  # ``--parts``: functions inside the body step (module → names it ca
         "_prepare_collider",
         "add_rigid_body",
         "apply_motion",
-        "_stored_body",
-        "replayed",
         "own_shape",
         "new_shape_data",
         "new_child_object",
@@ -91,7 +85,7 @@ PARTS = {  # ``--parts``: functions inside the body step (module → names it ca
     ),
     "io.importer.geometry": ("mesh_volume", "implicit_mesh", "_scaled_gltf_mesh", "mesh_from_shape", "_own_implicit"),
     "io.mapping.mesh_points": ("is_centred_box", "bounds"),
-    "io.hooks": (
+    "io.importer.pipeline": (  # what ImportRun.read calls through the pipeline's namespace
         "create_world_early",
         "replacement_candidates",
         "EmptyPlaceholders",
@@ -114,10 +108,9 @@ def time_steps(package: str, parts: bool = False) -> dict[str, float]:
         for name in names:
             add_timer(module, name, steps, f"part {module_name.rsplit('.', 1)[-1]}.{name}")
     pipeline = importlib.import_module(f"{package}.io.importer.pipeline")
-    hooks = importlib.import_module(f"{package}.io.hooks")
     owners = [(getattr(pipeline, module), function, f"step {module}") for module, function in STEPS.items()]
     owners += [(pipeline, name, f"step {name}") for name in ("ensure_world", "remove_replaced")]
-    owners.append((hooks, "parse_gltf", "parse and validate"))
+    owners.append((pipeline, "parse_gltf", "parse and validate"))  # ImportRun.read
     for owner, name, label in owners:
         add_timer(owner, name, steps, label)
     return steps
@@ -143,16 +136,9 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=0, help="profile our hooks over N passes (physics on)")
     parser.add_argument("--dump", type=pathlib.Path, help="also write the profile there (pstats format)")
     parser.add_argument("--sort", default="tottime", help="profile order: tottime, cumulative, ncalls, ...")
-    parser.add_argument("--small-ab", type=int, default=0, help="N passes: node_frames.SMALL 0 vs its value")
     parser.add_argument("--modes", nargs="+", choices=("disabled", "off", "on"), default=["disabled", "off", "on"])
     parser.add_argument("--steps", action="store_true", help="also time parsing and each import step (physics on)")
     parser.add_argument("--parts", action="store_true", help="with --steps: also the functions of the body step")
-    parser.add_argument(
-        "--as-convert",
-        action="store_true",
-        help="import as convert does for a glTF output (Reproduce Motion off, "
-        "export only); default: as an interactive import",
-    )
     args = parser.parse_args()
     files = inputs(args.files) or sorted((FIXTURES / "import").glob("*.gltf")) + sorted(
         (FIXTURES / "joints").glob("*.gltf")
@@ -173,14 +159,10 @@ def main() -> None:
         else:
             devkit.enable()
             bpy.context.scene.gltf_physics.import_physics = mode == "on"
-            bpy.context.scene.gltf_physics.import_reproduce = not args.as_convert
         spent.clear()
         gc.collect()  # no import pays for the previous one's garbage (not timed)
-        hooks = sys.modules[f"{addon.__name__}.io.hooks"]
-        only = hooks.export_only.exporting_only() if args.as_convert else contextlib.nullcontext()
         start = time.process_time()
-        with only:
-            bpy.ops.import_scene.gltf(filepath=str(path))
+        bpy.ops.import_scene.gltf(filepath=str(path))
         total = time.process_time() - start
         return total, sum(spent.values()), spent.get("gather_import_gltf_before_hook", 0.0)
 
@@ -213,20 +195,8 @@ def main() -> None:
         stats.print_stats(70)
         if args.dump:
             stats.dump_stats(args.dump)
-    ab: dict[int, float] = {}
-    if args.small_ab:
-        frames = importlib.import_module(f"{addon.__name__}.io.gltf.node_frames")
-        small = frames.SMALL
-        for k in range(args.small_ab):
-            for path in files:
-                for value in (0, small) if k % 2 else (small, 0):
-                    frames.SMALL = value
-                    ab[value] = ab.get(value, 0.0) + once(path, "on")[1]
-        frames.SMALL = small
     devkit.enable()
     n = len(files)
-    for value, hooks in sorted(ab.items()):
-        print(f"node_frames.SMALL = {value}: our hooks {hooks * 1e3 / n / args.small_ab:.3f} CPU ms per file (mean)")
     if step_totals:
         print(f"physics on, fastest of {args.runs} imports per file with its steps' times, CPU ms per file (mean):")
         print(f"  {'import':44s} {steps_whole * 1e3 / n:7.3f}")
