@@ -80,9 +80,7 @@ def _scene_module():
 def test_finished_import_and_export(before, tmp_path):
     assert bpy.ops.import_scene.gltf(filepath=str(REPLACED)) == {"FINISHED"}
     _assert_as_before(before)
-    assert bpy.ops.export_scene.gltf(filepath=str(tmp_path / "out.gltf"), export_format="GLTF_SEPARATE") == {
-        "FINISHED"
-    }
+    assert bpy.ops.export_scene.gltf(filepath=str(tmp_path / "out.gltf"), export_format="GLTF_SEPARATE") == {"FINISHED"}
     _assert_as_before(before)
 
 
