@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import logging
 from types import ModuleType
 
 
@@ -30,3 +31,14 @@ def rna_values(data) -> dict:
         else:
             out[name] = value
     return out
+
+
+class ErrorRecords(logging.Handler):
+    """A logging handler that keeps the messages of ERROR records (io_scene_gltf2's ``glTFImporter_errors``)."""
+
+    def __init__(self):
+        super().__init__(level=logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record):
+        self.records.append(record.getMessage())

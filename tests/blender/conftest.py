@@ -16,7 +16,7 @@ import tempfile
 _USER = tempfile.mkdtemp(prefix="gltf_physics_user_")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 import devkit  # noqa: E402
-from blenderkit import submodule  # noqa: E402
+from blenderkit import ErrorRecords, submodule  # noqa: E402
 
 devkit.isolate_user_resources(pathlib.Path(_USER))
 
@@ -44,19 +44,10 @@ def addon():
     return _addon()
 
 
-class _Collect(logging.Handler):
-    def __init__(self):
-        super().__init__(level=logging.ERROR)
-        self.records: list[str] = []
-
-    def emit(self, record):
-        self.records.append(record.getMessage())
-
-
 @pytest.fixture(autouse=True)
 def gltf_errors():
     """Records of io_scene_gltf2's error logger (export-hook exceptions only show up there)."""
-    handler = _Collect()
+    handler = ErrorRecords()
     logger = logging.getLogger("glTFImporter_errors")
     logger.addHandler(handler)
     yield handler.records

@@ -35,7 +35,7 @@ import traceback
 import bpy
 
 import devkit
-from blenderkit import submodule
+from blenderkit import ErrorRecords, submodule
 from testkit import CORPUS
 
 ERRORS = pathlib.Path(__file__).parent / "importer" / "expected_gltf_errors.json"
@@ -80,15 +80,6 @@ class Run:
         return self._values[name]
 
 
-class _Collect(logging.Handler):
-    def __init__(self):
-        super().__init__(level=logging.ERROR)
-        self.records: list[str] = []
-
-    def emit(self, record):
-        self.records.append(record.getMessage())
-
-
 def named_copy(addon, path: pathlib.Path, out: pathlib.Path) -> tuple[pathlib.Path, dict]:
     """A copy of ``path`` whose nodes all have unique names (Blender names unnamed nodes after their meshes), so
     that exported nodes can be matched with the source by name. Renaming nodes is not physics."""
@@ -130,7 +121,7 @@ def _import(addon, path: pathlib.Path, variant: str) -> Run:
         imported, extra["source"] = named_copy(addon, path, out)
     bpy.context.scene.gltf_physics.import_reproduce = variant != "mapping"
     logger = logging.getLogger("glTFImporter_errors")
-    handler = _Collect()
+    handler = ErrorRecords()
     logger.addHandler(handler)
     try:
         try:

@@ -18,25 +18,17 @@ import pytest
 from test_import_probes import EXAMPLE, scene_state
 
 import devkit
+from blenderkit import ErrorRecords
 from testkit import corpus_files, corpus_id, import_fixtures
 
 FILES = [*import_fixtures(sample=False), EXAMPLE, *corpus_files(sample=False)]
 COMPARED = ("parent", "matrix", "mesh", "animation")
 
 
-class _Log(logging.Handler):
-    def __init__(self):
-        super().__init__(level=logging.ERROR)
-        self.records: list[str] = []
-
-    def emit(self, record):
-        self.records.append(record.getMessage())
-
-
 def _import(path: pathlib.Path) -> tuple[dict, list[str]]:
     """io_scene_gltf2 alone: the objects, and its error log."""
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
-    log = _Log()
+    log = ErrorRecords()
     logging.getLogger("glTFImporter_errors").addHandler(log)
     try:
         assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
