@@ -13,7 +13,7 @@ CODE = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"
 
 
 def _summary(addon) -> list[str]:
-    lines = submodule(addon, "io.hooks").export_summary_lines(last_export(addon), "2026")
+    lines = submodule(addon, "io.exporter.pipeline").export_summary_lines(last_export(addon), "2026")
     return [text for level, text in lines if level == "INFO" and "not written" in text]
 
 

@@ -37,7 +37,7 @@ def test_lone_surrogates_import_reports_and_export_keeps_them(clean, tmp_path):
     assert any("\\ud800" in text and "GLTF_PHYSICS_UNKNOWN_SHAPE_TYPE" in text for text in texts), texts
     assert all(text.encode("utf-8") for text in texts)  # no lone surrogate left in what reaches the console
     assert not [text for text in texts if "IMPORT_FAILED" in text], texts  # names stored escaped, never a failure
-    lines = submodule(clean, "io.hooks").summary_lines(report)
+    lines = submodule(clean, "io.importer.pipeline").summary_lines(report)
     assert lines and all(text.encode("utf-8") for _, text in lines)
     ghost = bpy.data.objects["Gh\\ud800ost"]  # the Blender name is escaped visibly
     assert ghost.rigid_body is not None and json.loads(ghost.gltf_physics.file_name) == NODE
