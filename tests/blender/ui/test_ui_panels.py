@@ -7,6 +7,7 @@ import json
 import math
 
 import bpy
+import corpus_runs
 import pytest
 
 from blenderkit import submodule
@@ -209,15 +210,13 @@ def test_fake_layout_rejects_unknown_properties_and_operators(addon, clean):
     layout.operator("gltf_physics.make_trigger").shape = "BOX"
 
 
-SAMPLES = corpus_files("glTF_Physics/samples/*/*.gltf", "glTF_Physics/tests/*/*_00.gltf", "omi-godot/**/*.gltf")
+SAMPLES = corpus_files("glTF_Physics/samples/*/*.gltf", "glTF_Physics/tests/*/*_00.gltf", "omi-godot/**/*.gltf")[:24]
 
 
-@pytest.mark.corpus
-@pytest.mark.parametrize("path", SAMPLES[:24], ids=corpus_id)
-def test_every_panel_draws_for_every_object_of_corpus_scenes(addon, clean, gltf_errors, path):
-    import_gltf(clean, path)
-    assert not [r for r in gltf_errors if "gltf_physics" in r or "Extension hook" in r]
-    gltf_errors.clear()  # missing textures of third-party assets are io_scene_gltf2's business
+@corpus_runs.inspector("reproduce", "every_panel_draws", files=SAMPLES)
+def _every_panel_draws(addon, path, run):
+    """On the session's import of ``path`` (``corpus_runs``): every panel of every object polls and draws."""
+    assert run.result == "FINISHED", run.result
     drawn_any = set()
     for ob in bpy.context.scene.objects:
         drawn = _draw_all(addon, ob)
@@ -227,3 +226,11 @@ def test_every_panel_draws_for_every_object_of_corpus_scenes(addon, clean, gltf_
         assert (drawn["joint"] is not None) == (ob.rigid_body_constraint is not None or pg.joint.role != "NONE")
         drawn_any |= {name for name, layout in drawn.items() if layout is not None}
     assert {"main", "notes"} <= drawn_any
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", SAMPLES, ids=corpus_id)
+def test_every_panel_draws_for_every_object_of_corpus_scenes(addon, gltf_errors, path):
+    run = corpus_runs.run(addon, path, "reproduce", gltf_errors)
+    assert not [r for r in run.gltf_errors if "gltf_physics" in r or "Extension hook" in r]
+    run.value("every_panel_draws")
