@@ -27,7 +27,7 @@ EXPORT_FAILED = "GLTF_PHYSICS_EXPORT_FAILED"  # one object or step raised (WARNI
 EXPORT_NOT_WRITTEN = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"  # a Blender setting not at its default with no glTF field (INFO)
 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape
-# joint roles of import-made objects that are not glTF nodes (REPRODUCTION: helpers of io/importer/reproduce.py)
+# joint roles of import-made objects that are not glTF nodes (REPRODUCTION: helpers of io/importer/reproduce/)
 HELPER_JOINT_ROLES = ("JOINT", *HELPER_ROLES)
 
 

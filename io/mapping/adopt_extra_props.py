@@ -1,5 +1,5 @@
 """Settings of the other Blender glTF-physics add-on (the spec author's ``KHR_physics_rigid_bodies`` exporter) →
-values of this extension (bpy-free; ``ui/adopt.py`` reads and writes the Blender data).
+values of this extension (bpy-free; ``ui/adopt/adopt.py`` reads and writes the Blender data).
 
 That add-on keeps its settings in two property groups, which stay in a .blend as ID properties when it is not
 installed (only the values that were ever set are stored; the rest read as the defaults below):

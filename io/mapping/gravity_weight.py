@@ -1,7 +1,8 @@
 """The rigid-body world's gravity weight that reproduces the dynamic bodies' ``gravityFactor`` (bpy-free).
 
 Blender has one gravity weight per rigid-body world, no factor per body. Used by the importer's reproduction step
-(``io/importer/reproduce.py``) and by the Body panel's sync when a gravity factor is edited (``ui/sync_body.py``).
+(``io/importer/reproduce/gravity.py``) and by the Body panel's sync when a gravity factor is edited
+(``ui/body/sync_body.py``).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ A cyclic permutation of a right-handed basis is a rotation, so no axis ever chan
 used as they are. Blender's HINGE turns about the Empty's Z, SLIDER/PISTON/MOTOR act along/about its X: the
 permutation puts the glTF axis there.
 
-Engine conventions measured headless on 4.2, 4.5 and 5.0 (tests/blender/test_joints_sim.py):
+Engine conventions measured headless on 4.2, 4.5 and 5.0 (tests/blender/importer/test_joints_sim.py):
 
 * linear limits bound the position of object2's frame in object1's frame: glTF ``[min, max]`` unchanged;
 * angular limits (GENERIC Euler angles and HINGE) bound the rotation of object1 relative to object2, i.e. the

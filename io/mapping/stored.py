@@ -1,7 +1,7 @@
 """Copy model values onto ``Object.gltf_physics`` (for export) and onto Blender's rigid body (for simulation), and
 read a stored joint description back.
 
-Vectors go to Blender's frame with exact swizzles (see ``ui/properties.py``); shapes/filters are kept as JSON.
+Vectors go to Blender's frame with exact swizzles (see ``ui/body/properties.py``); shapes/filters are kept as JSON.
 """
 
 from __future__ import annotations
@@ -336,7 +336,7 @@ def joint_passthrough(obj: Passthrough, text: str) -> None:
 
 
 def stored_description(pj, passthrough: bool = True) -> JointDescription:
-    """The joint description exactly as the import kept it on the constraint Empty (``ui/joint_properties.py``);
+    """The joint description exactly as the import kept it on the constraint Empty (``ui/joint/joint_properties.py``);
     32-bit values back in their ``r7`` form; ``passthrough=False`` leaves out the kept extras/extensions."""
     keep = joint_passthrough if passthrough else lambda obj, text: None
     limits = []
