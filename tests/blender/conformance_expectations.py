@@ -124,7 +124,8 @@ def collision_filter(doc: dict, report: dict) -> list[str]:
         body = bodies[index]
         if not held:
             if body["rest_height_m"] > top - 5.0:
-                out.append(f"{body['name']}: should fall through the static body, rests at {body['rest_height_m']:.2f} m")
+                rests = body["rest_height_m"]
+                out.append(f"{body['name']}: should fall through the static body, rests at {rests:.2f} m")
             continue
         expected = top - min(held)
         if abs(body["rest_height_m"] - expected) > TOUCH:
