@@ -30,6 +30,7 @@ from ...mapping.initial_velocity import (
     delayed,
     is_preroll_driver,
     location_expressions,
+    release_expression,
     rotation_expressions,
 )
 from ...mapping.object_tree import ObjectTree
@@ -241,7 +242,7 @@ def drive_release(body, scene, delay: int) -> None:
     var.targets[0].id_type = "SCENE"
     var.targets[0].id = scene
     var.targets[0].data_path = VARIABLES["s"]
-    driver.expression = f"frame < s + {delay + RELEASE}"
+    driver.expression = release_expression(delay)
 
 
 def has_release(body) -> bool:
