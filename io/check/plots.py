@@ -38,6 +38,11 @@ def _figure(width: float, height: float):
     return fig
 
 
+def plain(text: str) -> str:
+    """``text`` shown as written: a ``$`` in a file, body or joint name would start matplotlib's mathtext."""
+    return str(text).replace("$", r"\$")
+
+
 def style_cycle(count: int) -> list[tuple]:
     """``count`` distinct (colour, line style) pairs: tab10 for up to 10 lines, else tab20, each colour round with
     the next line style (80 distinct pairs; beyond that they repeat)."""
@@ -55,10 +60,10 @@ def height_figure(report: dict):
     fig = _figure(8 + 1.7 * columns, max(3.2, 0.17 * rows + 1.0))
     ax = fig.add_subplot(1, 1, 1)
     for body, (colour, style) in zip(bodies, style_cycle(len(bodies)), strict=True):
-        ax.plot(report["_time"], body["_height"], lw=1.2, color=colour, linestyle=style, label=body["name"])
+        ax.plot(report["_time"], body["_height"], lw=1.2, color=colour, linestyle=style, label=plain(body["name"]))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("height (m)")
-    ax.set_title(f"{report['input']}: body heights", fontsize=9)
+    ax.set_title(f"{plain(report['input'])}: body heights", fontsize=9)
     ax.grid(alpha=0.3)
     if bodies:
         fig.legend(loc="outside right upper", fontsize=7, ncols=columns, title="bodies", title_fontsize=7)
@@ -112,7 +117,7 @@ def _limit_row(ax, time: np.ndarray, joint: dict, limit: dict) -> None:
     axes = limit.get("linearAxes", limit.get("angularAxes"))
     verdict = f"violated by up to {limit['max_violation']:.3g} {unit}" if limit["violated"] else "kept"
     ax.set_ylabel(unit)
-    ax.set_title(f"{joint['name']} — limit {limit['index']}: {limit['kind']} {axes}, {verdict}", fontsize=9)
+    ax.set_title(f"{plain(joint['name'])} — limit {limit['index']}: {limit['kind']} {axes}, {verdict}", fontsize=9)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7)
 
@@ -128,7 +133,7 @@ def _drive_row(ax, time: np.ndarray, joint: dict, index: int, drive: dict) -> No
     verdict = "reached" if drive["reached"] else "NOT reached"
     ax.set_ylabel(unit)
     ax.set_title(
-        f"{joint['name']} — drive {index}: {drive['type']} axis {drive['axis']} ({drive['target_kind']}), "
+        f"{plain(joint['name'])} — drive {index}: {drive['type']} axis {drive['axis']} ({drive['target_kind']}), "
         f"{verdict} within {tolerance:.3g} {unit}",
         fontsize=9,
     )

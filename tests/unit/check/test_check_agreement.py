@@ -151,3 +151,12 @@ def test_the_height_legend_fits_with_a_distinct_style_per_body(count):
     assert len(lines) == count and len(styles) == count
     assert len(fig.legends[0].get_texts()) == count
     assert _legend_fits(fig)
+
+
+def test_names_with_dollar_signs_are_drawn_as_written():
+    """A ``$`` in a name would start matplotlib's mathtext: ``$\\frac$`` failed the whole plot."""
+    name = r"crate $\frac$"
+    report = _report([_body(name)], [_joint([{"angularAxes": [2], "min": -0.5, "max": 0.5}], name=name)])
+    for fig in (plots.height_figure(report), plots.joint_figure(report, report["joints"][0])):
+        fig.canvas.draw()  # mathtext would raise ValueError here
+    assert plots.height_figure(report).legends[0].get_texts()[0].get_text() == r"crate \$\frac\$"
