@@ -231,7 +231,8 @@ def drive_release(body, scene, delay: int) -> None:
     """Drive ``body``'s *Animated* flag: on while ``frame < s + delay + RELEASE`` (``s`` the rigid-body cache's
     start), off from then on. A simple expression (no Python, no handler): a ``.blend`` plays it without the
     extension. Blender carries the kinematic velocity over at this switch as at an RNA one; a keyframed switch would
-    do too, but its action would make io_scene_gltf2 export the body as animated. Replaces an earlier release."""
+    do too, but its action would make io_scene_gltf2 export the body as animated. The flight is the one the RNA
+    switch of a frame handler gave, frame for frame. Replaces an earlier release."""
     body.driver_remove(RELEASE_PATH)
     body.rigid_body.kinematic = True
     driver = body.driver_add(RELEASE_PATH).driver
@@ -246,6 +247,7 @@ def drive_release(body, scene, delay: int) -> None:
 
 
 def has_release(body) -> bool:
+    """Does ``body`` carry the release driver (``drive_release``)?"""
     data = body.animation_data
     return data is not None and data.drivers.find(RELEASE_PATH) is not None
 
