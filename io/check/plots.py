@@ -90,17 +90,24 @@ def joint_figure(report: dict, joint: dict):
 
 
 def _padded(ax, values: list[float], floor: float) -> None:
+    """The y range of ``values`` (the finite ones: a run of zero duration has no rate) padded by 10 %, at least
+    ``floor``."""
+    values = [v for v in values if v is not None and np.isfinite(v)] or [0.0]
     low, high = min(values), max(values)
     pad = max(0.1 * (high - low), floor)
     ax.set_ylim(low - pad, high + pad)
+
+
+def _extremes(series: np.ndarray) -> list[float]:
+    finite = series[np.isfinite(series)]
+    return [float(finite.min()), float(finite.max())] if len(finite) else []
 
 
 def _limit_row(ax, time: np.ndarray, joint: dict, limit: dict) -> None:
     series, unit = limit["_series"], limit["unit"]
     lower, upper = limit["min"], limit["max"]
     bounds = [v for v in (lower, upper) if v is not None]
-    values = [float(series.min()), float(series.max()), *bounds]
-    _padded(ax, values, 5 * LIMIT_TOLERANCE)
+    _padded(ax, [*_extremes(series), *bounds], 5 * LIMIT_TOLERANCE)
     low, high = ax.get_ylim()
     if lower is not None and lower == upper:
         edges, band = (lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE), f"± {LIMIT_TOLERANCE:g} {unit}"
@@ -124,7 +131,7 @@ def _limit_row(ax, time: np.ndarray, joint: dict, limit: dict) -> None:
 
 def _drive_row(ax, time: np.ndarray, joint: dict, index: int, drive: dict) -> None:
     series, unit, target, tolerance = drive["_series"], drive["unit"], drive["target"], drive["tolerance"]
-    _padded(ax, [float(series.min()), float(series.max()), target - tolerance, target + tolerance], 0.01)
+    _padded(ax, [*_extremes(series), target - tolerance, target + tolerance], 0.01)
     band = f"± {tolerance:.3g} {unit}"
     ax.axhspan(target - tolerance, target + tolerance, color="tab:orange", alpha=0.15, label=band, gid=GID_TARGET_BAND)
     ax.axhline(target, color="tab:orange", lw=1.5, linestyle="--", label=f"target {target:.3g} {unit}", gid=GID_TARGET)

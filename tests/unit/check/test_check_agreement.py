@@ -160,3 +160,19 @@ def test_names_with_dollar_signs_are_drawn_as_written():
     for fig in (plots.height_figure(report), plots.joint_figure(report, report["joints"][0])):
         fig.canvas.draw()  # mathtext would raise ValueError here
     assert plots.height_figure(report).legends[0].get_texts()[0].get_text() == r"crate \$\frac\$"
+
+
+@pytest.mark.parametrize("times", [[0.0], [0.0] * 5], ids=["one frame", "time scale 0"])
+def test_a_run_without_duration_still_plots(times, tmp_path):
+    """One frame, or a world whose time scale is 0: no rate to draw, the plots are still written."""
+    count = len(times)
+    spin = {"type": "angular", "mode": "force", "axis": 2, "velocityTarget": 1.5, "damping": 10.0}
+    joint = {
+        key: value[:count] if isinstance(value, list) and len(value) == N else value
+        for key, value in _joint([{"angularAxes": [2], "min": 0.0, "max": 0.0}], [spin]).items()
+    }
+    body = {**_body("Crate"), "position": [[0, 0, 1.0]] * count, "rotation": [IDENTITY] * count}
+    samples = {"scene": "S", "frames": count, "time": times, "bodies": [body], "joints": [joint]}
+    report = evaluate.finish(samples, [], "still.gltf")
+    assert len(output.write_plots(report, tmp_path)) == 2
+    assert json.loads(output.to_json(report))["joints"][0]["drives"][0]["measured"] == 0.0
