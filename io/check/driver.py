@@ -3,7 +3,9 @@
 Each file is imported and simulated in a worker process (the ``convert`` machinery: ``convert.pool`` starts
 ``convert/bootstrap.py`` with this Python's ``bpy`` module, or ``--blender PATH``; the worker runs
 ``check.job.check_file``), the samples come back as JSON and are evaluated here with ``sim/`` (``check.evaluate``).
-Exit codes: 0 clean; 1 a file has errors (malformed, not importable, physics errors); 2 usage error or no worker.
+Exit codes: 0 clean; 1 a file has errors (malformed, not importable, physics errors), or with
+``--fail-on-violation`` a joint leaves its limits or a drive misses its target (``output.problems``, the thresholds of
+``check.evaluate``); 2 usage error or no worker.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ from ..gltf.files import load
 from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import atomic_write_bytes
 from .evaluate import finish
-from .output import summary_lines, to_json, write_plots
+from .output import problems, summary_lines, to_json, write_plots
 
 DESCRIPTION = (
     "Import each .gltf/.glb file into Blender, simulate its rigid bodies headless for N frames and evaluate the "
     "motion with the reference evaluator: per body rest height, travel and spin; per joint the largest violation of "
     "each limit (the spec's limit metrics) and whether drives reach their targets; per trigger the enter/exit "
-    "events. Exit code 0 clean, 1 a file has errors (malformed, not importable), 2 usage error."
+    "events. Exit code 0 clean, 1 a file has errors (malformed, not importable) or, with --fail-on-violation, a "
+    "limit is violated or a drive NOT reached; 2 usage error."
 )
 
 
@@ -59,6 +62,11 @@ def add_subcommand(subparsers) -> None:
     parser.add_argument("--json", metavar="OUT", help="write the JSON report (one entry per file)")
     parser.add_argument("--plots", metavar="DIR", help="write PNG plots (body heights, joint metrics vs limits)")
     parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per-file worker timeout (600)")
+    parser.add_argument(
+        "--fail-on-violation",
+        action="store_true",
+        help="exit 1 when a joint leaves its limits or a drive does not reach its target (as metrics)",
+    )
     add_worker_arguments(parser, "run the simulation")
     parser.set_defaults(func=run)
 
@@ -146,7 +154,16 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     except OSError as exc:
         print(printable(f"error: output not written: {exc}"), file=sys.stderr)
         return 2
-    return 1 if any(f["status"] == p.FAILED for f in files) else 0
+    return exit_code(files, getattr(args, "fail_on_violation", False))
+
+
+def exit_code(files: list[dict], fail_on_violation: bool) -> int:
+    """1 when a file failed, or (``fail_on_violation``) when a report lists problems (violated limits, drives NOT
+    reached: ``output.problems``); else 0."""
+    if any(f["status"] == p.FAILED for f in files):
+        return 1
+    violated = any(f["report"] is not None and problems(f["report"]) for f in files)
+    return 1 if fail_on_violation and violated else 0
 
 
 def _write(args: argparse.Namespace, files: list[dict]) -> None:

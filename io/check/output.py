@@ -6,13 +6,9 @@ import json
 import pathlib
 import re
 
-import numpy as np
-
-from ...sim.joint_report import plot_joint
 from ..diagnostics import printable
-from .evaluate import NOT_REPRODUCIBLE, public
-
-LIMIT_SHOWN = 1e-3  # violations below this are printed as "kept"
+from .evaluate import LIMIT_TOLERANCE, NOT_REPRODUCIBLE, public
+from .plots import height_figure, joint_figure
 
 
 def _v(values) -> str:
@@ -27,34 +23,72 @@ def summary_lines(report: dict) -> list[str]:
     for b in report["bodies"]:
         state = "at rest" if b["settled"] else "moving"
         lines.append(
-            f"  body {printable(b['name'])} [{b['kind']}]: height {b['start'][2]:.3g} -> {b['rest_height']:.3g} m "
-            f"(min {b['min_height']:.3g}), travel {b['travel']:.3g} m, spin {b['spin']:.3g} rad, {state}"
+            f"  body {printable(b['name'])} [{b['kind']}]: height {b['start_m'][2]:.3g} m -> "
+            f"{b['rest_height_m']:.3g} m (min {b['min_height_m']:.3g} m), travel {b['travel_m']:.3g} m, "
+            f"spin {b['spin_rad']:.3g} rad, {state}"
         )
     for j in report["joints"]:
-        kept = "limits kept" if j["max_violation"] < LIMIT_SHOWN else f"max violation {j['max_violation']:.3g}"
-        lines.append(f"  joint {printable(j['name'])} [{j['type']}]: {len(j['limits'])} limit(s), {kept}")
+        lines.append(f"  joint {printable(j['name'])} [{j['type']}]: {len(j['limits'])} limit(s), {joint_verdict(j)}")
         for li in j["limits"]:
             if "error" in li:
                 lines.append(f"    limit {li['index']}: not evaluated ({printable(li['error'])})")
                 continue
-            axes = li.get("linearAxes", li.get("angularAxes"))
+            axes, unit = li.get("linearAxes", li.get("angularAxes")), li["unit"]
+            verdict = (
+                f"violated in {li['frames_in_violation']} frame(s) from {li['first_violation_time']:.2f} s"
+                if li["violated"]
+                else "kept"
+            )
             lines.append(
-                f"    limit {li['index']} {li['kind']} {axes} [{li['min']}, {li['max']}] {li['unit']}: metric "
-                f"{li['metric']['min']:.3g}..{li['metric']['max']:.3g}, max violation {li['max_violation']:.3g}"
+                f"    limit {li['index']} {li['kind']} {axes} [{li['min']}, {li['max']}] {unit}: metric "
+                f"{li['metric']['min']:.3g}..{li['metric']['max']:.3g} {unit}, max violation "
+                f"{li['max_violation']:.3g} {unit}, {verdict}"
             )
         for d in j["drives"]:
             verdict = "reached" if d["reached"] else "NOT reached"
+            unit = d["unit"]
             lines.append(
-                f"    drive {d['type']} axis {d['axis']} ({d['target_kind']}): target {d['target']:.3g}, "
-                f"measured {d['measured']:.3g}, {verdict}"
+                f"    drive {d['type']} axis {d['axis']} ({d['target_kind']}): target {d['target']:.3g} {unit}, "
+                f"measured {d['measured']:.3g} {unit} (within {d['tolerance']:.3g} {unit}: {verdict})"
             )
     for t in report["triggers"]:
-        events = ", ".join(f"{e['kind']} {printable(e['body'])} @{e['time']:.2f}s" for e in t["events"]) or "no events"
+        events = (
+            ", ".join(f"{e['kind']} {printable(e['body'])} at {e['time_s']:.2f} s" for e in t["events"]) or "no events"
+        )
         lines.append(f"  trigger {printable(t['name'])}: {events}")
     for d in report.get("diagnostics", []):
         if d["severity"] == "warning" and d["code"] != NOT_REPRODUCIBLE:  # errors go to stderr (driver)
             lines.append(f"  {d['severity']} {d['code']} {printable(d['pointer'])}: {printable(d['message'])}")
     return lines
+
+
+def joint_verdict(joint: dict) -> str:
+    """ "limits kept (within 0.001 m / rad)" or "limits violated by up to 0.342 m, 0.12 rad": the joint's
+    ``violated`` flag (``evaluate.LIMIT_TOLERANCE``), each unit's worst violation with its unit."""
+    if not joint["violated"]:
+        return f"limits kept (within {LIMIT_TOLERANCE:g} m / rad)"
+    worst = [
+        f"{joint[key]:.3g} {unit}"
+        for key, unit in (("max_violation_m", "m"), ("max_violation_rad", "rad"))
+        if joint[key] > LIMIT_TOLERANCE
+    ]
+    return "limits violated by up to " + ", ".join(worst)
+
+
+def problems(report: dict) -> list[str]:
+    """One line per joint that leaves its limits and per drive that misses its target (what ``--fail-on-violation``
+    fails on, and what the *Check Simulation* operator lists)."""
+    out = []
+    for j in report["joints"]:
+        if j["violated"]:
+            out.append(f"joint {j['name']}: {joint_verdict(j)}")
+        out += [
+            f"joint {j['name']}: drive on axis {d['axis']} NOT reached: measured {d['measured']:.3g} {d['unit']}, "
+            f"target {d['target']:.3g} {d['unit']}"
+            for d in j["drives"]
+            if not d["reached"]
+        ]
+    return out
 
 
 def to_json(report: dict) -> str:
@@ -66,34 +100,20 @@ def _safe(name: str) -> str:
 
 
 def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[str]:
-    """PNG files: height over time of every body (one figure), metric vs limit over time per joint. Returns the
-    written paths (also set as ``plot`` on the report's joints and as ``height_plot`` on the report)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
+    """PNG files: height over time of every body (one figure), each limit's metric and each drive's value against
+    its limit or target over time per joint (``check.plots``). Returns the written paths (also set as ``plot`` on
+    the report's joints and as ``height_plot`` on the report)."""
     folder.mkdir(parents=True, exist_ok=True)
-    time = report["_time"]
     written = []
-    fig = Figure(figsize=(8, 3.2), layout="constrained")
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
-    for body in report["bodies"]:
-        ax.plot(time, body["_height"], lw=1.2, label=body["name"])
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("height (m)")
-    ax.set_title(f"{report['input']}: body heights", fontsize=9)
-    if report["bodies"]:
-        ax.legend(loc="best", fontsize=7)
     path = folder / f"{prefix}heights.png"
-    fig.savefig(path, dpi=90)
+    height_figure(report).savefig(path, dpi=90)
     report["height_plot"] = str(path)
     written.append(str(path))
     for i, joint in enumerate(report["joints"]):
-        valid = [li for li in joint["limits"] if "_series" in li]
-        if not valid:
+        if not any("_series" in li for li in joint["limits"]) and not joint["drives"]:
             continue
         path = folder / f"{prefix}joint_{i:02d}_{_safe(joint['name'])}.png"
-        plot_joint({"time": np.asarray(time)}, {"name": joint["name"], "limits": valid}, path)
+        joint_figure(report, joint).savefig(path, dpi=90)
         joint["plot"] = str(path)
         written.append(str(path))
     return written

@@ -2,9 +2,10 @@
 
 Blender has no velocity property. A body is given its velocity by moving it kinematically along the path the file
 means for the first frames of the simulation (Bullet derives a kinematic body's velocity from its motion), then
-switching ``rigid_body.kinematic`` off through RNA at frame ``start + RELEASE`` (a persistent ``frame_change_pre``
-handler; a keyframed switch stops the body). The motion comes from drivers on the body's delta transforms whose
-simple expressions need no Python (no "Auto Run Scripts"): driver variables ``s`` (the rigid-body cache's start
+switching ``rigid_body.kinematic`` off at frame ``start + RELEASE`` with a driver (``release_expression``; Blender
+carries the kinematic velocity over at that switch, on bpy 4.5 and 5.3 as through RNA). The motion comes from drivers
+on the body's delta transforms; all are simple expressions that need no Python (no "Auto Run Scripts") and no frame
+handler, so a ``.blend`` plays them without the extension: driver variables ``s`` (the rigid-body cache's start
 frame), ``fps`` and ``fpsb`` (the scene's frame rate and base), ``ts`` (the world's time scale).
 
 Joints: Blender rebuilds the rigid-body world on the frame after the cache's start and builds every joint from its
@@ -66,8 +67,13 @@ def _windowed(expression: str, delay: int) -> str:
 
 
 def kinematic_at(frame: int, start: int, delay: int = 0) -> bool:
-    """Is a pre-rolled body kinematic at ``frame`` (cache start ``start``)?"""
+    """Is a pre-rolled body kinematic at ``frame`` (cache start ``start``)? What ``release_expression`` gives."""
     return frame < start + delay + RELEASE
+
+
+def release_expression(delay: int = 0) -> str:
+    """The driver expression of ``rigid_body.kinematic`` (variable ``s``): on before ``s + delay + RELEASE``."""
+    return f"frame < s + {delay + RELEASE}"
 
 
 def _num(v: float) -> str:

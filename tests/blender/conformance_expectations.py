@@ -49,7 +49,7 @@ def _by_node(report: dict) -> dict[int, dict]:
 
 
 def _static_top(report: dict) -> float:
-    return max(b["bounds_end"][1][2] for b in _bodies(report, "static"))
+    return max(b["bounds_end_m"][1][2] for b in _bodies(report, "static"))
 
 
 def _to_blender(v) -> list[float]:
@@ -60,11 +60,11 @@ def collider_pair(doc: dict, report: dict) -> list[str]:
     """The dynamic body rests on the static one: its lowest point at the static geometry's top, not falling."""
     top, out = _static_top(report), []
     for body in _bodies(report, "dynamic"):
-        bottom = body["bounds_end"][0][2]
+        bottom = body["bounds_end_m"][0][2]
         if abs(bottom - top) > TOUCH:
             out.append(f"{body['name']}: lowest point {bottom:.3f} m, static top {top:.3f} m (not resting on it)")
-        if abs(body["end_velocity"][2]) > 0.2:
-            out.append(f"{body['name']}: still moving vertically at {body['end_velocity'][2]:.2f} m/s")
+        if abs(body["end_velocity_m_s"][2]) > 0.2:
+            out.append(f"{body['name']}: still moving vertically at {body['end_velocity_m_s'][2]:.2f} m/s")
     return out
 
 
@@ -123,12 +123,13 @@ def collision_filter(doc: dict, report: dict) -> list[str]:
         ]
         body = bodies[index]
         if not held:
-            if body["rest_height"] > top - 5.0:
-                out.append(f"{body['name']}: should fall through the static body, rests at {body['rest_height']:.2f} m")
+            if body["rest_height_m"] > top - 5.0:
+                rests = body["rest_height_m"]
+                out.append(f"{body['name']}: should fall through the static body, rests at {rests:.2f} m")
             continue
         expected = top - min(held)
-        if abs(body["rest_height"] - expected) > TOUCH:
-            out.append(f"{body['name']}: rests at {body['rest_height']:.2f} m, its filters say {expected:.2f} m")
+        if abs(body["rest_height_m"] - expected) > TOUCH:
+            out.append(f"{body['name']}: rests at {body['rest_height_m']:.2f} m, its filters say {expected:.2f} m")
     return out
 
 
@@ -161,14 +162,14 @@ def materials(doc: dict, report: dict) -> list[str]:
     out = []
     if ca["restitution"] != cb["restitution"]:
         hi, lo = (a, b) if ca["restitution"] > cb["restitution"] else (b, a)
-        if not bodies[hi]["rebound_height"] > bodies[lo]["rebound_height"] + 0.1:
+        if not bodies[hi]["rebound_height_m"] > bodies[lo]["rebound_height_m"] + 0.1:
             out.append(
-                f"rebounds {bodies[hi]['rebound_height']:.2f} m (restitution {combined[hi]['restitution']:g}) "
-                f"vs {bodies[lo]['rebound_height']:.2f} m ({combined[lo]['restitution']:g}): not ordered"
+                f"rebounds {bodies[hi]['rebound_height_m']:.2f} m (restitution {combined[hi]['restitution']:g}) "
+                f"vs {bodies[lo]['rebound_height_m']:.2f} m ({combined[lo]['restitution']:g}): not ordered"
             )
     if ca["dynamicFriction"] != cb["dynamicFriction"]:
         lo, hi = (a, b) if ca["dynamicFriction"] < cb["dynamicFriction"] else (b, a)
-        slid, held = bodies[lo]["travel"], bodies[hi]["travel"]
+        slid, held = bodies[lo]["travel_m"], bodies[hi]["travel_m"]
         if not slid > held + 1.0:
             out.append(
                 f"slides {slid:.2f} m (friction {combined[lo]['dynamicFriction']:g}) vs {held:.2f} m "
@@ -195,14 +196,14 @@ def motion_properties(doc: dict, report: dict) -> list[str]:
     colliding = len(dynamic) > 1 and all(_ext(n)["motion"].get("gravityFactor") == 0.0 for _, n in dynamic)
     for index, node in dynamic:
         motion, body = _ext(node)["motion"], bodies[index]
-        moved = [body["end"][k] - body["start"][k] for k in range(3)]
+        moved = [body["end_m"][k] - body["start_m"][k] for k in range(3)]
         if colliding:  # scene 06: every body ends up travelling +x, none leaves the x axis
             if moved[0] < 0.5 or max(abs(moved[1]), abs(moved[2])) > 0.1:
                 out.append(f"{body['name']}: moved {[round(m, 3) for m in moved]}, expected along +x")
             continue
         if motion.get("inertiaDiagonal") == [0.0, 0.0, 0.0]:
-            if body["rotation_change"] > 0.05:
-                out.append(f"{body['name']}: infinite inertia but turned {body['rotation_change']:.3f} rad")
+            if body["rotation_change_rad"] > 0.05:
+                out.append(f"{body['name']}: infinite inertia but turned {body['rotation_change_rad']:.3f} rad")
             continue
         if motion.get("gravityFactor", 1.0) == 0.0 or motion.get("isKinematic"):
             velocity = quat.rotate(_world_rotation(doc["nodes"], index), motion.get("linearVelocity", [0.0, 0.0, 0.0]))
@@ -212,13 +213,13 @@ def motion_properties(doc: dict, report: dict) -> list[str]:
                 shown = [round(v, 3) + 0.0 for v in expected]  # + 0.0: no -0.0
                 out.append(f"{body['name']}: moved {[round(m, 3) for m in moved]}, expected {shown} (5 %)")
             spin = math.hypot(*motion.get("angularVelocity", [0.0, 0.0, 0.0])) * seconds
-            if abs(body["spin"] - spin) > 0.05 * spin + 0.01:
-                out.append(f"{body['name']}: turned {body['spin']:.3f} rad, expected {spin:.3f} rad (5 %)")
+            if abs(body["spin_rad"] - spin) > 0.05 * spin + 0.01:
+                out.append(f"{body['name']}: turned {body['spin_rad']:.3f} rad, expected {spin:.3f} rad (5 %)")
     return out
 
 
 JOINT_MOTION = {  # case → (what the README's joint does, check on the dynamic body / joint)
-    "00": ("fixed: the body does not move", lambda b, j: b["travel"] < 0.01),
+    "00": ("fixed: the body does not move", lambda b, j: b["travel_m"] < 0.01),
     "05": ("prismatic: slides to its lower stop", lambda b, j: j["limits"][2]["metric"]["min"] < -1.9),
     "06": ("prismatic with collision: stopped by the static body", lambda b, j: j["limits"][2]["metric"]["min"] > -1.5),
     "07": ("stiff spring: hangs within its distance", lambda b, j: b["settled"]),
@@ -230,14 +231,15 @@ def joints(doc: dict, report: dict, case: str) -> list[str]:
     out = []
     (body,) = _bodies(report, "dynamic")
     for joint in report["joints"]:
-        if joint["max_violation"] > LIMIT_SLACK:
-            out.append(f"{joint['name']}: a limit is violated by {joint['max_violation']:.3f}")
+        for unit in ("m", "rad"):
+            if joint[f"max_violation_{unit}"] > LIMIT_SLACK:
+                out.append(f"{joint['name']}: a limit is violated by {joint[f'max_violation_{unit}']:.3f} {unit}")
         out += [
             f"{joint['name']}: drive on axis {d['axis']} measured {d['measured']:.3f}, target {d['target']:.3f}"
             for d in joint["drives"]
             if not d["reached"]
         ]
-    what, holds = JOINT_MOTION.get(case, ("the body swings", lambda b, j: b["spin"] > SPIN))
+    what, holds = JOINT_MOTION.get(case, ("the body swings", lambda b, j: b["spin_rad"] > SPIN))
     if report["joints"] and not holds(body, report["joints"][0]):
         out.append(f"expected {what}")
     return out

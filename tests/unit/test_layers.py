@@ -52,7 +52,7 @@ BPY_FREE = (
     "ui.overlay.overlay_geometry",
     "ui.overlay.overlay_marks",
     *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol")),
-    *(f"io.check.{name}" for name in ("evaluate", "output", "driver")),
+    *(f"io.check.{name}" for name in ("evaluate", "output", "plots", "driver")),
 )
 
 

@@ -11,27 +11,13 @@ from bpy.props import IntProperty
 
 from ...io.check.evaluate import public
 from ...io.check.job import check_scene
-from ...io.check.output import LIMIT_SHOWN, summary_lines
+from ...io.check.output import problems, summary_lines
 from ...io.diagnostics import printable
 
 LOG = logging.getLogger(__name__)
 LAST_CHECK: dict = {}
 MAX_REPORTED = 8
 REGISTER_ONLY = {"REGISTER"}  # changes nothing: no undo step
-
-
-def problems(report: dict) -> list[str]:
-    """Joints that leave their limits and drives that miss their targets."""
-    out = []
-    for j in report["joints"]:
-        if j["max_violation"] >= LIMIT_SHOWN:
-            out.append(f"joint {j['name']}: limit violated by up to {j['max_violation']:.3g}")
-        out += [
-            f"joint {j['name']}: drive on axis {d['axis']} did not reach its target"
-            for d in j["drives"]
-            if not d["reached"]
-        ]
-    return out
 
 
 class GLTF_PHYSICS_OT_check_simulation(bpy.types.Operator):

@@ -2,13 +2,15 @@
 behaviour in ``mapping.initial_velocity``).
 
 Per body: drivers on ``delta_location`` / ``delta_rotation_quaternion`` move it along the path the file means for the
-first frames of the rigid-body cache, the body starts kinematic, and ``on_frame_change`` (a persistent
-``frame_change_pre`` handler the extension registers) switches ``rigid_body.kinematic`` off through RNA at ``start +
-RELEASE`` and on again before it — on play, scrub and bake alike. The handler holds no state: it finds the bodies
-through their helper Empties (``joint.joint_name`` ``KIND`` or ``KIND + DELAYED``, ``joint.node_b`` = the body), so it
-works after save / load. A body a rigid-body constraint holds (a joint, or a helper's) is delayed by ``DELAY`` frames
-(why in ``mapping.initial_velocity``); its helper's name says so (``KIND + DELAYED``). ``remove`` undoes all of it for
-one body.
+first frames of the rigid-body cache, and a driver on ``rigid_body.kinematic`` (*Animated*) holds it kinematic
+until ``start + RELEASE`` and dynamic from then on — on play, scrub and bake alike. All are simple-expression drivers,
+data Blender keeps and plays by itself (no Python, no handler): a ``.blend`` handed to someone without the extension
+moves as the file says. The bodies are found through their helper Empties
+(``joint.joint_name`` ``KIND`` or ``KIND + DELAYED``, ``joint.node_b`` = the body). A body a rigid-body constraint
+holds (a joint, or a helper's) is delayed by ``DELAY`` frames (why in ``mapping.initial_velocity``); its helper's
+name says so (``KIND + DELAYED``). ``on_frame_change`` (a persistent ``frame_change_pre`` handler of the extension)
+only adapts the pre-roll to joints made after the import (``delay_held``); playing needs no handler. ``remove``
+undoes all of it for one body.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from ...mapping.initial_velocity import (
     constant_rotation_expressions,
     delayed,
     is_preroll_driver,
-    kinematic_at,
     location_expressions,
+    release_expression,
     rotation_expressions,
 )
 from ...mapping.object_tree import ObjectTree
@@ -64,7 +66,7 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
             f"not reproducible in Blender: {ob.name!r} uses {ob.rotation_mode} rotation (the pre-roll needs "
             "quaternions)",
         )
-    ob.rigid_body.kinematic = True
+    drive_release(ob, ctx.scene, delay)
     kind = KIND + DELAYED if delay else KIND
     helper_empty(ctx, state, ob.name + ".initial_velocity", kind, ob).matrix_world = ob.matrix_world.copy()
     late = f" (held by a joint: starts {delay} frame late, Blender builds joints then)" if delay else ""
@@ -210,23 +212,44 @@ def _tagged(scene, kind: str) -> list:
 
 @persistent
 def on_frame_change(scene, depsgraph=None) -> None:
-    """``frame_change_pre``: kinematic before ``start + delay + RELEASE``, dynamic from then on (RNA carries the
-    velocity over)."""
+    """``frame_change_pre``: at the cache's start frame, delay the pre-roll of bodies a joint made after the import
+    holds (``delay_held``). The release itself is a driver (``drive_release``): playing needs no handler."""
     try:
         rbw = scene.rigidbody_world
         if rbw is None or rbw.point_cache is None:
             return
         if scene.frame_current == rbw.point_cache.frame_start:
             delay_held(scene, rbw)
-        for helper, body in _tagged(scene, KIND):
-            if body is None or body.rigid_body is None:
-                continue
-            delay = _helper_delay(helper, KIND)
-            want = kinematic_at(scene.frame_current, rbw.point_cache.frame_start, delay)
-            if body.rigid_body.kinematic != want:
-                body.rigid_body.kinematic = want
     except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per frame
         print(f"glTF Physics: initial-velocity handler skipped: {exc}")
+
+
+RELEASE_PATH = "rigid_body.kinematic"
+
+
+def drive_release(body, scene, delay: int) -> None:
+    """Drive ``body``'s *Animated* flag: on while ``frame < s + delay + RELEASE`` (``s`` the rigid-body cache's
+    start), off from then on. A simple expression (no Python, no handler): a ``.blend`` plays it without the
+    extension. Blender carries the kinematic velocity over at this switch as at an RNA one; a keyframed switch would
+    do too, but its action would make io_scene_gltf2 export the body as animated. The flight is the one the RNA
+    switch of a frame handler gave, frame for frame. Replaces an earlier release."""
+    body.driver_remove(RELEASE_PATH)
+    body.rigid_body.kinematic = True
+    driver = body.driver_add(RELEASE_PATH).driver
+    driver.type = "SCRIPTED"
+    var = driver.variables.new()
+    var.name = "s"
+    var.type = "SINGLE_PROP"
+    var.targets[0].id_type = "SCENE"
+    var.targets[0].id = scene
+    var.targets[0].data_path = VARIABLES["s"]
+    driver.expression = release_expression(delay)
+
+
+def has_release(body) -> bool:
+    """Does ``body`` carry the release driver (``drive_release``)?"""
+    data = body.animation_data
+    return data is not None and data.drivers.find(RELEASE_PATH) is not None
 
 
 def _helper_delay(helper, kind: str) -> int:
@@ -258,6 +281,8 @@ def delay_held(scene, rbw) -> list:
         for fc in data.drivers if data is not None else ():
             if is_preroll_driver(fc.data_path, fc.driver.expression):
                 fc.driver.expression = delayed(fc.driver.expression)
+        if has_release(body):
+            drive_release(body, scene, DELAY)
         helper.gltf_physics.joint.joint_name += DELAYED
         done.append(body)
     return done
@@ -296,13 +321,14 @@ def retarget(ob, scene) -> bool:
     if _resting(scene, {}, body, linear, gravity):
         gravity = Vector()
     _drive_preroll(body, scene, linear, angular, gravity, delay)  # an Euler body's spin stays undriven, as imported
+    drive_release(body, scene, delay)
     return True
 
 
 def drop_preroll(body, scene) -> bool:
     """Undo ``body``'s pre-roll for good — its own or its centre-of-mass carrier's (its body type was edited away
-    from dynamic): the helper Empty goes (the frame handler no longer switches it), then ``remove`` without the
-    release. True when it had one."""
+    from dynamic): the helper Empty goes, then ``remove`` without the release (the release driver goes, the body
+    stays as it is). True when it had one."""
     found = preroll_of(body, scene)
     if found is None or found[0] != KIND:
         return False
@@ -313,7 +339,9 @@ def drop_preroll(body, scene) -> bool:
 
 
 def remove(body, release: bool = True) -> None:
-    """Undo the pre-roll of ``body``: its drivers, delta transforms and (``release``) kinematic switch."""
+    """Undo the pre-roll of ``body``: its drivers, delta transforms, release driver and (``release``) kinematic
+    flag."""
+    body.driver_remove(RELEASE_PATH)
     data = body.animation_data
     if data is not None:
         for fc in [fc for fc in data.drivers if is_preroll_driver(fc.data_path, fc.driver.expression)]:

@@ -37,25 +37,43 @@ def test_clean_file_exits_0_with_the_measured_report(clean_run):
     (entry,) = data["files"]
     assert entry["status"] == "ok" and entry["file"].endswith("drop_trigger.gltf")
     report = entry["report"]
-    assert report["format"] == "gltf_physics.check/1" and report["frames"] == 90
+    assert report["format"] == "gltf_physics.check/2" and report["frames"] == 90
     bodies = {b["name"]: b for b in report["bodies"]}
     assert set(bodies) == {"Ground", "Crate", "Post", "Arm"}
     crate = bodies["Crate"]
-    assert crate["kind"] == "dynamic" and crate["start"][2] == pytest.approx(4.0)
-    assert crate["rest_height"] == pytest.approx(0.1 + 0.15, abs=0.03)  # on the 0.2 m ground, half its 0.3 m
-    assert crate["settled"] and bodies["Ground"]["travel"] == 0.0
+    assert crate["kind"] == "dynamic" and crate["start_m"][2] == pytest.approx(4.0)
+    assert crate["rest_height_m"] == pytest.approx(0.1 + 0.15, abs=0.03)  # on the 0.2 m ground, half its 0.3 m
+    assert crate["settled"] and bodies["Ground"]["travel_m"] == 0.0
     (gate,) = report["triggers"]
     assert [(e["kind"], e["body"]) for e in gate["events"]] == [("enter", "Crate"), ("exit", "Crate")]
     fall = (4.0 - 0.15 - 2.25) * 2 / 9.81  # crate bottom reaches the gate's top at sqrt(2 h / g)
-    assert gate["events"][0]["time"] == pytest.approx(fall**0.5, abs=0.08)
+    assert gate["events"][0]["time_s"] == pytest.approx(fall**0.5, abs=0.08)
     (hinge,) = report["joints"]
     assert hinge["type"] == "HINGE" and (hinge["body_a"], hinge["body_b"]) == ("Post", "Arm")
     assert [li["kind"] for li in hinge["limits"]] == ["linear-point", "angular-cone"]
-    assert hinge["max_violation"] < 1e-3
+    assert hinge["max_violation_m"] < 1e-3 and hinge["max_violation_rad"] < 1e-3 and not hinge["violated"]
     (drive,) = hinge["drives"]
     assert drive["target_kind"] == "velocity" and drive["reached"] and drive["measured"] == pytest.approx(1.0, abs=0.05)
-    assert bodies["Arm"]["spin"] > 2.0  # driven at 1 rad/s for 3.7 s
+    assert bodies["Arm"]["spin_rad"] > 2.0  # driven at 1 rad/s for 3.7 s
     assert "Crate" in run.stdout and "trigger Gate.trigger: enter Crate" in run.stdout
+
+
+def test_fail_on_violation_exits_1_for_a_drive_not_reached(tmp_path):
+    """Like ``metrics --fail-on-violation``: a CI can gate on the motion (before: exit 0 with "NOT reached")."""
+    gltf = json.loads((CHECK / "drop_trigger.gltf").read_text())
+    joint = gltf["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]
+    joint["limits"][1]["angularAxes"] = [0, 1, 2]  # the hinge locked: its 1 rad/s drive cannot turn it
+    path = tmp_path / "locked_hinge.gltf"
+    path.write_text(json.dumps(gltf))
+    plain = check(path, "--frames", 48, "--json", tmp_path / "plain.json")
+    assert plain.returncode == 0, plain.stderr  # without the flag: a report, not a gate
+    assert "NOT reached" in plain.stdout and "rad/s" in plain.stdout
+    (entry,) = json.loads((tmp_path / "plain.json").read_text())["files"]
+    (drive,) = entry["report"]["joints"][0]["drives"]
+    assert not drive["reached"] and drive["unit"] == "rad/s"
+    gated = check(path, "--frames", 48, "--fail-on-violation")
+    assert gated.returncode == 1, gated.stdout + gated.stderr
+    assert check(CHECK / "drop_trigger.gltf", "--frames", 48, "--fail-on-violation").returncode == 0
 
 
 def test_plots_are_pngs(clean_run):
@@ -100,14 +118,14 @@ def test_operator_checks_a_scene_built_in_blender(clean):
     json.dumps(report)  # JSON-ready
     bodies = {b["name"]: b for b in report["bodies"]}
     assert set(bodies) == {"Ground", "Box", "Post", "Arm"}
-    assert bodies["Box"]["rest_height"] == pytest.approx(0.1 + 0.25, abs=0.03) and bodies["Box"]["settled"]
+    assert bodies["Box"]["rest_height_m"] == pytest.approx(0.1 + 0.25, abs=0.03) and bodies["Box"]["settled"]
     (joint,) = report["joints"]
     assert joint["name"] == "Hinge" and joint["type"] == "HINGE"
     twist = next(li for li in joint["limits"] if li["kind"] == "angular-twist")
     assert (twist["min"], twist["max"]) == pytest.approx((-0.5, 0.5))
     assert twist["metric"]["min"] < -0.4  # the arm falls against its stop ...
     assert twist["max_violation"] < 0.05  # ... and the hinge keeps it
-    assert bodies["Arm"]["min_height"] < 2.9
+    assert bodies["Arm"]["min_height_m"] < 2.9
 
 
 def test_python_api_checks_the_current_scene_beyond_the_point_cache_end(clean):
@@ -120,7 +138,7 @@ def test_python_api_checks_the_current_scene_beyond_the_point_cache_end(clean):
     assert falling["name"] == "Falling" and report["frames"] == frames
     seconds = (frames - 1) / bpy.context.scene.render.fps
     assert report["seconds"] == pytest.approx(seconds)
-    assert falling["rest_height"] == pytest.approx(10 - 0.5 * 9.81 * seconds**2, rel=0.01)
+    assert falling["rest_height_m"] == pytest.approx(10 - 0.5 * 9.81 * seconds**2, rel=0.01)
     assert rbw.point_cache.frame_end == end
 
 

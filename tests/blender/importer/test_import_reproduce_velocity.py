@@ -1,7 +1,8 @@
 """Initial linearVelocity / angularVelocity with ``import_reproduce`` on (issue 9, item 1): a kinematic pre-roll
-released by the persistent frame handler. A projectile travels its velocity × time (within 5 %) on play, after a
-scrub back to the start, from a baked cache and after save / load; option off it drops; export writes the file's
-values and none of the helpers."""
+released by a driver on *Animated* (issue 34, item 6: no frame handler; a ``.blend`` played without the extension in
+``test_import_reproduce_blend.py``). A projectile travels its velocity × time (within 5 %) on play, after a scrub back
+to the start, from a baked cache and after save / load; option off it drops; export writes the file's values and none
+of the helpers."""
 
 from __future__ import annotations
 
@@ -123,7 +124,7 @@ def test_export_writes_the_files_velocities_and_no_helper(clean, tmp_path):
 def test_pre_roll_drivers_need_no_python(clean, tmp_path):
     import_file(_projectile(tmp_path, angularVelocity=[0.0, 0.0, 1.5]))
     drivers = bpy.data.objects["Ball"].animation_data.drivers
-    assert {fc.data_path for fc in drivers} == {"delta_location", "delta_rotation_quaternion"}
+    assert {fc.data_path for fc in drivers} == {"delta_location", "delta_rotation_quaternion", "rigid_body.kinematic"}
     assert all(fc.driver.is_simple_expression and fc.driver.is_valid for fc in drivers)  # no Auto Run needed
 
 

@@ -44,11 +44,11 @@ def test_free_fall_then_rest_gives_height_travel_and_settled():
     z = [max(0.5, 5.0 - 0.5 * 9.81 * t * t) for t in TIME]
     report = evaluate.evaluate(samples([body("Crate", [[1.0, 0.0, h] for h in z])]))
     (crate,) = report["bodies"]
-    assert crate["rest_height"] == pytest.approx(0.5)
-    assert crate["travel"] == pytest.approx(4.5)
-    assert crate["horizontal_travel"] == 0.0
-    assert crate["settled"] and crate["spin"] == 0.0
-    assert crate["start_velocity"][2] < -0.1
+    assert crate["rest_height_m"] == pytest.approx(0.5)
+    assert crate["travel_m"] == pytest.approx(4.5)
+    assert crate["horizontal_travel_m"] == 0.0
+    assert crate["settled"] and crate["spin_rad"] == 0.0
+    assert crate["start_velocity_m_s"][2] < -0.1
 
 
 def test_spin_accumulates_beyond_half_a_turn_and_rebound_is_measured():
@@ -56,10 +56,10 @@ def test_spin_accumulates_beyond_half_a_turn_and_rebound_is_measured():
     z = [abs(math.cos(2.0 * t)) for t in TIME]  # falls to 0 at t = pi/4, rises again
     report = evaluate.evaluate(samples([body("Top", [[0, 0, h] for h in z], [quat_z(rate * t) for t in TIME])]))
     (top,) = report["bodies"]
-    assert top["spin"] == pytest.approx(6.0, rel=1e-6)
-    assert top["end_spin_rate"] == pytest.approx(3.0, rel=1e-6)
+    assert top["spin_rad"] == pytest.approx(6.0, rel=1e-6)
+    assert top["end_spin_rate_rad_s"] == pytest.approx(3.0, rel=1e-6)
     assert not top["settled"]
-    assert top["rebound_height"] == pytest.approx(1.0, abs=0.02)
+    assert top["rebound_height_m"] == pytest.approx(1.0, abs=0.02)
 
 
 def joint(limits, drives=(), angle=lambda t: 0.0, slide=lambda t: 0.0):
@@ -87,7 +87,8 @@ def test_limit_violation_is_the_largest_distance_outside_the_range():
     twist, plane = result["limits"]
     assert twist["kind"] == "angular-twist" and twist["max_violation"] == pytest.approx(0.8 - 0.5, abs=1e-9)
     assert plane["max_violation"] == 0.0
-    assert result["max_violation"] == pytest.approx(0.3, abs=1e-9)
+    assert result["max_violation_rad"] == pytest.approx(0.3, abs=1e-9) and result["max_violation_m"] == 0.0
+    assert twist["violated"] and not plane["violated"] and result["violated"]
 
 
 def test_velocity_and_position_drives_against_their_targets():
@@ -122,7 +123,7 @@ def test_trigger_events_enter_then_exit():
     (gate,) = evaluate.evaluate(samples(triggers=[trigger], colliders=[crate]))["triggers"]
     kinds = [(e["kind"], e["body"]) for e in gate["events"]]
     assert kinds == [("enter", "Crate"), ("exit", "Crate")]
-    enter, leave = (e["time"] for e in gate["events"])
+    enter, leave = (e["time_s"] for e in gate["events"])
     assert (
         enter == pytest.approx(1.0 / 3.0, abs=1.0 / FPS) and 1.0 < leave <= 1.0 + 1.0 / FPS
     )  # touching (distance 0) still overlaps
@@ -140,11 +141,11 @@ def test_json_summary_and_plots(tmp_path):
     assert data["not_reproducible"] == [{"pointer": "/nodes/0", "message": "cone limit"}]
     lines = output.summary_lines(report)
     assert any("not reproducible in Blender: /nodes/0: cone limit" in line for line in lines)
-    assert any(line.startswith("  joint J") and "max violation 0.3" in line for line in lines)
+    assert any(line.startswith("  joint J") and "limits violated by up to 0.3 rad" in line for line in lines)
     written = output.write_plots(report, tmp_path, prefix="x_")
     assert [p.rsplit("/", 1)[1] for p in written] == ["x_heights.png", "x_joint_00_J.png"]
     assert all(pathlib.Path(p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in written)
-    assert np.isfinite(report["joints"][0]["max_violation"])
+    assert np.isfinite(report["joints"][0]["max_violation_rad"])
 
 
 def test_a_json_report_over_an_input_is_a_usage_error(tmp_path, capsys):

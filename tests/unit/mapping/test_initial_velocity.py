@@ -57,6 +57,16 @@ def test_release_frame():
     assert iv.HOLD > iv.RELEASE  # the path goes on through the release step (measured: else the body stops)
 
 
+@pytest.mark.parametrize("delay", [0, 1])
+def test_the_release_driver_switches_animated_off_at_the_release_frame(delay):
+    """The *Animated* switch is a driver (issue 34, item 6: no frame handler), the rule of ``kinematic_at``."""
+    expression = iv.release_expression(delay)
+    assert [bool(_eval(expression, f, start=5)) for f in range(0, 12)] == [
+        iv.kinematic_at(f, 5, delay) for f in range(0, 12)
+    ]
+    assert "frame" in expression and "s" in expression
+
+
 def test_the_exporter_recognises_pre_roll_drivers():
     (x, _, _) = iv.location_expressions((1.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     assert iv.is_preroll_driver("delta_location", x)
