@@ -57,7 +57,7 @@ venvs: python-check
 	npm install --prefix .node --no-save --no-audit --no-fund --loglevel=error "gltf-validator@$(GLTF_VALIDATOR)"
 	touch $@
 
-# The independent engine of tests/blender/engine (Babylon.js Physics V2 + Havok, headless; tests/engine/README.md),
+# The independent engine of tests/blender/engine (Babylon.js Physics V2 + Havok, headless; docs/testing.md),
 # pinned by tests/engine/package-lock.json into the ignored tests/engine/node_modules; without Node those tests skip
 # with one line (tests/enginekit.py).
 tests/engine/node_modules/.ok: tests/engine/package.json tests/engine/package-lock.json

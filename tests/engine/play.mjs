@@ -35,6 +35,7 @@ import { Scene } from "@babylonjs/core/scene.js";
 import "@babylonjs/core/Physics/joinedPhysicsEngineComponent.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 
+import { makeDrive } from "./drives.mjs";
 import { decompose, describe, readGltf } from "./loader.mjs";
 
 const require = createRequire(import.meta.url);
@@ -159,7 +160,7 @@ function buildBodies(described, scene, notes) {
             if (entry.kind === "dynamic") notes.push(`/nodes/${entry.node}: a body without colliders`);
         }
         if (entry.motion && entry.kind === "dynamic") setMass(body, entry, notes);
-        if (entry.motion) setMotion(body, entry, described);
+        if (entry.motion) setMotion(body, entry);
         built.set(entry.node, { body, node, entry });
     }
     return built;
@@ -185,7 +186,7 @@ function setMass(body, entry, notes) {
     body.setMassProperties(props);
 }
 
-function setMotion(body, entry, described) {
+function setMotion(body, entry) {
     const motion = entry.motion;
     const { rotation } = decompose(entry.world);
     const toWorld = (a) => vec(a).applyRotationQuaternion(rotation);
@@ -194,7 +195,6 @@ function setMotion(body, entry, described) {
     if (motion.gravityFactor !== undefined) body.setGravityFactor(motion.gravityFactor);
     body.setLinearDamping(0);
     body.setAngularDamping(0);
-    void described;
 }
 
 /** An anchor body for joint frames without a `motion` ancestor (pinned to the world). */
@@ -235,31 +235,16 @@ function jointLimits(description, pointer, notes) {
     return limits;
 }
 
-function setDrives(plugin, constraint, description, pointer, notes) {
-    const hk = plugin._hknp; // Havok's own drive model (spring motors) is not wrapped by Physics V2
-    for (const [i, drive] of (description.drives ?? []).entries()) {
-        const axis = plugin._constraintAxisToNative((drive.type === "linear" ? LINEAR : ANGULAR)[drive.axis]);
-        const mode = drive.mode === "acceleration" ? hk.ConstraintMotorType.SPRING_ACCELERATION : hk.ConstraintMotorType.SPRING_FORCE;
-        for (const jointId of constraint._pluginData) {
-            hk.HP_Constraint_SetAxisMotorType(jointId, axis, mode);
-            hk.HP_Constraint_SetAxisMotorPositionTarget(jointId, axis, drive.positionTarget ?? 0);
-            hk.HP_Constraint_SetAxisMotorVelocityTarget(jointId, axis, drive.velocityTarget ?? 0);
-            hk.HP_Constraint_SetAxisMotorStiffness(jointId, axis, drive.stiffness ?? 0);
-            hk.HP_Constraint_SetAxisMotorDamping(jointId, axis, drive.damping ?? 0);
-            hk.HP_Constraint_SetAxisMotorMaxForce(jointId, axis, drive.maxForce ?? 1e30);
-        }
-        if (drive.axis === undefined) notes.push(`${pointer}/drives/${i}: drive without an axis`);
-    }
-}
-
-function buildJoints(described, built, scene, plugin, notes) {
+/** Every joint as a Havok 6-DoF constraint (its limits); its drives as functions to run before each step. */
+function buildJoints(described, built, scene, notes) {
     const cache = {};
+    const drives = [];
     for (const joint of described.joints) {
         const sides = [joint.a, joint.b].map((side) => {
             const body = side.owner >= 0 ? built.get(side.owner)?.body : worldAnchor(scene, cache);
             const axis = new Vector3(1, 0, 0).applyRotationQuaternion(side.rotation);
             const perp = new Vector3(0, 1, 0).applyRotationQuaternion(side.rotation);
-            return { body, pivot: side.translation, axis, perp };
+            return { body, pivot: side.translation, rotation: side.rotation, axis, perp };
         });
         const [a, b] = sides;
         if (!a.body || !b.body || a.body === b.body) {
@@ -272,8 +257,9 @@ function buildJoints(described, built, scene, plugin, notes) {
             scene,
         );
         a.body.addConstraint(b.body, constraint);
-        setDrives(plugin, constraint, joint.description, joint.pointer, notes);
+        for (const drive of joint.description.drives ?? []) drives.push(makeDrive(a, b, drive, GRAVITY));
     }
+    return drives;
 }
 
 function quaternion(q) {
@@ -333,11 +319,14 @@ async function main() {
     const plugin = new HavokPlugin(true, await havok());
     scene.enablePhysics(GRAVITY, plugin);
     const built = buildBodies(described, scene, described.notes);
-    buildJoints(described, built, scene, plugin, described.notes);
+    const drives = buildJoints(described, built, scene, described.notes);
     const dt = 1 / options.hz;
     const steps = Math.round(options.seconds * options.hz);
     const physics = scene.getPhysicsEngine();
-    for (let i = 0; i < steps; i++) plugin.executeStep(dt, physics.getBodies());
+    for (let i = 0; i < steps; i++) {
+        for (const drive of drives) drive(dt);
+        plugin.executeStep(dt, physics.getBodies());
+    }
     const result = {
         engine: "babylonjs-havok",
         seconds: options.seconds,

@@ -128,6 +128,60 @@ def slider() -> Scene:
     return Scene(("Block",))
 
 
+def friction_slide() -> Scene:
+    """A box on a 20° ramp slides off its end and falls only if the frictions multiply, as Bullet combines them
+    (0.2 · 1.0 < tan 20°); their mean or any other combination holds it on the ramp."""
+    rbw = rigid_body_world()
+    tilt = math.radians(20)
+    ramp = rigid_box(rbw, "Ramp", (6, 4, 0.5), kind="PASSIVE", location=(0, 0, 0))
+    ramp.rotation_euler = (0, tilt, 0)
+    ramp.rigid_body.friction = 1.0
+    skid = rigid_box(rbw, "Skid", (0.6, 0.6, 0.6))
+    skid.rotation_euler = (0, tilt, 0)
+    along, above = 2.0, 0.25 + 0.3 + 0.005  # 1 m from the low end, resting on the surface
+    down_x, down_z = math.cos(tilt), -math.sin(tilt)  # along the ramp's surface, downhill
+    skid.location = (along * down_x - above * down_z, 0, along * down_z + above * down_x)
+    skid.rigid_body.friction = 0.2
+    _calm(rbw)
+    return Scene(("Skid",), frames=72)
+
+
+def mesh_ground() -> Scene:
+    """A passive triangle-mesh floor (collision shape Mesh: ``geometry.mesh``) under a falling box."""
+    rbw = rigid_body_world()
+    verts = [(-6, -6, 0), (6, -6, 0), (6, 6, 0), (-6, 6, 0), (0, 0, -1)]
+    floor = _body(rbw, _mesh_object("Floor", verts, [(0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 0, 4)]), shape="MESH")
+    floor.rigid_body.type = "PASSIVE"
+    rigid_box(rbw, "Box", (1, 1, 1), location=(0, 0, 2))  # settles in the funnel's point
+    _calm(rbw)
+    return Scene(("Box",), frames=72)
+
+
+def pendulum_point() -> Scene:
+    """A ball on a point constraint, released level with the pivot: it swings down through the bottom."""
+    rbw = rigid_body_world()
+    anchor = _anchor(rbw, location=(0, 0, 4))
+    bob = rigid_box(rbw, "Bob", (0.4, 0.4, 0.4), shape="SPHERE", location=(1.5, 0, 4))
+    constraint(rbw, "Pivot", anchor, bob, "POINT", location=(0, 0, 4))
+    _calm(rbw)
+    return Scene(("Bob",), frames=17)
+
+
+def motor_spin() -> Scene:
+    """A motor with a limited impulse spins a bar up on a vertical axle (a hinge holds it against gravity)."""
+    rbw = rigid_body_world()
+    anchor = _anchor(rbw, location=(0, 0, 3))
+    bar = rigid_box(rbw, "Rotor", (2.0, 0.3, 0.3), location=(0, 0, 3), mass=2.0)
+    bar.rigid_body.collision_collections = [i == 1 for i in range(20)]
+    constraint(rbw, "Axle", anchor, bar, "HINGE", location=(0, 0, 3))  # about the world Z axis
+    motor = constraint(rbw, "Motor", anchor, bar, "MOTOR", location=(0, 0, 3), rotation=(0, -math.pi / 2, 0))
+    motor.use_motor_ang = True
+    motor.motor_ang_target_velocity = 2.0
+    motor.motor_ang_max_impulse = 1.0
+    _calm(rbw)
+    return Scene(("Rotor",), frames=25)
+
+
 # --- scenes whose setting the file carries only if the exporter writes it as Bullet applies it ------------------
 
 
@@ -331,6 +385,10 @@ SCENES = {
         fall_through,
         hinge_limit,
         slider,
+        friction_slide,
+        mesh_ground,
+        pendulum_point,
+        motor_spin,
         stretched_sphere,
         stretched_capsule,
         stretched_cylinder,
