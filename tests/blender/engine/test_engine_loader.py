@@ -222,3 +222,23 @@ def test_unreadable_file_is_an_engine_error(tmp_path):
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(enginekit.EngineError, match="exit 2"):
         enginekit.play(path, seconds=0.1)
+
+
+@pytest.mark.parametrize("inertia", [None, [0.5, 4.0, 0.5]])
+def test_torque_limited_motor_spins_up_by_the_inertia(tmp_path, inertia):
+    """A velocity servo (damping 1000) limited to 1 N·m turns a bar about the vertical: θ = ½·(τ / I)·t² while it
+    is below the target speed — with the inertia Havok computes from the box, or the file's ``inertiaDiagonal``."""
+    up = [0, 0, math.sin(math.pi / 4), math.cos(math.pi / 4)]  # frame X along world +Y
+    drive = {"type": "angular", "mode": "force", "axis": 0, "maxForce": 1, "velocityTarget": 10, "damping": 1000}
+    joint = {"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}, {"angularAxes": [1, 2], "min": 0, "max": 0}]}
+    motion = {"mass": 2, "gravityFactor": 0, **({"inertiaDiagonal": inertia} if inertia else {})}
+    nodes = [
+        {"name": "Frame", "translation": [0, 3, 0], "rotation": up, **_physics(joint={"connectedNode": 2, "joint": 0})},
+        {"name": "Rotor", "translation": [0, 3, 0], "children": [2], **_physics(motion=motion, collider=_geo(0))},
+        {"name": "FrameB", "rotation": up},
+    ]
+    bar = {"type": "box", "box": {"size": [2, 0.3, 0.3]}}
+    states = _play(tmp_path, _doc(nodes, [bar], physicsJoints=[{**joint, "drives": [drive]}]), 1.0)
+    moment = inertia[1] if inertia else 2 * (2**2 + 0.3**2) / 12
+    turned = enginekit.angle_between((0, 0, 0, 1), states["Rotor"].rotation)
+    assert turned == pytest.approx(math.degrees(0.5 / moment), rel=0.05)
