@@ -16,6 +16,7 @@ import enginekit
 import pytest
 from engine_scenes import SCENES, Scene
 
+from blenderkit import submodule
 from export_helpers import export, last_export
 
 TOLERANCE_M = 0.1
@@ -148,3 +149,17 @@ def test_native_scene_plays_in_engine_as_in_blender_or_export_warns(clean, tmp_p
         + "\n  export diagnostics: "
         + "; ".join(f"{d.severity.name} {d.message}" for d in (report.diagnostics if report else []))
     )
+
+
+def test_only_a_warning_naming_the_setting_and_every_object_excuses_a_mismatch(addon):
+    report_module = submodule(addon, "io.report")
+    severity = submodule(addon, "io.diagnostics").Severity
+    spec = Scene(("Held",), setting=("dynamic",), named=("Held", "Other"))
+    report = report_module.RunReport("export")
+    report.add(severity.INFO, "X", "/nodes/0", "Dynamic off: 'Held', 'Other'")  # INFO: the motion changes unsaid
+    report.add(severity.WARNING, "X", "/nodes/0", "Dynamic off: 'Held'")  # one object unnamed
+    report.add(severity.WARNING, "X", "/nodes/0", "a custom margin: 'Held', 'Other'")  # another setting
+    assert warning_for(report, spec) == []
+    report.add(severity.WARNING, "X", "/nodes/0", "Dynamic off plays as a moving body: 'Held', 'Other'")
+    assert warning_for(report, spec) == ["Dynamic off plays as a moving body: 'Held', 'Other'"]
+    assert warning_for(None, spec) == []
