@@ -322,16 +322,15 @@ function colliderShape(gltf, geometry, relative, shapes, notes, pointer) {
         }
     }
     let meshIndex = geometry.mesh;
-    let meshTransform = relative;
     if (meshIndex === undefined && geometry.node !== undefined) {
-        // 2024-10..2025-10: the node's mesh in that node's space (its own transform relative to the collider)
+        // 2024-10..2025-10: that node's mesh, placed in the collider's space (as `geometry.mesh` is)
         meshIndex = gltf.json.nodes?.[geometry.node]?.mesh;
     }
     if (meshIndex === undefined) {
         notes.push(`${pointer}/geometry: neither shape nor mesh; skipped`);
         return null;
     }
-    const { points, triangles } = meshGeometry(gltf, meshIndex, meshTransform, notes, `${pointer}/geometry`);
+    const { points, triangles } = meshGeometry(gltf, meshIndex, relative, notes, `${pointer}/geometry`);
     if (!points.length) {
         notes.push(`${pointer}/geometry: mesh ${meshIndex} has no positions; skipped`);
         return null;

@@ -242,3 +242,11 @@ def test_torque_limited_motor_spins_up_by_the_inertia(tmp_path, inertia):
     moment = inertia[1] if inertia else 2 * (2**2 + 0.3**2) / 12
     turned = enginekit.angle_between((0, 0, 0, 1), states["Rotor"].rotation)
     assert turned == pytest.approx(math.degrees(0.5 / moment), rel=0.05)
+
+
+def test_a_run_past_its_timeout_is_an_engine_error(tmp_path):
+    doc = _doc([{"name": "Box", **_physics(motion={"mass": 1}, collider=_geo(0))}], [BOX])
+    path = tmp_path / "slow.gltf"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(enginekit.EngineError, match="did not finish"):
+        enginekit.play(path, seconds=600.0, timeout=0.5)
