@@ -3,10 +3,11 @@
 //
 //     node tests/engine/play.mjs file.gltf --seconds 2 --hz 60
 //
-// Output (stdout, one JSON object): `{ engine, seconds, hz, steps, nodes: [{ index, name, body, position,
-// rotation, startPosition, startRotation }], notes }` — positions and rotations (quaternions x, y, z, w) in glTF's Y-up world, `body` the node's
-// motion kind ("dynamic" / "kinematic" / "static") or null.  World gravity is glTF's usual (0, -9.81, 0): the file
-// has no place for another.  A file it cannot read exits with status 2 and one line on stderr.
+// Output (stdout, one JSON object): `{ engine, seconds, hz, steps, nodes, notes }`; each node `{ index, name, body,
+// position, rotation, startPosition, startRotation }` in glTF's Y-up world (quaternions x, y, z, w), `body` its
+// motion kind ("dynamic" / "kinematic" / "static") or null; `notes` what the loader approximated.  World gravity is
+// glTF's usual (0, -9.81, 0): the file has no place for another.  A file it cannot read or play exits with status 2
+// and one line on stderr.
 
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -340,4 +341,9 @@ async function main() {
     engine.dispose();
 }
 
-await main();
+try {
+    await main();
+} catch (error) {
+    process.stderr.write(`play.mjs: ${error.message}\n`); // a file the loader cannot play: one line, no stack
+    process.exit(2);
+}

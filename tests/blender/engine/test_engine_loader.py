@@ -250,3 +250,11 @@ def test_a_run_past_its_timeout_is_an_engine_error(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(enginekit.EngineError, match="did not finish"):
         enginekit.play(path, seconds=600.0, timeout=0.5)
+
+
+def test_a_file_the_loader_cannot_play_names_its_pointer(tmp_path):
+    doc = _doc([{"name": "Rock", **_physics(motion={"mass": 1}, collider={"geometry": {"mesh": 3}})}], [BOX])
+    path = tmp_path / "missing_mesh.gltf"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(enginekit.EngineError, match=r"/nodes/0/extensions/KHR_physics_rigid_bodies/collider/geometry"):
+        enginekit.play(path, seconds=0.1)
