@@ -337,3 +337,87 @@ function colliderShape(gltf, geometry, relative, shapes, notes, pointer) {
     }
     return geometry.convexHull || triangles.length === 0 ? { type: "hull", points } : { type: "mesh", points, triangles };
 }
+
+/**
+ * The document's animation channels on node TRS (`translation` / `rotation` / `scale`), every animation at once:
+ * `[{ node, path, times, values, width, interpolation }]` (CUBICSPLINE keeps its values, not its tangents).
+ */
+export function readAnimations(gltf, notes) {
+    const channels = [];
+    for (const [a, animation] of (gltf.json.animations ?? []).entries()) {
+        for (const [c, channel] of (animation.channels ?? []).entries()) {
+            const target = channel.target ?? {};
+            if (target.node === undefined || !["translation", "rotation", "scale"].includes(target.path)) continue;
+            const sampler = animation.samplers?.[channel.sampler];
+            if (!sampler) {
+                notes.push(`/animations/${a}/channels/${c}: no sampler; skipped`);
+                continue;
+            }
+            const width = target.path === "rotation" ? 4 : 3;
+            const times = readAccessor(gltf, sampler.input);
+            let values = readAccessor(gltf, sampler.output);
+            const interpolation = sampler.interpolation ?? "LINEAR";
+            if (interpolation === "CUBICSPLINE") {
+                values = values.filter((_, i) => Math.floor(i / width) % 3 === 1);
+                notes.push(`/animations/${a}/samplers/${channel.sampler}: CUBICSPLINE played as LINEAR between its keys`);
+            }
+            channels.push({ node: target.node, path: target.path, times, values, width, interpolation });
+        }
+    }
+    return channels;
+}
+
+function sample(channel, t) {
+    const { times, values, width } = channel;
+    const at = (k) => Array.from(values.subarray(k * width, k * width + width));
+    if (t <= times[0]) return at(0);
+    const last = times.length - 1;
+    if (t >= times[last]) return at(last);
+    let k = 0;
+    while (times[k + 1] < t) k++;
+    if (channel.interpolation === "STEP") return at(k);
+    const u = (t - times[k]) / (times[k + 1] - times[k]);
+    if (channel.path === "rotation") {
+        const q = Quaternion.Slerp(new Quaternion(...at(k)), new Quaternion(...at(k + 1)), u);
+        return [q.x, q.y, q.z, q.w];
+    }
+    const a = at(k);
+    const b = at(k + 1);
+    return a.map((v, i) => v + (b[i] - v) * u);
+}
+
+/** Every node's world matrix at time `t` of the animations (nodes without channels keep their own transform). */
+export function worldAt(json, parent, channels, t) {
+    const nodes = json.nodes ?? [];
+    const overrides = new Map();
+    for (const channel of channels) {
+        if (!overrides.has(channel.node)) overrides.set(channel.node, {});
+        overrides.get(channel.node)[channel.path] = sample(channel, t);
+    }
+    const world = new Array(nodes.length);
+    const visit = (index) => {
+        if (world[index]) return world[index];
+        const node = nodes[index];
+        const animated = overrides.get(index);
+        const local = animated && !node.matrix ? localMatrix({ ...node, ...animated }) : localMatrix(node);
+        world[index] = parent[index] < 0 ? local : local.multiply(visit(parent[index]));
+        return world[index];
+    };
+    nodes.forEach((_, index) => visit(index));
+    return world;
+}
+
+/** Nodes whose world transform an animation moves: the animated nodes and all their descendants. */
+export function animatedNodes(json, parent, channels) {
+    const direct = new Set(channels.map((c) => c.node));
+    const moved = new Set();
+    (json.nodes ?? []).forEach((_, index) => {
+        for (let at = index; at >= 0; at = parent[at]) {
+            if (direct.has(at)) {
+                moved.add(index);
+                break;
+            }
+        }
+    });
+    return moved;
+}

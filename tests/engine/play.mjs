@@ -37,7 +37,7 @@ import "@babylonjs/core/Physics/joinedPhysicsEngineComponent.js";
 import { Logger } from "@babylonjs/core/Misc/logger.js";
 
 import { makeDrive } from "./drives.mjs";
-import { decompose, describe, readGltf } from "./loader.mjs";
+import { animatedNodes, decompose, describe, readAnimations, readGltf, rigidFrame, worldAt } from "./loader.mjs";
 
 const require = createRequire(import.meta.url);
 const GRAVITY = new Vector3(0, -9.81, 0);
@@ -124,16 +124,22 @@ function vec(a) {
     return new Vector3(a[0], a[1], a[2]);
 }
 
-/** Build every body of `described` in `scene`: body node index -> { body, node }. */
-function buildBodies(described, scene, notes) {
+/** Build every body of `described` in `scene`: body node index -> { body, node }.  A body an animation moves
+ * follows it (the spec: animation takes priority over simulation), as a Havok `ANIMATED` body. */
+function buildBodies(described, scene, notes, moved) {
     const bits = new Map();
     const built = new Map();
     for (const entry of described.bodies) {
+        if (moved.has(entry.node)) {
+            if (entry.kind === "dynamic") notes.push(`/nodes/${entry.node}: an animated dynamic body follows its animation`);
+            entry.animated = true;
+        }
         const { rotation, translation } = decompose(entry.frame);
         const node = new TransformNode(`body_${entry.node}`, scene);
         node.position.copyFrom(translation);
         node.rotationQuaternion = rotation.clone();
-        const type = { dynamic: PhysicsMotionType.DYNAMIC, kinematic: PhysicsMotionType.ANIMATED, static: PhysicsMotionType.STATIC }[entry.kind];
+        const kinds = { dynamic: PhysicsMotionType.DYNAMIC, kinematic: PhysicsMotionType.ANIMATED, static: PhysicsMotionType.STATIC };
+        const type = entry.animated ? PhysicsMotionType.ANIMATED : kinds[entry.kind];
         const body = new PhysicsBody(node, type, false, scene);
         const shapes = entry.colliders.map((collider) => {
             const shape = babylonShape(collider.shape, scene, `collider_${collider.node}`);
@@ -160,7 +166,7 @@ function buildBodies(described, scene, notes) {
             body.shape = shape;
             if (entry.kind === "dynamic") notes.push(`/nodes/${entry.node}: a body without colliders`);
         }
-        if (entry.motion && entry.kind === "dynamic") setMass(body, entry, notes);
+        if (entry.motion && entry.kind === "dynamic" && !entry.animated) setMass(body, entry, notes);
         if (entry.motion) setMotion(body, entry);
         built.set(entry.node, { body, node, entry });
     }
@@ -273,7 +279,7 @@ function endStates(described, built) {
     described.nodes.forEach((gltfNode, index) => {
         let owner = -1;
         for (let at = index; at >= 0; at = described.parent[at]) {
-            if (built.has(at) && built.get(at).entry.kind !== "static") {
+            if (built.has(at) && (built.get(at).entry.kind !== "static" || built.get(at).entry.animated)) {
                 owner = at;
                 break;
             }
@@ -319,12 +325,22 @@ async function main() {
     scene.useRightHandedSystem = true; // glTF's handedness, numbers as the file has them
     const plugin = new HavokPlugin(true, await havok());
     scene.enablePhysics(GRAVITY, plugin);
-    const built = buildBodies(described, scene, described.notes);
+    const channels = readAnimations(gltf, described.notes);
+    const moved = animatedNodes(gltf.json, described.parent, channels);
+    const built = buildBodies(described, scene, described.notes, moved);
+    const animated = [...built.values()].filter(({ entry }) => entry.animated);
     const drives = buildJoints(described, built, scene, described.notes);
     const dt = 1 / options.hz;
     const steps = Math.round(options.seconds * options.hz);
     const physics = scene.getPhysicsEngine();
     for (let i = 0; i < steps; i++) {
+        if (animated.length) {
+            const world = worldAt(gltf.json, described.parent, channels, (i + 1) * dt);
+            for (const { body, entry } of animated) {
+                const { rotation, translation } = decompose(rigidFrame(world[entry.node]));
+                body.setTargetTransform(translation, rotation);
+            }
+        }
         for (const drive of drives) drive(dt);
         plugin.executeStep(dt, physics.getBodies());
     }

@@ -181,6 +181,24 @@ def motor_spin() -> Scene:
     return Scene(("Rotor",), frames=25)
 
 
+def animated_pusher() -> Scene:
+    """A passive, Animated paddle keyframed across the ground pushes a crate (glTF: a kinematic body and its
+    animation, which the engine plays)."""
+    rbw = rigid_body_world()
+    ground = _ground(rbw)
+    ground.rigid_body.friction = 1.0
+    pusher = rigid_box(rbw, "Pusher", (0.5, 2, 1), kind="PASSIVE", location=(-3, 0, 0.5))
+    pusher.rigid_body.kinematic = True
+    pusher.keyframe_insert("location", frame=1)
+    pusher.location = (1, 0, 0.5)
+    pusher.keyframe_insert("location", frame=48)
+    pusher.location = (-3, 0, 0.5)
+    crate = rigid_box(rbw, "Crate", (1, 1, 1), location=(-1, 0, 0.5))
+    crate.rigid_body.friction = 1.0  # it stops soon after the paddle does
+    _calm(rbw)
+    return Scene(("Pusher", "Crate"), frames=60)
+
+
 # --- scenes whose setting the file carries only if the exporter writes it as Bullet applies it ------------------
 
 
@@ -388,6 +406,7 @@ SCENES = {
         mesh_ground,
         pendulum_point,
         motor_spin,
+        animated_pusher,
         stretched_sphere,
         stretched_capsule,
         stretched_cylinder,

@@ -258,3 +258,36 @@ def test_a_file_the_loader_cannot_play_names_its_pointer(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(enginekit.EngineError, match=r"/nodes/0/extensions/KHR_physics_rigid_bodies/collider/geometry"):
         enginekit.play(path, seconds=0.1)
+
+
+def test_an_animated_body_follows_its_animation(tmp_path):
+    """Animation takes priority over simulation: a kinematic body keyed from x = 0 (t = 0) to x = 2 (t = 1) is at
+    x = 1 half way, and a collider under an animated parent moves with it; gravity moves neither."""
+    times = [0.0, 1.0]
+    values = [0, 1, 0, 2, 1, 0]
+    data = struct.pack("<2f", *times) + struct.pack("<6f", *values)
+    nodes = [
+        {"name": "Paddle", "translation": [0, 1, 0], **_physics(motion={"isKinematic": True}, collider=_geo(0))},
+        {"name": "Arm", "translation": [0, 1, 0], "children": [2]},
+        {"name": "Gate", "translation": [0, 0, 3], **_physics(collider=_geo(0))},
+    ]
+    doc = _doc(nodes, [BOX])
+    doc["buffers"] = [{"uri": "anim.bin", "byteLength": len(data)}]
+    (tmp_path / "anim.bin").write_bytes(data)
+    doc["bufferViews"] = [{"buffer": 0, "byteLength": 8}, {"buffer": 0, "byteOffset": 8, "byteLength": 24}]
+    doc["accessors"] = [
+        {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+        {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC3"},
+    ]
+    doc["animations"] = [
+        {
+            "samplers": [{"input": 0, "output": 1}],
+            "channels": [
+                {"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                {"sampler": 0, "target": {"node": 1, "path": "translation"}},
+            ],
+        }
+    ]
+    states = _play(tmp_path, doc, 0.5)
+    assert states["Paddle"].position == pytest.approx((1, 1, 0), abs=0.02)
+    assert states["Gate"].position == pytest.approx((1, 1, 3), abs=0.02)
