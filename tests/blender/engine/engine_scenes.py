@@ -127,6 +127,25 @@ def slider() -> Scene:
     return Scene(("Block",))
 
 
+def generic_limits() -> Scene:
+    """A bar on a Generic constraint (position locked, two angles limited to ±30°, the third locked) tips over
+    diagonally until both limits hold it."""
+    rbw = rigid_body_world()
+    anchor = _anchor(rbw, location=(0, 0, 3))
+    bar = rigid_box(rbw, "Mast", (0.2, 0.2, 2.0), location=(0.05, 0.05, 4.0))
+    joint = constraint(rbw, "Gimbal", anchor, bar, "GENERIC", location=(0, 0, 3))
+    for axis in "xyz":
+        setattr(joint, f"use_limit_lin_{axis}", True)
+        setattr(joint, f"limit_lin_{axis}_lower", 0.0)
+        setattr(joint, f"limit_lin_{axis}_upper", 0.0)
+        setattr(joint, f"use_limit_ang_{axis}", True)
+        limit = 0.0 if axis == "z" else math.radians(30)
+        setattr(joint, f"limit_ang_{axis}_lower", -limit)
+        setattr(joint, f"limit_ang_{axis}_upper", limit)
+    _calm(rbw)
+    return Scene(("Mast",), frames=48)
+
+
 def friction_slide() -> Scene:
     """A box on a 20° ramp slides off its end and falls only if the frictions multiply, as Bullet combines them
     (0.2 · 1.0 < tan 20°); their mean or any other combination holds it on the ramp."""
@@ -402,6 +421,7 @@ SCENES = {
         fall_through,
         hinge_limit,
         slider,
+        generic_limits,
         friction_slide,
         mesh_ground,
         pendulum_point,
