@@ -66,14 +66,29 @@ class EngineError(RuntimeError):
 
 def play(path: os.PathLike, seconds: float, hz: int = 60, timeout: float = TIMEOUT) -> Run:
     """Play ``path`` for ``seconds`` at ``hz`` steps a second; the end state of every node."""
-    command = ["node", str(PLAY), str(path), "--seconds", repr(float(seconds)), "--hz", str(int(hz))]
+    result = play_many([path], seconds, hz, timeout)[0]
+    if isinstance(result, EngineError):
+        raise result
+    return result
+
+
+def play_many(paths: list, seconds: float, hz: int = 60, timeout: float = TIMEOUT) -> list[Run | EngineError]:
+    """Play each file in one engine process (each in a scene of its own): a ``Run`` per file, or the
+    ``EngineError`` saying why that file did not play.  The whole batch shares one timeout."""
+    command = ["node", str(PLAY), *(str(p) for p in paths), "--seconds", repr(float(seconds)), "--hz", str(int(hz))]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, cwd=ENGINE)
     except subprocess.TimeoutExpired as error:
-        raise EngineError(f"the engine did not finish {path} within {timeout:.0f} s") from error
-    if done.returncode != 0:
-        raise EngineError(f"the engine failed on {path} (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
-    result = json.loads(done.stdout)
+        raise EngineError(f"the engine did not finish {len(paths)} file(s) within {timeout:.0f} s") from error
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    if len(lines) != len(paths):
+        raise EngineError(f"the engine failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
+    return [_run(line, done.returncode) for line in lines]
+
+
+def _run(result: dict, status: int) -> Run | EngineError:
+    if "error" in result:
+        return EngineError(f"the engine failed on {result['file']} (exit {status}): {result['error']}")
     nodes = tuple(
         NodeState(
             n["index"],

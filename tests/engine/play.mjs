@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Play a glTF physics file in Babylon.js Physics V2 + Havok, headless, and print every node's end state as JSON:
+// Play glTF physics files in Babylon.js Physics V2 + Havok, headless, and print every node's end state as JSON:
 //
-//     node tests/engine/play.mjs file.gltf --seconds 2 --hz 60
+//     node tests/engine/play.mjs file.gltf [more.gltf ...] --seconds 2 --hz 60
 //
-// Output (stdout, one JSON object): `{ engine, seconds, hz, steps, nodes, notes }`; each node `{ index, name, body,
-// position, rotation, startPosition, startRotation }` in glTF's Y-up world (quaternions x, y, z, w), `body` its
-// motion kind ("dynamic" / "kinematic" / "static") or null; `notes` what the loader approximated.  World gravity is
-// glTF's usual (0, -9.81, 0): the file has no place for another.  A file it cannot read or play exits with status 2
-// and one line on stderr.
+// Output (stdout): one JSON line per file, `{ file, engine, seconds, hz, steps, nodes, notes }`; each node
+// `{ index, name, body, position, rotation, startPosition, startRotation }` in glTF's Y-up world (quaternions
+// x, y, z, w), `body` its motion kind ("dynamic" / "kinematic" / "static") or null; `notes` what the loader
+// approximated.  Each file plays in a scene of its own.  World gravity is glTF's usual (0, -9.81, 0): the file has
+// no place for another.  A file it cannot read or play is a line `{ file, error }` (and one line on stderr), and the
+// exit status is 2.
 
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -52,14 +53,13 @@ const LINEAR = [PhysicsConstraintAxis.LINEAR_X, PhysicsConstraintAxis.LINEAR_Y, 
 const ANGULAR = [PhysicsConstraintAxis.ANGULAR_X, PhysicsConstraintAxis.ANGULAR_Y, PhysicsConstraintAxis.ANGULAR_Z];
 
 function parseArgs(argv) {
-    const options = { file: null, seconds: 2, hz: 60 };
+    const options = { files: [], seconds: 2, hz: 60 };
     for (let i = 0; i < argv.length; i++) {
         if (argv[i] === "--seconds") options.seconds = Number(argv[++i]);
         else if (argv[i] === "--hz") options.hz = Number(argv[++i]);
-        else if (!options.file) options.file = argv[i];
-        else throw new Error(`unexpected argument ${argv[i]}`);
+        else options.files.push(argv[i]);
     }
-    if (!options.file) throw new Error("usage: play.mjs file.gltf [--seconds S] [--hz HZ]");
+    if (!options.files.length) throw new Error("usage: play.mjs file.gltf... [--seconds S] [--hz HZ]");
     if (!(options.seconds >= 0) || !(options.hz > 0)) throw new Error("--seconds must be >= 0 and --hz > 0");
     return options;
 }
@@ -307,59 +307,66 @@ function endStates(described, built) {
     return out;
 }
 
-async function main() {
-    Logger.LogLevels = Logger.ErrorLogLevel; // stdout carries the JSON only
-    Logger.OnNewCacheEntry = (entry) => process.stderr.write(`${entry}\n`);
-    let options;
-    let gltf;
-    try {
-        options = parseArgs(process.argv.slice(2));
-        gltf = readGltf(options.file);
-    } catch (error) {
-        process.stderr.write(`play.mjs: ${error.message}\n`);
-        process.exit(2);
-    }
+/** Play one file in a scene of its own: its result object. */
+function playFile(file, options, hk) {
+    const gltf = readGltf(file);
     const described = describe(gltf);
     const engine = new NullEngine();
     const scene = new Scene(engine);
     scene.useRightHandedSystem = true; // glTF's handedness, numbers as the file has them
-    const plugin = new HavokPlugin(true, await havok());
+    const plugin = new HavokPlugin(true, hk);
     scene.enablePhysics(GRAVITY, plugin);
-    const channels = readAnimations(gltf, described.notes);
-    const moved = animatedNodes(gltf.json, described.parent, channels);
-    const built = buildBodies(described, scene, described.notes, moved);
-    const animated = [...built.values()].filter(({ entry }) => entry.animated);
-    const drives = buildJoints(described, built, scene, described.notes);
-    const dt = 1 / options.hz;
-    const steps = Math.round(options.seconds * options.hz);
-    const physics = scene.getPhysicsEngine();
-    for (let i = 0; i < steps; i++) {
-        if (animated.length) {
-            const world = worldAt(gltf.json, described.parent, channels, (i + 1) * dt);
-            for (const { body, entry } of animated) {
-                const { rotation, translation } = decompose(rigidFrame(world[entry.node]));
-                body.setTargetTransform(translation, rotation);
+    try {
+        const channels = readAnimations(gltf, described.notes);
+        const moved = animatedNodes(gltf.json, described.parent, channels);
+        const built = buildBodies(described, scene, described.notes, moved);
+        const animated = [...built.values()].filter(({ entry }) => entry.animated);
+        const drives = buildJoints(described, built, scene, described.notes);
+        const dt = 1 / options.hz;
+        const steps = Math.round(options.seconds * options.hz);
+        const physics = scene.getPhysicsEngine();
+        for (let i = 0; i < steps; i++) {
+            if (animated.length) {
+                const world = worldAt(gltf.json, described.parent, channels, (i + 1) * dt);
+                for (const { body, entry } of animated) {
+                    const { rotation, translation } = decompose(rigidFrame(world[entry.node]));
+                    body.setTargetTransform(translation, rotation);
+                }
             }
+            for (const drive of drives) drive(dt);
+            plugin.executeStep(dt, physics.getBodies());
         }
-        for (const drive of drives) drive(dt);
-        plugin.executeStep(dt, physics.getBodies());
+        return { file, engine: "babylonjs-havok", seconds: options.seconds, hz: options.hz, steps, nodes: endStates(described, built), notes: described.notes };
+    } finally {
+        scene.dispose();
+        engine.dispose();
     }
-    const result = {
-        engine: "babylonjs-havok",
-        seconds: options.seconds,
-        hz: options.hz,
-        steps,
-        nodes: endStates(described, built),
-        notes: described.notes,
-    };
-    process.stdout.write(JSON.stringify(result) + "\n");
-    scene.dispose();
-    engine.dispose();
+}
+
+/** Every file in turn, one JSON line each; a file that fails is a line `{ file, error }` (exit status 2). */
+async function main() {
+    Logger.LogLevels = Logger.ErrorLogLevel; // stdout carries the JSON only
+    Logger.OnNewCacheEntry = (entry) => process.stderr.write(`${entry}\n`);
+    const options = parseArgs(process.argv.slice(2));
+    const hk = await havok();
+    let failed = false;
+    for (const file of options.files) {
+        let line;
+        try {
+            line = playFile(file, options, hk);
+        } catch (error) {
+            failed = true;
+            process.stderr.write(`play.mjs: ${file}: ${error.message}\n`); // one line, no stack
+            line = { file, error: error.message };
+        }
+        process.stdout.write(JSON.stringify(line) + "\n");
+    }
+    if (failed) process.exit(2);
 }
 
 try {
     await main();
 } catch (error) {
-    process.stderr.write(`play.mjs: ${error.message}\n`); // a file the loader cannot play: one line, no stack
+    process.stderr.write(`play.mjs: ${error.message}\n`);
     process.exit(2);
 }

@@ -12,6 +12,8 @@ import struct
 import enginekit
 import pytest
 
+from testkit import corpus_files, corpus_id
+
 _MISSING = enginekit.available()
 if _MISSING:
     pytest.skip(_MISSING, allow_module_level=True)
@@ -291,3 +293,27 @@ def test_an_animated_body_follows_its_animation(tmp_path):
     states = _play(tmp_path, doc, 0.5)
     assert states["Paddle"].position == pytest.approx((1, 1, 0), abs=0.02)
     assert states["Gate"].position == pytest.approx((1, 1, 3), abs=0.02)
+
+
+CORPUS_FILES = corpus_files("glTF_Physics/**/*.gltf")  # the 2024-10 revision: samples and conformance tests
+
+
+@pytest.mark.corpus
+def test_corpus_files_play_with_finite_end_states():
+    """The loader reads the 2024-10 revision too (``geometry.node``): every file plays in one engine process, no
+    reference it follows is missing, every end state is finite."""
+    if not CORPUS_FILES:
+        pytest.skip("no glTF_Physics files in ../shared/corpus")
+    problems = []
+    for path, run in zip(CORPUS_FILES, enginekit.play_many(CORPUS_FILES, seconds=1.0), strict=True):
+        name = corpus_id(path)
+        if isinstance(run, enginekit.EngineError):
+            problems.append(f"{name}: {run}")
+            continue
+        problems += [f"{name}: {note}" for note in run.notes if "does not exist" in note or "neither shape" in note]
+        problems += [f"{name}: {n.name} ends at {n.position}" for n in run.nodes if not _finite(n)]
+    assert not problems, "\n".join(problems)
+
+
+def _finite(node: enginekit.NodeState) -> bool:
+    return all(math.isfinite(c) for c in node.position + node.rotation)
