@@ -48,13 +48,20 @@ python-check:
 # The environments (and the Khronos glTF-Validator when npm exists) install concurrently (mostly download time).
 venvs: python-check
 	@$(MAKE) --no-print-directory -j3 .venv/.ok .venv-5.2/.ok .venv-4.5/.ok .venv-5.0/.ok .venv-4.2/.ok \
-		$(if $(NPM),.node/.ok)
+		$(if $(NPM),.node/.ok tests/engine/node_modules/.ok)
 
 # The Khronos glTF-Validator (npm `gltf-validator`) in the ignored .node/ folder: the test tiers run it on every file
 # the export and migrate tests write (tests/khronos.py); without Node they skip that check with one summary line.
 .node/.ok: Makefile
 	mkdir -p .node
 	npm install --prefix .node --no-save --no-audit --no-fund --loglevel=error "gltf-validator@$(GLTF_VALIDATOR)"
+	touch $@
+
+# The independent engine of tests/blender/engine (Babylon.js Physics V2 + Havok, headless; docs/testing.md),
+# pinned by tests/engine/package-lock.json into the ignored tests/engine/node_modules; without Node those tests skip
+# with one line (tests/enginekit.py).
+tests/engine/node_modules/.ok: tests/engine/package.json tests/engine/package-lock.json
+	npm ci --prefix tests/engine --no-audit --no-fund --loglevel=error
 	touch $@
 
 # $(call bpy_venv,folder,python,bpy version,extra requirements)
@@ -126,4 +133,4 @@ bench: .venv/.ok
 	.venv/bin/python -P tests/bench/bench_limits.py
 
 clean:
-	rm -rf .venv .venv-5.2 .venv-4.5 .venv-5.0 .venv-4.2 .node dist
+	rm -rf .venv .venv-5.2 .venv-4.5 .venv-5.0 .venv-4.2 .node tests/engine/node_modules dist
