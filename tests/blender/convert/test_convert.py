@@ -213,6 +213,10 @@ def test_blend_with_native_rigid_bodies_and_constraints_exports_them(tmp_path, c
         "joints": 1,
         "triggers": 0,
     }
+    # a setting that plays differently (Blender's default damping) is a WARNING in convert's report too
+    (damping,) = [d for d in report(tmp_path / "r.json")["scene.glb"]["diagnostics"] if "damping" in d["message"]]
+    assert damping["code"] == "GLTF_PHYSICS_EXPORT_PLAYS_DIFFERENTLY" and damping["severity"] == "warning"
+    assert "'Box'" in damping["message"]
     load = submodule(clean, "io.gltf.files").load
     document = load(tmp_path / "out" / "scene.glb").json
     nodes = {n["name"]: n.get("extensions", {}).get(RB, {}) for n in document["nodes"]}
