@@ -47,8 +47,13 @@ def world_values(scene) -> dict:
     return values
 
 
-def keep_constraint(node_joint: NodeJoint, c) -> None:
-    """``extras.blender_rigid_body_constraint`` of a written joint from constraint ``c``."""
+WRITTEN_CONSTRAINTS = ("constraints written",)  # ``Builder.memo`` key: the Empties whose constraint became a joint
+
+
+def keep_constraint(b: Builder, node_joint: NodeJoint, empty, c) -> None:
+    """``extras.blender_rigid_body_constraint`` of a written joint from ``empty``'s constraint ``c`` (the Empty is
+    remembered for ``unwritten``: an imported joint's Empty is not an exported object)."""
+    b.memo.setdefault(WRITTEN_CONSTRAINTS, []).append(empty)
     entry = settings_entry(constraint_values(c), CONSTRAINT)
     node_joint.extras, _ = with_entry(node_joint.extras, CONSTRAINT_KEY, entry)
 

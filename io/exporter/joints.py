@@ -146,7 +146,7 @@ def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan)
     joint = b.add_joint(description)
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=bool(pj.enable_collision))
     joint_passthrough(node_joint, pj.node_extras_json)
-    keep_constraint(node_joint, c)
+    keep_constraint(b, node_joint, empty, c)
     a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
     if a is not None and bb is not None and a != bb and _free_for_joint(b, a):
         node_joint.connected_node = bb
@@ -271,7 +271,7 @@ def _write_native(b: Builder, empty, c) -> None:
     for note in notes:
         b.note(EXPORT_APPROXIMATED, "", f"{_where(empty)}: {note}")
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=not c.disable_collisions)
-    keep_constraint(node_joint, c)
+    keep_constraint(b, node_joint, empty, c)
     pivot = b.session.world(empty)  # made rigid with the frames (attachment_frames)
     _attach(b, empty, c, node_joint, pivot, pivot)
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..gltf.validate.codes import EXPORT_PLAYS_DIFFERENTLY
 from ..mapping.mass_to_gltf import in_compound
+from .blender_settings import WRITTEN_CONSTRAINTS
 from .context import Builder
 
 MAX_NAMES = 3
@@ -187,10 +188,9 @@ def warn_unwritten(b: Builder) -> None:
         if rb is not None and b.node_indices(ob):
             for message in body_settings(b, ob, rb):
                 found.setdefault(message, []).append(repr(ob.name))
-        c = getattr(ob, "rigid_body_constraint", None)
-        if c is not None and c.enabled:
-            for message in constraint_settings(c):
-                found.setdefault(message, []).append(repr(ob.name))
+    for empty in b.memo.get(WRITTEN_CONSTRAINTS, ()):
+        for message in constraint_settings(empty.rigid_body_constraint):
+            found.setdefault(message, []).append(repr(empty.name))
     if b.doc.nodes:
         scene = bpy.context.scene
         for message in world_settings(scene):

@@ -241,3 +241,59 @@ def test_many_bodies_are_counted_not_all_named(clean, tmp_path):
         rigid_box(rbw, f"Box{i}", location=(2 * i, 0, 0))
     export(tmp_path / "many.gltf", "2026")
     assert _messages(clean)["DAMPING"].endswith("and 2 more")
+
+
+# --- the warnings' claims, measured in Blender ------------------------------------------------------------------
+
+
+def _rest_height(
+    shape: str, settings: dict, scale=(1, 1, 1), rotation=(0, 0, 0), frames: int = 150, ground: str = "BOX"
+) -> float:
+    """Where a 1 m box-bounded body of ``shape`` comes to rest on a passive ground of collision shape ``ground`` whose
+    top is z = 0 (a MESH ground gets ``settings`` instead of the body: a dynamic triangle mesh never settles)."""
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    rbw = rigid_body_world(bpy.context.scene)
+    floor = _body(rbw, "Ground", size=(20, 20, 1), kind="PASSIVE", location=(0, 0, -0.5), shape=ground)
+    body = _body(rbw, "Body", shape=shape, location=(0, 0, 2))
+    body.scale, body.rotation_euler = scale, rotation
+    for name, value in settings.items():
+        setattr((floor if ground == "MESH" else body).rigid_body, name, value)
+    rbw.point_cache.frame_end = frames
+    for frame in range(1, frames + 1):
+        bpy.context.scene.frame_set(frame)
+    return body.matrix_world.translation.z
+
+
+@pytest.mark.parametrize(
+    "shape, use_margin, margin, grown",
+    [
+        ("CONE", False, 0.2, True),
+        ("MESH", False, 0.2, True),
+        ("CONVEX_HULL", True, 0.2, True),
+        ("CONVEX_HULL", False, 0.2, False),
+        ("BOX", True, 0.2, False),
+        ("MESH", True, 0.0, False),
+    ],
+)
+def test_measured_the_margin_grows_cones_meshes_and_hulls_with_collision_margin(
+    clean, shape, use_margin, margin, grown
+):
+    settings = {"use_margin": use_margin, "collision_margin": margin}
+    height = _rest_height("BOX", settings, ground="MESH") if shape == "MESH" else _rest_height(shape, settings)
+    expected = 0.5 + (margin if grown else 0.0)
+    if shape == "MESH":  # a triangle mesh ground grows by its margin and a little more (the box's contact margin)
+        assert expected - 0.01 <= height <= expected + 0.05
+    else:
+        assert height == pytest.approx(expected, abs=0.01)
+
+
+@pytest.mark.parametrize("scale, radius", [((2, 1, 1), 1.0), ((1, 2, 1), 0.5), ((1, 1, 2), 0.5)])
+def test_measured_bullets_sphere_takes_its_radius_from_the_x_scale(clean, scale, radius):
+    assert _rest_height("SPHERE", {"collision_margin": 0.0}, scale) == pytest.approx(radius, abs=0.01)
+
+
+@pytest.mark.parametrize("scale, radius", [((2, 1, 1), 0.5), ((1, 2, 1), 1.0)])
+def test_measured_bullets_capsule_takes_its_radius_from_the_y_scale(clean, scale, radius):
+    """A capsule lying on its side (turned 90° about X) rests on its radius."""
+    height = _rest_height("CAPSULE", {"collision_margin": 0.0}, scale, rotation=(1.5707963, 0, 0))
+    assert height == pytest.approx(radius, abs=0.01)
