@@ -6,12 +6,12 @@ setting that changes the motion is (a) written as Bullet applies it, (b) baked i
 about here. Nothing that changes the motion is a mere note. The Blender-only values are still kept in ``extras``
 for the next Blender import (``exporter.blender_settings``); engines do not read them, hence the warning.
 
-Measured in Blender (bpy 5.3 / 4.5, a 1 m box dropped on a passive box, resting height): a cone and a triangle mesh
-are always grown by their collision margin, a convex hull only with *Collision Margin* on, box / sphere / capsule /
-cylinder never (Bullet embeds it). Bullet's sphere takes its radius from the X scale, Z-up capsule, cylinder and
-cone from the X / Y scales (``btSphereShape``, ``btCapsuleShapeZ``, ``btCylinderShapeZ``, ``btConeShapeZ`` local
-scaling); engines scale a shape by the node's scale their own way. A convex hull drops the mirror of a negative
-scale; a compound uses its children's placement, not their own scale.
+How Bullet in Blender applies what the file holds differently (the tests measure each in Blender): a cone and a
+triangle mesh are always grown by their collision margin, a convex hull only with *Collision Margin* on, box /
+sphere / capsule / cylinder never (Bullet embeds it). Bullet's sphere takes its radius from the X scale, the Z-up
+capsule, cylinder and cone from the X or Y scale (``btSphereShape``, ``btCapsuleShapeZ``, ``btCylinderShapeZ``,
+``btConeShapeZ`` local scaling); engines scale a shape by the node's scale their own way. A convex hull or mesh
+drops the mirror of a negative scale; a compound uses its children's placement, not their own scale.
 """
 
 from __future__ import annotations
@@ -47,7 +47,9 @@ ROUND_SCALE = (
     "X and Y scales differ on a capsule, cylinder or cone: Blender takes the radius from one of them, engines their "
     "own way"
 )
-MIRRORED_HULL = "negative scale on a convex hull: Blender's hull is not mirrored, the file's node mirrors it"
+MIRRORED_HULL = (
+    "negative scale on a convex hull or mesh collider: Blender's collider is not mirrored, the file's node mirrors it"
+)
 CHILD_SCALE = "a compound child's own scale: Blender's compound ignores it, the file's node applies it"
 BREAKING = "breakable constraints (Breakable): Blender breaks them above the threshold, engines never do"
 SOLVER_ITERATIONS = "solver iteration overrides on constraints: engines choose their own"
@@ -104,7 +106,7 @@ def scale_problems(b: Builder, ob, shape: str) -> list[str]:
         found.append(SPHERE_SCALE)
     if shape in ("CAPSULE", "CYLINDER", "CONE") and _differ(scale[0], scale[1]):
         found.append(ROUND_SCALE)
-    if shape == "CONVEX_HULL" and sign < 0:
+    if shape in _MESHED and sign < 0:
         found.append(MIRRORED_HULL)
     if in_compound(ob):
         parent = b.session.world(ob.parent)

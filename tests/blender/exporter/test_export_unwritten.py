@@ -9,7 +9,7 @@ import pytest
 
 from blenderkit import submodule
 from export_helpers import export, last_export
-from scene_helpers import constraint, rigid_body_world, rigid_box
+from scene_helpers import box_mesh, constraint, rigid_body_world, rigid_box
 
 CODE = "GLTF_PHYSICS_EXPORT_PLAYS_DIFFERENTLY"
 
@@ -135,6 +135,7 @@ def test_a_collision_source_other_than_the_written_mesh_warns(clean, tmp_path, s
         ("CONE", (1, 3, 1), "ROUND_SCALE"),
         ("CYLINDER", (2, 2, 5), None),
         ("CONVEX_HULL", (-1, 1, 1), "MIRRORED_HULL"),
+        ("MESH", (1, -1, 1), "MIRRORED_HULL"),
         ("BOX", (-1, 1, 1), None),
     ],
 )
@@ -297,3 +298,25 @@ def test_measured_bullets_capsule_takes_its_radius_from_the_y_scale(clean, scale
     """A capsule lying on its side (turned 90° about X) rests on its radius."""
     height = _rest_height("CAPSULE", {"collision_margin": 0.0}, scale, rotation=(1.5707963, 0, 0))
     assert height == pytest.approx(radius, abs=0.01)
+
+
+def test_measured_blenders_hull_ignores_a_mirror(clean):
+    """A hull lying beside its origin (its centre of mass) tips over its edge the same way with scale x = −1: Blender
+    does not mirror it (the file's node does)."""
+    ends = []
+    for sign in (1, -1):
+        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+        rbw = rigid_body_world(bpy.context.scene)
+        rigid_box(rbw, "Ground", size=(10, 10, 1), kind="PASSIVE", location=(0, 0, -0.5))
+        hull = bpy.data.objects.new("Hull", box_mesh("Hull", (1, 1, 0.4), offset=(0.8, 0, 0)))
+        bpy.context.scene.collection.objects.link(hull)
+        rbw.collection.objects.link(hull)
+        hull.rigid_body.collision_shape = "CONVEX_HULL"
+        hull.rigid_body.linear_damping = hull.rigid_body.angular_damping = 0.0
+        hull.location, hull.scale = (0, 0, 0.21), (sign, 1, 1)
+        rbw.point_cache.frame_end = 60
+        for frame in range(1, 50):
+            bpy.context.scene.frame_set(frame)
+        ends.append(tuple(hull.matrix_world.translation))
+    assert ends[0][0] > 0.1  # it tipped toward +X, where its hull lies
+    assert ends[1] == pytest.approx(ends[0], abs=1e-3)  # mirrored: the same
