@@ -320,3 +320,17 @@ def test_measured_blenders_hull_ignores_a_mirror(clean):
         ends.append(tuple(hull.matrix_world.translation))
     assert ends[0][0] > 0.1  # it tipped toward +X, where its hull lies
     assert ends[1] == pytest.approx(ends[0], abs=1e-3)  # mirrored: the same
+
+
+@pytest.mark.parametrize("scale", [(1, 1, 3), (2, 2, 2)])
+def test_measured_blenders_compound_ignores_a_childs_own_scale(clean, scale):
+    """A compound whose only child is a 1 m box scaled ``scale`` rests 0.5 m high: the child's scale is not used."""
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    rbw = rigid_body_world(bpy.context.scene)
+    rigid_box(rbw, "Ground", size=(10, 10, 1), kind="PASSIVE", location=(0, 0, -0.5))
+    cart = _body(rbw, "Cart", size=(0.1, 0.1, 0.1), shape="COMPOUND", location=(0, 0, 3))
+    _body(rbw, "Child", parent=cart).scale = scale
+    rbw.point_cache.frame_end = 100
+    for frame in range(1, 80):
+        bpy.context.scene.frame_set(frame)
+    assert cart.matrix_world.translation.z == pytest.approx(0.5, abs=0.01)
