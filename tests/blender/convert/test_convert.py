@@ -90,7 +90,7 @@ def test_shards_convert_every_file_exactly_once_and_skip_existing_skips(tmp_path
     result = convert(src, "-o", tmp_path / "out", "--skip-existing", "--report", tmp_path / "r.json")
     assert result.returncode == 0, result.stderr
     statuses = {name: f["status"] for name, f in report(tmp_path / "r.json").items()}
-    assert statuses.pop("rev_2026.gltf") == "converted"
+    assert statuses.pop("rev_2026.gltf") in ("converted", "warnings")  # its triangle-mesh ground: Blender's margin
     assert set(statuses.values()) == {"skipped"} and len(statuses) == 3
     assert "skipped 3" in result.stderr
 
