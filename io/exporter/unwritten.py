@@ -63,6 +63,14 @@ WORLD_UNITS = (
 WORLD_STEPS = "rigid-body world substeps / solver iterations / split impulse changed: engines step their own way"
 
 _MESHED = ("CONVEX_HULL", "MESH")
+# Modifier types that only move vertices: what collision source Deform keeps (Blender's "Deform" modifier category)
+DEFORM_MODIFIERS = frozenset(
+    (
+        "ARMATURE", "CAST", "CURVE", "DISPLACE", "HOOK", "LAPLACIANDEFORM", "LATTICE", "MESH_DEFORM", "SHRINKWRAP",
+        "SIMPLE_DEFORM", "SMOOTH", "CORRECTIVE_SMOOTH", "LAPLACIANSMOOTH", "SURFACE_DEFORM", "WARP", "WAVE",
+        "MESH_CACHE", "MESH_SEQUENCE_CACHE",
+    )
+)  # fmt: skip
 
 
 def enlarging_margin(shape: str, use_margin: bool, margin: float) -> float:
@@ -75,14 +83,21 @@ def enlarging_margin(shape: str, use_margin: bool, margin: float) -> float:
 
 
 def source_problem(rb, ob, apply_modifiers: bool) -> str | None:
-    """The message when the hull / mesh Blender collides with is not the mesh the export writes (None: it is)."""
+    """The message when the hull / mesh Blender collides with is not the mesh the export writes (None: it is).
+
+    Bullet gets the mesh without modifiers (Base), with the deform modifiers only (Deform) or with all of them
+    (Final); io_scene_gltf2 writes it with all of them (Apply Modifiers) or none."""
     if rb.collision_shape not in _MESHED or not len(ob.modifiers):
         return None
     source = rb.mesh_source
     if source == "BASE" and apply_modifiers:
         return f"{SOURCE_BASE} the modified mesh (Apply Modifiers)"
     if source == "DEFORM":
-        return f"{SOURCE_DEFORM} the mesh {'with every modifier' if apply_modifiers else 'without modifiers'}"
+        deforming = [m.type in DEFORM_MODIFIERS for m in ob.modifiers]
+        if apply_modifiers and not all(deforming):
+            return f"{SOURCE_DEFORM} the mesh with every modifier (Apply Modifiers)"
+        if not apply_modifiers and any(deforming):
+            return f"{SOURCE_DEFORM} the mesh without modifiers"
     if source == "FINAL" and not apply_modifiers:
         return f"{SOURCE_FINAL} the mesh without modifiers"
     return None

@@ -103,26 +103,44 @@ def test_deactivation_start_deactivated_dynamic_off_and_deforming_warn(clean, tm
 
 
 @pytest.mark.parametrize(
-    "source, apply, warned",
+    "source, apply, modifier, warned",
     [
-        ("BASE", True, "SOURCE_BASE"),
-        ("BASE", False, None),
-        ("DEFORM", False, "SOURCE_DEFORM"),
-        ("DEFORM", True, "SOURCE_DEFORM"),
-        ("FINAL", False, "SOURCE_FINAL"),
-        ("FINAL", True, None),
+        ("BASE", True, "BEVEL", "SOURCE_BASE"),
+        ("BASE", False, "BEVEL", None),
+        ("DEFORM", False, "DISPLACE", "SOURCE_DEFORM"),  # Bullet: with the displacement, the file: without
+        ("DEFORM", False, "BEVEL", None),  # Bullet and the file: without the bevel
+        ("DEFORM", True, "BEVEL", "SOURCE_DEFORM"),
+        ("DEFORM", True, "DISPLACE", None),
+        ("FINAL", False, "BEVEL", "SOURCE_FINAL"),
+        ("FINAL", True, "BEVEL", None),
     ],
 )
-def test_a_collision_source_other_than_the_written_mesh_warns(clean, tmp_path, source, apply, warned):
+def test_a_collision_source_other_than_the_written_mesh_warns(clean, tmp_path, source, apply, modifier, warned):
     rbw = _plain_scene()
     hull = _body(rbw, "Hull", shape="CONVEX_HULL", location=(0, 0, 1))
-    hull.modifiers.new("Bevel", "BEVEL")
+    hull.modifiers.new("Modifier", modifier)
     hull.rigid_body.mesh_source = source
     export(tmp_path / "source.gltf", "2026", export_apply=apply)
     messages = _messages(clean)
     assert list(messages) == ([warned] if warned else [])
     if warned:
         assert "'Hull'" in messages[warned]
+
+
+@pytest.mark.parametrize("source, height", [("BASE", 0.5), ("DEFORM", 0.5), ("FINAL", 1.5)])
+def test_measured_collision_source_deform_leaves_out_modifiers_that_add_geometry(clean, source, height):
+    """A 1 m hull with an Array modifier that adds a second box below it rests on the second box only with source
+    Final: Deform keeps the deform modifiers only (Base none)."""
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    rbw = rigid_body_world(bpy.context.scene)
+    rigid_box(rbw, "Ground", size=(10, 10, 1), kind="PASSIVE", location=(0, 0, -0.5))
+    hull = _body(rbw, "Hull", shape="CONVEX_HULL", location=(0, 0, 3))
+    hull.modifiers.new("Array", "ARRAY").relative_offset_displace = (0, 0, -1)
+    hull.rigid_body.mesh_source = source
+    rbw.point_cache.frame_end = 100
+    for frame in range(1, 80):
+        bpy.context.scene.frame_set(frame)
+    assert hull.matrix_world.translation.z == pytest.approx(height, abs=0.01)
 
 
 @pytest.mark.parametrize(
