@@ -63,6 +63,7 @@ WORLD_UNITS = (
 WORLD_STEPS = "rigid-body world substeps / solver iterations / split impulse changed: engines step their own way"
 
 _MESHED = ("CONVEX_HULL", "MESH")
+_SCALE_SENSITIVE = frozenset(("SPHERE", "CAPSULE", "CYLINDER", "CONE", *_MESHED))
 # Modifier types that only move vertices: what collision source Deform keeps (Blender's "Deform" modifier category)
 DEFORM_MODIFIERS = frozenset(
     (
@@ -103,10 +104,12 @@ def source_problem(rb, ob, apply_modifiers: bool) -> str | None:
     return None
 
 
-def _scales(matrix: np.ndarray) -> tuple[np.ndarray, float]:
-    """(column lengths, determinant sign) of a 4×4's basis."""
-    basis = np.asarray(matrix, dtype=float)[:3, :3]
-    return np.linalg.norm(basis, axis=0), float(np.sign(np.linalg.det(basis)))
+def _scales(matrix: np.ndarray) -> tuple[tuple[float, float, float], float]:
+    """(column lengths, determinant sign) of a 4×4's basis (plain floats: one 3×3 per body, where numpy's per-call
+    cost would dominate)."""
+    (a, b, c), (d, e, f), (g, h, i) = (row[:3] for row in np.asarray(matrix, dtype=float).tolist()[:3])
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    return (math.hypot(a, d, g), math.hypot(b, e, h), math.hypot(c, f, i)), math.copysign(1.0, det)
 
 
 def _differ(a: float, b: float) -> bool:
@@ -116,6 +119,9 @@ def _differ(a: float, b: float) -> bool:
 def scale_problems(b: Builder, ob, shape: str) -> list[str]:
     """The messages of ``ob``'s scale that Bullet applies otherwise than the file's node scale does."""
     found = []
+    child = in_compound(ob)
+    if shape not in _SCALE_SENSITIVE and not child:  # a box scales per axis in Bullet as in the file
+        return found
     scale, sign = _scales(b.session.world(ob))
     if shape == "SPHERE" and (_differ(scale[0], scale[1]) or _differ(scale[0], scale[2])):
         found.append(SPHERE_SCALE)
@@ -123,7 +129,7 @@ def scale_problems(b: Builder, ob, shape: str) -> list[str]:
         found.append(ROUND_SCALE)
     if shape in _MESHED and sign < 0:
         found.append(MIRRORED_HULL)
-    if in_compound(ob):
+    if child:
         parent = b.session.world(ob.parent)
         try:
             relative = np.linalg.inv(np.asarray(parent, dtype=float)) @ np.asarray(b.session.world(ob), dtype=float)
