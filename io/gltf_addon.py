@@ -475,6 +475,11 @@ def export_yup(export_settings) -> bool:
     return bool(export_settings.get("gltf_yup", True)) if isinstance(export_settings, dict) else True
 
 
+def export_apply_modifiers(export_settings) -> bool:
+    """The export dialog's Apply Modifiers option (``gltf_apply``; off when unknown)."""
+    return bool(export_settings.get("gltf_apply", False)) if isinstance(export_settings, dict) else False
+
+
 def tree_objects(vtree):
     """(vnode, Blender object or None) for every node of the exporter's tree (``gather_tree_filter_tag_hook``)."""
     for vnode in vtree.nodes.values():

@@ -90,6 +90,7 @@ class ExportSession:
     revision: str = "2026"
     yup: bool = True
     mass_properties: str = "BLENDER"  # BLENDER: write Bullet's centre of mass / inertia; ENGINE: leave them out
+    apply_modifiers: bool = False  # the export dialog's Apply Modifiers: which mesh io_scene_gltf2 writes
     nodes_of: dict[str, list] = field(default_factory=dict)  # object name → gltf2_io.Node objects
     objects: dict[str, Any] = field(default_factory=dict)  # object name → bpy Object
     worlds: dict[str, np.ndarray] = field(default_factory=dict)  # object name → Blender world matrix snapshot

@@ -23,6 +23,7 @@ from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
+from .blender_settings import keep_constraint
 from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
 
 AXES = "xyz"
@@ -145,6 +146,7 @@ def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan)
     joint = b.add_joint(description)
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=bool(pj.enable_collision))
     joint_passthrough(node_joint, pj.node_extras_json)
+    keep_constraint(b, node_joint, empty, c)
     a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
     if a is not None and bb is not None and a != bb and _free_for_joint(b, a):
         node_joint.connected_node = bb
@@ -268,9 +270,8 @@ def _write_native(b: Builder, empty, c) -> None:
         return
     for note in notes:
         b.note(EXPORT_APPROXIMATED, "", f"{_where(empty)}: {note}")
-    if c.use_breaking:
-        b.note(EXPORT_APPROXIMATED, "", f"{_where(empty)}: breaking threshold has no glTF equivalent (not written)")
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=not c.disable_collisions)
+    keep_constraint(b, node_joint, empty, c)
     pivot = b.session.world(empty)  # made rigid with the frames (attachment_frames)
     _attach(b, empty, c, node_joint, pivot, pivot)
 

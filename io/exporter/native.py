@@ -93,12 +93,30 @@ def native_motion(b: Builder, ob, ptr: str, body: NativeBody | None = None) -> M
     if rb.type == "ACTIVE":
         mass = rb.mass
         motion = Motion(kind=KINEMATIC if kinematic else DYNAMIC, mass=r7(mass))
-        if not kinematic and b.session.mass_properties == "BLENDER":
-            motion.center_of_mass, motion.inertia_diagonal = bullet_mass(b, ob, body, mass)
+        if not kinematic:
+            motion.gravity_factor = gravity_weight(b)
+            if b.session.mass_properties == "BLENDER":
+                motion.center_of_mass, motion.inertia_diagonal = bullet_mass(b, ob, body, mass)
         return motion
     if kinematic:  # PASSIVE + Animated: Blender's animated collider
         return Motion(kind=KINEMATIC, mass=r7(rb.mass))
     return None
+
+
+_GRAVITY_WEIGHT = ("gravity weight",)
+
+
+def gravity_weight(b: Builder) -> float:
+    """The rigid-body world's gravity weight (*Field Weights* Gravity × All), which Bullet in Blender applies to
+    every dynamic body's gravity: written as each native dynamic body's ``gravityFactor`` (read once per export)."""
+    weight = b.memo.get(_GRAVITY_WEIGHT)
+    if weight is None:
+        import bpy
+
+        rbw = bpy.context.scene.rigidbody_world
+        weights = None if rbw is None else rbw.effector_weights
+        weight = b.memo[_GRAVITY_WEIGHT] = 1.0 if weights is None else r7(weights.gravity * weights.all)
+    return weight
 
 
 def native_collider(b: Builder, ob, ptr: str, body: NativeBody | None = None) -> Collider | None:

@@ -17,12 +17,13 @@ import json
 from .. import gltf_addon
 from ..collector import gc_paused
 from ..diagnostics import Severity, pointer, printable
+from ..gltf.validate.codes import EXPORT_PLAYS_DIFFERENTLY
 from ..gltf.write import write_target
 from ..mapping.passthrough import extension_names
-from ..report import RunReport, operator_lines
-from . import bodies, joints, unwritten
+from ..report import MAX_REPORTED, RunReport, operator_lines
+from . import blender_settings, bodies, joints, unwritten
 from .collision_meshes import collision_mesh
-from .context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, Builder, ExportSession
+from .context import EXPORT_APPROXIMATED, Builder, ExportSession
 from .node_order import moves_nodes
 from .node_order import restore_scene as restore_node_order
 from .selection import session_decision
@@ -52,6 +53,7 @@ class ExportRun:
             mass_properties = settings.export_mass_properties if settings is not None else "BLENDER"
             yup = gltf_addon.export_yup(export_settings)
             self.session = ExportSession(self.report, revision, yup, mass_properties)
+            self.session.apply_modifiers = gltf_addon.export_apply_modifiers(export_settings)
         return self.session
 
     def filter_tree(self, vtree, export_settings) -> None:
@@ -147,16 +149,17 @@ def _restore_file_name(gltf2_node, blender_object) -> None:
 
 
 def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, str]]:
-    """("INFO"|"WARNING", text) lines for the export operator: one summary, the first warnings, then every Blender
-    setting that was not written (``GLTF_PHYSICS_EXPORT_NOT_WRITTEN``: one line per setting)."""
+    """("INFO"|"WARNING", text) lines for the export operator: one summary, the first warnings, then every other
+    Blender setting that plays differently (``GLTF_PHYSICS_EXPORT_PLAYS_DIFFERENTLY``: one line per setting)."""
     counts = report.counts
     headline = (
         f"glTF Physics ({revision}): {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('colliders', 0)} "
         f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers"
     )
     lines = operator_lines(report, headline, any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")))
-    unwritten = [d for d in report.diagnostics if d.code == EXPORT_NOT_WRITTEN]
-    return lines + [("INFO", f"glTF Physics: {d.message}") for d in unwritten]
+    warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
+    hidden = [d for d in warnings[MAX_REPORTED:] if d.code == EXPORT_PLAYS_DIFFERENTLY]
+    return lines + [("WARNING", f"glTF Physics: {d}") for d in hidden]
 
 
 def _report_export(report: RunReport, revision: str, export_settings) -> None:
@@ -211,7 +214,8 @@ def build(session: ExportSession, plan) -> None:
     builder.guarded("", "joint nodes", joints.restore_nodes, builder)
     builder.guarded("", "unused joint descriptions", joints.drop_unused_descriptions, builder)
     builder.guarded("", "restoring nested bodies", builder.restore_parents)
-    builder.guarded("", "settings without a glTF field", unwritten.note_unwritten, builder)
+    builder.guarded("", "Blender-only settings", blender_settings.keep_settings, builder)
+    builder.guarded("", "settings without a glTF field", unwritten.warn_unwritten, builder)
     builder.finish_nodes()
     counts = session.report.counts
     counts["rigid_bodies"] = sum(1 for n in builder.doc.nodes.values() if n.motion is not None)

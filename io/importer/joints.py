@@ -134,6 +134,7 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
         empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
     constraint = empty.rigid_body_constraint
     configure_constraint(constraint, plan, obj_a, obj_b, joint.enable_collision, fresh=True)
+    ctx.joint_constraints[index] = constraint  # for ``blender_settings``
     width = len(str(len(plan.motors) - 1))  # zero-padded: names sort in creation order (see below)
     for n, motor in enumerate(plan.motors):
         motor_empty = _constraint_empty(

@@ -20,7 +20,7 @@ from ..gltf.parse import parse_gltf
 from ..gltf.validate.codes import INTERNAL_ERROR
 from ..mapping.sync_gate import paused as sync_paused
 from ..report import RunReport, operator_lines
-from . import bodies, filters, joint_empties, joints, triggers
+from . import blender_settings, bodies, filters, joint_empties, joints, triggers
 from .bodies import replacement_candidates
 from .context import ImportContext
 from .joint_empties import JointEmpties, node_joints
@@ -180,6 +180,7 @@ def _build(ctx: ImportContext) -> None:
     ctx.guarded("", "triggers", triggers.build, ctx)
     ctx.guarded("", "collision filters", filters.apply, ctx)
     ctx.guarded("", "joints", joints.build, ctx)
+    ctx.guarded("", "Blender-only settings", blender_settings.apply, ctx)
     ctx.guarded("", "reproduction", reproduce.build, ctx)
     counts = ctx.report.counts
     counts["rigid_bodies"] = len(ctx.body_objects)

@@ -79,6 +79,12 @@ OMI_MOTION_TYPE_MISSING = "GLTF_PHYSICS_OMI_MOTION_TYPE_MISSING"
 FLOAT32_OVERFLOW = "GLTF_PHYSICS_FLOAT32_OVERFLOW"
 OMI_NO_SHAPE = "GLTF_PHYSICS_OMI_NO_SHAPE"
 
+# Codes of the Blender side, not of the validator (docs/export.md, docs/import.md); each has one severity.
+# WARNING: a Blender setting changes how the scene plays and the exported file cannot say it (export, convert).
+EXPORT_PLAYS_DIFFERENTLY = "GLTF_PHYSICS_EXPORT_PLAYS_DIFFERENTLY"
+# WARNING: a Blender setting kept in ``extras`` (``mapping.blender_settings``) cannot be read back: ignored (import).
+BLENDER_SETTING_INVALID = "GLTF_PHYSICS_BLENDER_SETTING_INVALID"
+
 _P = "/nodes/0/extensions/KHR_physics_rigid_bodies"
 _J = "/extensions/KHR_physics_rigid_bodies/physicsJoints/0"
 _S = "/extensions/KHR_implicit_shapes/shapes/0"
