@@ -27,26 +27,6 @@ _MISSING = enginekit.available()
 if _MISSING:
     pytest.skip(_MISSING, allow_module_level=True)
 
-# Scenes the exporter of this branch neither writes as Bullet plays them nor warns about (issue 33 item 1, built in
-# parallel): each xfails strictly, so the scene turns red the day the exporter handles it and its entry must go.
-NEEDS_NATIVE_EXPORT: dict[str, str] = {
-    "stretched_sphere": "the sphere radius from Bullet's X scale (bake) or a WARNING on the non-uniform scale",
-    "stretched_capsule": "the capsule radius from Bullet's Y scale (bake) or a WARNING on the non-uniform scale",
-    "stretched_cylinder": "the cylinder radius from Bullet's X scale (bake) or a WARNING on the non-uniform scale",
-    "mirrored_hull": "the hull without its mirror, as Bullet builds it (bake), or a WARNING on the negative scale",
-    "compound_child_scale": "the compound child's shape without its own scale (bake) or a WARNING naming the child",
-    "source_base": "the Base mesh when Apply Modifiers is on (bake) or a WARNING on the collision source",
-    "source_deform": "the Deform mesh when Apply Modifiers is on (bake) or a WARNING on the collision source",
-    "source_final_without_apply": "a WARNING (not INFO) on collision source Final without Apply Modifiers",
-    "margin": "the margin baked into the hull or a WARNING (not INFO) on the collision margin",
-    "world_gravity": "a WARNING on the rigid-body world's gravity",
-    "time_scale": "a WARNING on the rigid-body world's time scale",
-    "start_deactivated": "a WARNING (not INFO) on Start Deactivated",
-    "dynamic_off": "a WARNING (not INFO) on Dynamic off, or writing the body as kinematic",
-    "breakable_constraint": "a WARNING on the breakable constraint",
-    "spring1": "a WARNING on SPRING1 damping (the drive plays as SPRING2)",
-}
-
 
 def _blender_states(scene_spec: Scene) -> dict[str, tuple]:
     """Play the rigid-body world frame by frame; each body's start and end (position, rotation) in glTF axes."""
@@ -118,17 +98,7 @@ def warning_for(report, scene_spec: Scene) -> list[str]:
     return found
 
 
-def _params():
-    for name in SCENES:
-        marks = []
-        if name in NEEDS_NATIVE_EXPORT:
-            marks.append(
-                pytest.mark.xfail(strict=True, reason=f"issue 33: native export needs {NEEDS_NATIVE_EXPORT[name]}")
-            )
-        yield pytest.param(name, marks=marks, id=name)
-
-
-@pytest.mark.parametrize("name", list(_params()))
+@pytest.mark.parametrize("name", list(SCENES))
 def test_native_scene_plays_in_engine_as_in_blender_or_export_warns(clean, tmp_path, name):
     spec = SCENES[name]()
     blender = _blender_states(spec)
