@@ -108,6 +108,11 @@ def _default_mode() -> int:
     return 0o666 & ~umask
 
 
+def _temporary_prefix(name: str) -> str:
+    """``.<name>.`` with the name cut to 64 bytes: a temporary file beside a 255-byte name must fit the limit."""
+    return f".{os.fsdecode(os.fsencode(name)[:64])}."
+
+
 def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> None:
     """Call ``write(file)`` on a temporary file beside ``path``, then rename it onto ``path`` (``os.replace``).
 
@@ -118,7 +123,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> 
         mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else _default_mode()
     except OSError:
         mode = _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(path.name), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as file:
             write(file)
@@ -196,10 +201,11 @@ def _link_new(source: pathlib.Path, target: pathlib.Path) -> bool:
 
     The copy is written to a temporary file first and hard-linked into place (atomic, fails if the name is taken);
     a file system without hard links gets a rename (then two processes publishing the same name at once race)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), suffix=".tmp", dir=target.parent)
     os.close(fd)
     try:
         atomic_copy(source, tmp)
+        os.chmod(tmp, _default_mode())  # not mkstemp's 0600: published like every other file
         try:
             os.link(tmp, target)
         except FileExistsError:

@@ -34,6 +34,19 @@ def convert(*args: object, timeout: float = 300, **popen) -> subprocess.Complete
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **popen)
 
 
+STATE = ".gltf-physics-convert"  # the run's state folder in OUT (io/convert/state.py): its lock and stamps
+
+
+def leftovers(out: pathlib.Path) -> list[pathlib.Path]:
+    """Hidden files and folders under ``out`` other than the run's state folder: temporary files left behind."""
+    return [p for p in out.rglob(".*") if STATE not in p.relative_to(out).parts]
+
+
+def written(out: pathlib.Path) -> list[str]:
+    """The files under ``out`` (paths relative to it, sorted) other than the run's state."""
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and STATE not in p.parts)
+
+
 def report(path: pathlib.Path) -> dict[str, dict]:
     """The report's files by name (output path relative to OUT)."""
     return {f["name"]: f for f in json.loads(path.read_text())["files"]}
