@@ -181,7 +181,7 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
             why = f"image {old!r} is named like a path: its file is written as {new!r} inside the output folder"
             out.append(p.diag("export", Severity.WARNING, p.IMAGE_RENAMED, "", why))
     tmp.mkdir()
-    target = tmp / dst.name
+    target = tmp / publish.text_name(dst.name)
     collect = _Collect()
     logger = logging.getLogger("glTFImporter_errors")
     logger.addHandler(collect)

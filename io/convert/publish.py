@@ -51,6 +51,13 @@ def hidden_name(name: str, suffix: str) -> str:
     return f".{text}~{digest}{suffix}"
 
 
+def text_name(name: str) -> str:
+    """``name`` as valid text: bytes that are no UTF-8 (a file name from another system) become U+FFFD. Blender
+    cannot take a path with such bytes (``UnicodeEncodeError``), and a glTF URI is text: the output is exported
+    under this name in its hidden folder, then renamed to ``name``."""
+    return os.fsencode(name).decode("utf-8", "replace")
+
+
 def partial_path(output: pathlib.Path) -> pathlib.Path:
     """The hidden temporary folder (glTF) or file (.blend) of ``output``, beside it on the same file system so that
     the final rename is atomic."""
@@ -102,7 +109,7 @@ def settle(partial: pathlib.Path, folder: pathlib.Path) -> None:
         output, files = folder / journal["output"], [str(name) for name in journal["files"]]
     except (OSError, ValueError, KeyError, TypeError):
         return
-    leftover = [name for name in files if (folder / name).is_file()]
+    leftover = [name for name in files if _is_file(folder / name)]
     kept = references(output)
     if kept is None:
         return
@@ -118,6 +125,13 @@ def settle(partial: pathlib.Path, folder: pathlib.Path) -> None:
     for name in leftover:
         with contextlib.suppress(OSError):
             (folder / name).unlink()
+
+
+def _is_file(path: pathlib.Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, …: never written
+        return False
 
 
 def remove_staged(partial: pathlib.Path, folder: pathlib.Path) -> None:

@@ -190,10 +190,16 @@ def _output_target(dst_dir: pathlib.Path, uri: str, pointer: str) -> pathlib.Pat
 
 
 def _hashed(uri: str, digest: str) -> str:
-    """``uri`` with ``-<digest>`` before the extension of its last segment (``a/T.png`` → ``a/T-1f2e.png``)."""
+    """``uri`` with ``-<digest>`` before the extension of its last segment (``a/T.png`` → ``a/T-1f2e.png``), the
+    stem cut so that the decoded name still fits 255 bytes (a long name gets a hashed one too)."""
     head, slash, name = uri.rpartition("/")
     stem, dot, ext = name.rpartition(".")
-    return f"{head}{slash}{stem}-{digest}.{ext}" if dot and stem else f"{uri}-{digest}"
+    if not (dot and stem):
+        stem, ext = name, ""
+    room = 255 - len(f"-{digest}{dot}{ext}".encode())
+    while stem and len(os.fsencode(urllib.parse.unquote(stem))) > room:
+        stem = stem[:-1]
+    return f"{head}{slash}{stem}-{digest}{dot}{ext}"
 
 
 def _link_new(source: pathlib.Path, target: pathlib.Path) -> bool:

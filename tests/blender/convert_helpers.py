@@ -43,8 +43,10 @@ def leftovers(out: pathlib.Path) -> list[pathlib.Path]:
 
 
 def written(out: pathlib.Path) -> list[str]:
-    """The files under ``out`` (paths relative to it, sorted) other than the run's state."""
-    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and STATE not in p.parts)
+    """The visible files under ``out`` (paths relative to it, sorted): the outputs, not the hidden temporary files or
+    the run's state (``leftovers``)."""
+    files = [p.relative_to(out) for p in out.rglob("*") if p.is_file()]
+    return sorted(p.as_posix() for p in files if not any(part.startswith(".") for part in p.parts))
 
 
 def report(path: pathlib.Path) -> dict[str, dict]:
