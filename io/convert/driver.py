@@ -115,8 +115,8 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         return 2
     out = pathlib.Path(args.output).resolve()
     try:
-        with state.locked(out), _stop_signals():  # OUT written first here: a read-only OUT stops the run now
-            code, results, summary = _convert(args, jobs, out, command)
+        with state.locked(out, shard) as lock, _stop_signals():  # OUT's first write: a read-only OUT stops here
+            code, results, summary = _convert(args, jobs, out, command, lock)
     except state.OutputError as exc:
         print(f"error: {printable(exc)}", file=sys.stderr)
         return 2
@@ -165,7 +165,9 @@ def _stop_signals():
             signal.signal(getattr(signal, name), handler)
 
 
-def _convert(args, jobs: list[Job], out: pathlib.Path, command: list[str]) -> tuple[int | None, dict, str]:
+def _convert(
+    args, jobs: list[Job], out: pathlib.Path, command: list[str], lock: state.FolderLock
+) -> tuple[int | None, dict, str]:
     """Convert ``jobs`` into ``out`` (its lock held): stale temporary files swept first and last, outputs whose
     stamp matches skipped (``--skip-existing``). (exit code or None, results by key, summary line)."""
     progress = Progress(len(jobs))
@@ -173,7 +175,9 @@ def _convert(args, jobs: list[Job], out: pathlib.Path, command: list[str]) -> tu
     options = {"to": args.to, "validate": bool(args.validate)}
     code = None
     try:
-        publish.sweep(out)  # what a killed run left: settled half-published sets, .partial folders, .tmp files
+        lock.alone(lambda: publish.sweep(out))  # a killed run's half-published sets, .partial folders, .tmp files
+        for job in jobs:  # this run's own, also beside other shards
+            p.remove_partial(job.output)
         todo = []
         for job in jobs:
             if args.skip_existing and state.up_to_date(state.stamp_path(out, job.key), options, job.output):
@@ -205,7 +209,9 @@ def _convert(args, jobs: list[Job], out: pathlib.Path, command: list[str]) -> tu
         print(f"\nstopped by {name}: files not converted are listed as not_run in the report", file=sys.stderr)
         code = 128 + exc.signum
     finally:
-        publish.sweep(out)  # the .partial folders of workers killed by Ctrl-C or a signal
+        for job in jobs:  # the .partial folders of workers killed by Ctrl-C or a signal
+            p.remove_partial(job.output)
+        lock.alone(lambda: publish.sweep(out))
     return code, results, progress.summary()
 
 

@@ -3,12 +3,14 @@
 * ``.gltf`` / ``.glb`` input: read by our loader first (a malformed file fails with our diagnostic and its JSON
   pointer), then ``import_scene.gltf`` into an empty scene (``scene_reset``: a home file once, then a wiped scene).
 * ``.blend`` input: ``open_mainfile`` without running the file's scripts; Blender-authored physics is exported.
-* glTF output: ``export_scene.gltf`` into the hidden folder ``.<name>.partial`` inside the output folder (images
-  named like paths renamed first, ``image_names``), validated there when asked, then every resource checked, then
-  moved next to the output (never outside the output folder; an image never over another output's,
-  ``safe_files.publish_resource``) and the ``.gltf`` / ``.glb`` renamed into place last. ``.blend`` output: saved as
-  a hidden temporary file beside the output (relative paths stay right), then renamed. A failed or killed
-  conversion leaves no output file; a stale ``.partial`` folder is removed by the next conversion of the same file.
+* glTF output: ``export_scene.gltf`` into the hidden folder ``publish.partial_path`` inside the output folder
+  (under a name that is valid text, ``publish.text_name``; images named like paths renamed first, ``image_names``),
+  validated there when asked, then published as a set (``_commit_gltf``, ``publish``): every resource checked,
+  a journal written, each resource written beside the output without replacing a file (never outside the output
+  folder, ``safe_files.publish_resource``), the stamp written (``state``), the ``.gltf`` / ``.glb`` renamed into
+  place last, the journal settled. ``.blend`` output: saved as a hidden temporary file beside the output (relative
+  paths stay right), stamped, then renamed. A failed or killed conversion leaves the previous output whole; what
+  it left is settled and removed by the next conversion of the same file (and by the driver's sweep).
 """
 
 from __future__ import annotations

@@ -2,11 +2,13 @@
 
 Both live in the hidden folder ``OUT/.gltf-physics-convert`` (never walked as an input: hidden folders are skipped).
 
-* **The lock** (``locked``): a run holds an exclusive ``fcntl`` lock on ``lock`` in it from before its first file to
-  after its last clean-up. Two runs into one OUT would remove each other's hidden ``.partial`` folders (each run
-  takes them for a killed run's) and settle each other's half-published sets: the second run refuses with a clear
-  message and exit code 2 instead. Opening the lock is also the first write into OUT, so a read-only OUT is found
-  there, before any file is imported. The file is never removed (removing a lock file races with a run opening
+* **The lock** (``locked``): a run holds an ``fcntl`` lock on ``lock`` in it from before its first file to after its
+  last clean-up. Two runs into one OUT would remove each other's hidden ``.partial`` folders (each run takes them
+  for a killed run's) and convert the same files at once: the second run refuses with a clear message and exit
+  code 2 instead. The shards of one array (``--shard K/N``, documented to run side by side into one OUT) share it,
+  and only the same shard twice refuses; the sweep of stale temporary files then runs only at a moment a run holds
+  OUT alone (``FolderLock.alone``). Opening the lock is also the first write into OUT, so a read-only OUT is found
+  there, before any file is imported. The files are never removed (removing a lock file races with a run opening
   it). Systems without ``fcntl`` (Windows) run without the lock.
 * **Stamps** (``write_stamp`` / ``up_to_date``): the worker writes, just before an output's final rename, what made
   it: the options that change the written file (``--to``, ``--validate``), and the size and modification time (ns)
@@ -23,7 +25,7 @@ import hashlib
 import json
 import os
 import pathlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..gltf.safe_files import atomic_write_bytes
 
@@ -43,25 +45,71 @@ class OutputError(RuntimeError):
 
 
 @contextlib.contextmanager
-def locked(out: pathlib.Path) -> Iterator[None]:
-    """Hold OUT's lock (creating OUT and its state folder); ``OutputError`` when OUT cannot be written or another
-    run holds the lock."""
-    folder = out / STATE
+def locked(out: pathlib.Path, shard: tuple[int, int] | None = None) -> Iterator[FolderLock]:
+    """Hold OUT's lock (creating OUT and its state folder) as a run without ``--shard`` (alone) or as shard
+    ``shard`` (beside the other shards); ``OutputError`` when OUT cannot be written or another run holds it."""
+    lock = FolderLock(out, shard)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError as exc:
-        raise OutputError(f"OUT {str(out)!r} cannot be written: {exc.strerror or exc}") from exc
-    try:
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError as exc:
-                why = f"another convert run is writing into OUT {str(out)!r}: wait for it to end or choose another OUT"
-                raise OutputError(why) from exc
-        yield
+        yield lock
     finally:
-        os.close(fd)  # releases the lock
+        lock.release()
+
+
+class FolderLock:
+    """OUT's lock of one run: exclusive on ``lock`` for a run without ``--shard``; for shard K/N shared on ``lock``
+    (the other shards of a scheduler's array run beside it, their outputs are disjoint) and exclusive on
+    ``shard-K-of-N`` (the same shard twice refuses)."""
+
+    def __init__(self, out: pathlib.Path, shard: tuple[int, int] | None):
+        self.out, self.shard, self.fds = out, shard, []
+        folder = out / STATE
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.main = self._open(folder / LOCK)
+            if shard is None:
+                self._take(self.main, "EX", f"another convert run is writing into OUT {str(out)!r}")
+            else:
+                k, n = shard
+                self._take(self._open(folder / f"shard-{k}-of-{n}"), "EX", f"shard {k}/{n} is already converting")
+                self._take(self.main, "SH", f"a convert run without --shard is writing into OUT {str(out)!r}")
+        except OSError as exc:
+            self.release()
+            raise OutputError(f"OUT {str(out)!r} cannot be written: {exc.strerror or exc}") from exc
+        except OutputError:
+            self.release()
+            raise
+
+    def _open(self, path: pathlib.Path) -> int:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        self.fds.append(fd)
+        return fd
+
+    def _take(self, fd: int, kind: str, busy: str) -> None:
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(fd, getattr(fcntl, f"LOCK_{kind}") | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            raise OutputError(f"{busy}: wait for it to end or choose another OUT") from exc
+
+    def alone(self, work: Callable[[], None]) -> None:
+        """Run ``work`` (the sweep of stale temporary files) only while no other run uses OUT: always for a run
+        without ``--shard``; for a shard when it can hold OUT alone for that moment (then shared again)."""
+        if self.shard is None or fcntl is None:
+            work()
+            return
+        try:
+            fcntl.flock(self.main, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return  # other shards are converting: their staged files are not stale
+        try:
+            work()
+        finally:
+            fcntl.flock(self.main, fcntl.LOCK_SH)
+
+    def release(self) -> None:
+        while self.fds:
+            os.close(self.fds.pop())  # releases the locks
 
 
 def stamp_path(out: pathlib.Path, key: str) -> pathlib.Path:

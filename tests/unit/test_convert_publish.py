@@ -106,6 +106,27 @@ def test_the_lock_refuses_a_second_run_and_is_free_again_afterwards(tmp_path):
     assert (out / state.STATE / state.LOCK).is_file()
 
 
+def test_shards_share_the_lock_but_not_with_themselves_or_an_unsharded_run(tmp_path):
+    """The shards of one array run side by side into one OUT (the README's GNU parallel and Slurm examples); the
+    same shard twice, or a run without ``--shard`` beside them, refuses. A shard sweeps only when alone."""
+    out = tmp_path / "out"
+    swept = []
+    with state.locked(out, (1, 2)) as first, state.locked(out, (2, 2)) as second:
+        first.alone(lambda: swept.append(1))
+        assert swept == []  # shard 2 is converting: its staged files are not stale
+        with pytest.raises(state.OutputError, match="shard 1/2 is already converting"), state.locked(out, (1, 2)):
+            pass
+        with pytest.raises(state.OutputError, match="another convert run"), state.locked(out):
+            pass
+        second.release()
+        first.alone(lambda: swept.append(2))
+        assert swept == [2]
+        with pytest.raises(state.OutputError, match="another convert run"), state.locked(out):
+            pass  # shard 1 holds OUT shared again after its sweep
+    with state.locked(out), pytest.raises(state.OutputError, match="without --shard"), state.locked(out, (1, 2)):
+        pass
+
+
 def test_an_output_folder_that_is_a_file_is_an_output_error(tmp_path):
     (tmp_path / "out").write_text("")
     with pytest.raises(state.OutputError, match="cannot be written"), state.locked(tmp_path / "out"):
