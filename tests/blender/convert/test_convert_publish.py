@@ -118,7 +118,24 @@ def test_a_second_run_into_a_locked_output_folder_refuses(addon, tmp_path):
     assert convert(_body(tmp_path / "in"), "-o", out).returncode == 0  # the lock is free again: the run converts
 
 
-SETS = 30  # 120 files: the run is still going when the signal arrives
+SETS = 40  # 160 files: the run is still going when the signal arrives (or the second run starts)
+
+
+def test_a_second_run_started_while_the_first_converts_refuses_and_the_first_finishes(tmp_path):
+    """Two runs into one OUT removed each other's ``.partial`` folders (files failed in both, outputs went missing)."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    for i in range(SETS):
+        library(src / f"set{i:02d}")
+    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", str(src), "-o", str(out)]
+    first = subprocess.Popen([*command, "--format", "glb"], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.rglob("*.glb")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    second = subprocess.run([*command, "--format", "glb"], capture_output=True, text=True, timeout=120)
+    _, stderr = first.communicate(timeout=300)
+    assert first.poll() is not None and first.returncode == 0, stderr
+    assert second.returncode == 2 and "another convert run is writing into OUT" in second.stderr, second.stderr
+    assert len(written(out)) == 4 * SETS and not leftovers(out)
 
 
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
