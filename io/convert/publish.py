@@ -95,10 +95,13 @@ def candidates(uri: str, source: pathlib.Path) -> list[str]:
 
 def begin(partial: pathlib.Path, output: pathlib.Path, names: list[str]) -> None:
     """Write the journal: ``names`` (relative to the output's folder) are the new set's possible files; the
-    previous output's resources are added."""
+    previous output's resources are added. Not fsynced: a kill never loses it (the page cache outlives the
+    process), a power cut may, and then only leaves unreferenced files behind."""
     previous = references(output) or set()
     files = sorted({*names, *previous})
-    atomic_write_bytes(partial / JOURNAL, json.dumps({"output": output.name, "files": files}).encode("utf-8"))
+    if files:  # a .glb replacing a .glb: one rename, nothing to settle
+        journal = json.dumps({"output": output.name, "files": files}).encode("utf-8")
+        atomic_write_bytes(partial / JOURNAL, journal, sync=False)  # lost in a power cut: orphans, no mix
 
 
 def settle(partial: pathlib.Path, folder: pathlib.Path) -> None:

@@ -135,7 +135,7 @@ def write_stamp(
         "inputs": {os.fsencode(str(path)).hex(): _mark(path) for path in inputs},
         "outputs": {os.fsencode(str(final)).hex(): _mark(now) for final, now in outputs.items()},
     }
-    atomic_write_bytes(stamp, json.dumps(document).encode("utf-8"))
+    atomic_write_bytes(stamp, json.dumps(document).encode("utf-8"), sync=False)  # lost: the file is converted again
 
 
 def up_to_date(stamp: pathlib.Path, options: dict, output: pathlib.Path) -> bool:
