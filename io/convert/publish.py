@@ -31,6 +31,7 @@ import urllib.parse
 from ..diagnostics import PhysicsDataError
 from ..gltf.files import load, resource_uris
 from ..gltf.safe_files import _hashed, atomic_write_bytes
+from .state import STAMPS, STATE
 
 JOURNAL = "publish.json"
 PARTIAL = ".partial"
@@ -160,7 +161,16 @@ def sweep(out: pathlib.Path) -> None:
             dirs.remove(name)
             if name.endswith(PARTIAL):
                 remove_staged(here / name, here)
-        for name in files:
+            elif here == out and name == STATE:  # a stamp's temporary file
+                _remove_temporaries(here / name / STAMPS)
+        _remove_temporaries(here, files)
+
+
+def _remove_temporaries(folder: pathlib.Path, names: list[str] | None = None) -> None:
+    """Remove the hidden ``.partial`` files and atomic writes' temporary files among ``names`` in ``folder``."""
+    with contextlib.suppress(OSError):
+        names = os.listdir(folder) if names is None else names
+        for name in names:
             if name.startswith(".") and (PARTIAL in name or _ATOMIC_TEMPORARY.match(name)):
                 with contextlib.suppress(OSError):
-                    (here / name).unlink()
+                    (folder / name).unlink()

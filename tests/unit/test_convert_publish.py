@@ -76,13 +76,16 @@ def test_sweep_removes_stale_partials_and_atomic_temporaries_only(tmp_path):
         out / "sub" / ".y.bin.00000000.tmp",
         out / ".old.blend.partial.blend",
         publish.partial_path(out / "sub" / "z.blend"),
+        out / state.STATE / state.STAMPS / ".0123abcd.json.a1b2c3d4.tmp",
     ]
     for path in leftovers:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"")
     for folder in (out / ".a.gltf.partial", publish.partial_path(out / "sub" / "b.gltf")):
         folder.mkdir()
         (folder / "b.gltf").write_text("{}")
     kept = [out / ".keep", out / "notes.tmp", out / ".git" / "x.partial", out / "sub" / "c.gltf"]
+    kept.append(out / state.STATE / state.STAMPS / "0123abcd.json")
     for path in kept:
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(b"")
@@ -90,6 +93,9 @@ def test_sweep_removes_stale_partials_and_atomic_temporaries_only(tmp_path):
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
         ".git",
         ".git/x.partial",
+        ".gltf-physics-convert",
+        ".gltf-physics-convert/stamps",
+        ".gltf-physics-convert/stamps/0123abcd.json",
         ".keep",
         "notes.tmp",
         "sub",
