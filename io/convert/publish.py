@@ -113,7 +113,7 @@ def settle(partial: pathlib.Path, folder: pathlib.Path) -> None:
         output, files = folder / journal["output"], [str(name) for name in journal["files"]]
     except (OSError, ValueError, KeyError, TypeError):
         return
-    leftover = [name for name in files if _is_file(folder / name)]
+    leftover = [name for name in files if _inside(folder, name) and _is_file(folder / name)]
     kept = references(output)
     if kept is None:
         return
@@ -129,6 +129,14 @@ def settle(partial: pathlib.Path, folder: pathlib.Path) -> None:
     for name in leftover:
         with contextlib.suppress(OSError):
             (folder / name).unlink()
+
+
+def _inside(folder: pathlib.Path, name: str) -> bool:
+    """Does ``name`` stay inside ``folder``, its symlinks followed? Nothing outside the output folder is removed."""
+    try:
+        return _relative(name) is not None and (folder / name).resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 def _is_file(path: pathlib.Path) -> bool:

@@ -68,6 +68,21 @@ def test_settle_keeps_everything_when_a_gltf_cannot_be_read(tmp_path):
     assert (out / "x.bin").exists() and not staged.exists()
 
 
+def test_settle_never_removes_a_file_outside_the_output_folder(tmp_path):
+    """A journal naming ``../x`` or a file behind a symlink leading out (a folder OUT's owner linked) removes
+    nothing there."""
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    out.mkdir()
+    outside.mkdir()
+    (outside / "x.png").write_bytes(b"keep")
+    (out / "link").symlink_to(outside)
+    staged = publish.partial_path(out / "a.gltf")
+    staged.mkdir()
+    (staged / publish.JOURNAL).write_text(json.dumps({"output": "a.gltf", "files": ["../outside/x.png", "link/x.png"]}))
+    publish.remove_staged(staged, out)
+    assert (outside / "x.png").read_bytes() == b"keep"
+
+
 def test_sweep_removes_stale_partials_and_atomic_temporaries_only(tmp_path):
     out = tmp_path / "out"
     (out / "sub").mkdir(parents=True)
