@@ -2,7 +2,9 @@
 
 The same ``run`` serves ``bin/gltf-physics convert`` (workers: this Python with the ``bpy`` module, or
 ``--blender PATH``) and ``blender --background --command gltf_physics convert`` (workers: that Blender). Exit
-codes: 0 every file converted (or skipped), 1 some failed, 2 usage error or no worker could start.
+codes: 0 every file converted (or skipped), 1 some failed, 2 usage error, an OUT that cannot be written or is locked
+by another run (``state``), or no worker could start; 130 after Ctrl-C, 128 + the signal after SIGTERM / SIGHUP
+(the report is written in all three).
 """
 
 from __future__ import annotations
