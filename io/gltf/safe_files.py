@@ -198,7 +198,7 @@ def _hashed(uri: str, digest: str) -> str:
     head, slash, name = uri.rpartition("/")
     stem, dot, ext = name.rpartition(".")
     if not (dot and stem):
-        stem, ext = name, ""
+        stem, dot, ext = name, "", ""
     room = 255 - len(f"-{digest}{dot}{ext}".encode())
     while stem and len(os.fsencode(urllib.parse.unquote(stem))) > room:
         stem = stem[:-1]
