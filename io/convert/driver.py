@@ -2,22 +2,28 @@
 
 The same ``run`` serves ``bin/gltf-physics convert`` (workers: this Python with the ``bpy`` module, or
 ``--blender PATH``) and ``blender --background --command gltf_physics convert`` (workers: that Blender). Exit
-codes: 0 every file converted (or skipped), 1 some failed, 2 usage error or no worker could start.
+codes: 0 every file converted (or skipped), 1 some failed, 2 usage error, an OUT that cannot be written or is locked
+by another run (``state``), or no worker could start; 130 after Ctrl-C, 128 + the signal after SIGTERM / SIGHUP
+(the report is written in all three).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import pathlib
+import signal
 import sys
+import threading
 import time
 
 from ..diagnostics import printable
 from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
-from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, take_shard, up_to_date
+from . import publish, state
+from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, take_shard
 from .pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from .progress import Progress
 
@@ -43,7 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write a JSON report: per file status, time, counts, diagnostics with code and JSON pointer",
     )
-    parser.add_argument("--skip-existing", action="store_true", help="skip files whose output is newer")
+    parser.add_argument(
+        "--skip-existing",
+        action="store_true",
+        help="skip files whose output a run made with the same options from the same input and resources",
+    )
     parser.add_argument("--validate", action="store_true", help="validate each glTF output; errors fail the file")
     parser.add_argument(
         "--timeout",
@@ -101,42 +111,17 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     except PlanError as exc:
         print(f"error: {printable(exc)}", file=sys.stderr)
         return 2
-    progress = Progress(len(jobs))
-    results: dict[str, dict] = {}
-    todo = []
-    for job in jobs:
-        if args.skip_existing and up_to_date(job):
-            p.remove_partial(job.output)  # stale: left by a run killed between the final rename and its clean-up
-            results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": []}
-            progress.finished(job.key, results[job.key])
-        else:
-            todo.append(job)
     command = chosen_worker(args, blender, python)
     if isinstance(command, str):
         print(printable(f"error: {command}"), file=sys.stderr)
         return 2
-    pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate)
-
-    def on_event(kind: str, job: Job, result: dict | None) -> None:
-        if kind == "start":
-            progress.started(job.key)
-        else:
-            results[job.key] = result
-            progress.finished(job.key, result)
-
-    code = None
+    out = pathlib.Path(args.output).resolve()
     try:
-        pool.run(todo, on_event)
-    except StartError as exc:
-        print(
-            f"\nerror: {printable(exc)}\nconvert {START_HINT}",
-            file=sys.stderr,
-        )
-        code = 2
-    except KeyboardInterrupt:
-        print("\ninterrupted: files not converted are listed as not_run in the report", file=sys.stderr)
-        code = 130
-    summary = progress.summary()
+        with state.locked(out, shard) as lock, _stop_signals():  # OUT's first write: a read-only OUT stops here
+            code, results, summary = _convert(args, jobs, out, command, lock)
+    except state.OutputError as exc:
+        print(f"error: {printable(exc)}", file=sys.stderr)
+        return 2
     if args.report:
         try:
             _write_report(args, jobs, results, summary, time.monotonic() - started)
@@ -146,6 +131,90 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     if code is not None:
         return code
     return 1 if any(r["status"] == p.FAILED for r in results.values()) else 0
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP reached the driver: stop as after Ctrl-C (workers killed, the report written)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_signals():
+    """SIGTERM and SIGHUP raise ``Stopped`` in the main thread while the run converts (once: a repeated signal
+    during the clean-up is ignored); the previous handlers are back afterwards. Off the main thread (signals
+    cannot be caught there) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.getsignal(getattr(signal, name)) for name in names}
+    raised = []
+
+    def stop(signum, frame):
+        if not raised:
+            raised.append(signum)
+            raise Stopped(signum)
+
+    for name in names:
+        signal.signal(getattr(signal, name), stop)
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
+
+
+def _convert(
+    args, jobs: list[Job], out: pathlib.Path, command: list[str], lock: state.FolderLock
+) -> tuple[int | None, dict, str]:
+    """Convert ``jobs`` into ``out`` (its lock held): stale temporary files swept first and last, outputs whose
+    stamp matches skipped (``--skip-existing``). (exit code or None, results by key, summary line)."""
+    progress = Progress(len(jobs))
+    results: dict[str, dict] = {}
+    options = {"to": args.to, "validate": bool(args.validate)}
+    code = None
+    try:
+        lock.alone(lambda: publish.sweep(out))  # a killed run's half-published sets, .partial folders, .tmp files
+        for job in jobs:  # this run's own, also beside other shards
+            p.remove_partial(job.output)
+        todo = []
+        for job in jobs:
+            if args.skip_existing and state.up_to_date(state.stamp_path(out, job.key), options, job.output):
+                results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": []}
+                progress.finished(job.key, results[job.key])
+            else:
+                todo.append(job)
+
+        def on_event(kind: str, job: Job, result: dict | None) -> None:
+            if kind == "start":
+                progress.started(job.key)
+            else:
+                results[job.key] = result
+                progress.finished(job.key, result)
+
+        def stamp(job: Job) -> dict:
+            return {"stamp": str(state.stamp_path(out, job.key))}
+
+        pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate, stamp)
+        pool.run(todo, on_event)
+    except StartError as exc:
+        print(f"\nerror: {printable(exc)}\nconvert {START_HINT}", file=sys.stderr)
+        code = 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: files not converted are listed as not_run in the report", file=sys.stderr)
+        code = 130
+    except Stopped as exc:
+        name = signal.Signals(exc.signum).name
+        print(f"\nstopped by {name}: files not converted are listed as not_run in the report", file=sys.stderr)
+        code = 128 + exc.signum
+    finally:
+        for job in jobs:  # the .partial folders of workers killed by Ctrl-C or a signal
+            p.remove_partial(job.output)
+        lock.alone(lambda: publish.sweep(out))
+    return code, results, progress.summary()
 
 
 def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str, seconds: float) -> None:

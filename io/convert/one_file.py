@@ -3,31 +3,32 @@
 * ``.gltf`` / ``.glb`` input: read by our loader first (a malformed file fails with our diagnostic and its JSON
   pointer), then ``import_scene.gltf`` into an empty scene (``scene_reset``: a home file once, then a wiped scene).
 * ``.blend`` input: ``open_mainfile`` without running the file's scripts; Blender-authored physics is exported.
-* glTF output: ``export_scene.gltf`` into the hidden folder ``.<name>.partial`` inside the output folder (images
-  named like paths renamed first, ``image_names``), validated there when asked, then every resource checked, then
-  moved next to the output (never outside the output folder; an image never over another output's,
-  ``safe_files.publish_resource``) and the ``.gltf`` / ``.glb`` renamed into place last. ``.blend`` output: saved as
-  a hidden temporary file beside the output (relative paths stay right), then renamed. A failed or killed
-  conversion leaves no output file; a stale ``.partial`` folder is removed by the next conversion of the same file.
+* glTF output: ``export_scene.gltf`` into the hidden folder ``publish.partial_path`` inside the output folder
+  (under a name that is valid text, ``publish.text_name``; images named like paths renamed first, ``image_names``),
+  validated there when asked, then published as a set (``_commit_gltf``, ``publish``): every resource checked,
+  a journal written, each resource written beside the output without replacing a file (never outside the output
+  folder, ``safe_files.publish_resource``), the stamp written (``state``), the ``.gltf`` / ``.glb`` renamed into
+  place last, the journal settled. ``.blend`` output: saved as a hidden temporary file beside the output (relative
+  paths stay right), stamped, then renamed. A failed or killed conversion leaves the previous output whole; what
+  it left is settled and removed by the next conversion of the same file (and by the driver's sweep).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 import os
 import pathlib
 import re
-import shutil
 import urllib.parse
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity
 from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
+from ..gltf.safe_files import MISSING, RENAMED, atomic_write_bytes, publish_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
+from . import publish, state
 from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
@@ -71,12 +72,13 @@ def read_input(
     to_blend: bool = False,
     root: pathlib.Path | None = None,
     reproduce: bool = True,
+    resources: list[pathlib.Path] | None = None,
 ) -> bool:
     """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read. ``counts`` gets the
     input's physics when ``to_blend`` (the output is a ``.blend``) or the import fails (a glTF output reports its
     own). A glTF's resources must be regular files inside ``root`` (the IN folder; default: the file's folder).
     ``reproduce``: a glTF is imported with Reproduce Motion (``check`` simulates it; ``convert`` only for a
-    ``.blend`` output, ``_import_settings``)."""
+    ``.blend`` output, ``_import_settings``). ``resources`` (when given) gets the resource files the glTF read."""
     import bpy
 
     if src.suffix.lower() == ".blend":
@@ -94,7 +96,7 @@ def read_input(
     except PhysicsDataError as exc:
         out.append(p.staged("read", exc.diagnostic))
         return False
-    problems = _resource_problems(document, src, root)
+    problems = _resource_problems(document, src, root, resources)
     out += [p.staged("read", d) for d in problems]
     if any(d.severity == Severity.ERROR for d in problems):  # a local file outside IN would be copied into the output
         counts.update(document_counts(document))
@@ -115,13 +117,18 @@ def read_input(
     return True
 
 
-def _resource_problems(document: object, src: pathlib.Path, root: pathlib.Path | None) -> list[Diagnostic]:
+def _resource_problems(
+    document: object, src: pathlib.Path, root: pathlib.Path | None, resources: list[pathlib.Path] | None = None
+) -> list[Diagnostic]:
     """What Blender must not open (ERROR): a resource outside ``root`` or not a regular file, a missing buffer
-    (the import would fail without it). A missing image is a WARNING: Blender imports the file without it."""
+    (the import would fail without it). A missing image is a WARNING: Blender imports the file without it. The
+    usable resources go into ``resources`` (when given)."""
     problems = []
     for where, uri in resource_uris(document):
         found = safe_resource(src.parent, uri, where, root)
         if isinstance(found, pathlib.Path):
+            if resources is not None:
+                resources.append(found)
             continue
         if found.code == MISSING and where.startswith("/images/"):
             found = dataclasses.replace(found, severity=Severity.WARNING)
@@ -176,7 +183,7 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
             why = f"image {old!r} is named like a path: its file is written as {new!r} inside the output folder"
             out.append(p.diag("export", Severity.WARNING, p.IMAGE_RENAMED, "", why))
     tmp.mkdir()
-    target = tmp / dst.name
+    target = tmp / publish.text_name(dst.name)
     collect = _Collect()
     logger = logging.getLogger("glTFImporter_errors")
     logger.addHandler(collect)
@@ -203,38 +210,53 @@ def _validate(target: pathlib.Path, out: list[dict]) -> None:
     out += [p.staged("validate", d) for d in parse_gltf(document).diagnostics]
 
 
-def _commit_gltf(target: pathlib.Path, dst: pathlib.Path, out: list[dict]) -> None:
-    """Every resource checked first, then written inside the output folder (a failure removes the ones this
-    output added), then the main file by rename. Buffers (named after the output) replace a stale file of their
-    name; images never replace a different file (another output's, in a batch): theirs get a hashed name."""
+def _commit_gltf(target: pathlib.Path, dst: pathlib.Path, out: list[dict], stamp=None) -> None:
+    """Publish the staged ``target`` as ``dst`` with its resources, as a set (``publish``): every resource checked
+    first, the journal written, each resource published without replacing a file (a differing file of its name,
+    another output's or this output's previous version, keeps its bytes and this one gets a hashed name), the
+    stamp written (``stamp()``, for ``--skip-existing``), the main file renamed into place last, then the journal
+    settled (what the previous output referenced and the new one does not is removed; after a failure, what this
+    commit added)."""
     document = load(target).json
     found = [(where, uri, safe_resource(target.parent, uri, where)) for where, uri in resource_uris(document)]
     refused = [problem for _, _, problem in found if not isinstance(problem, pathlib.Path)]
     if refused:
         out += [p.staged("write", problem) for problem in refused]
         return
-    added: list[pathlib.Path] = []
+    publish.begin(target.parent, dst, [name for _, uri, source in found for name in publish.candidates(uri, source)])
     renamed = False
     for where, uri, source in found:
-        if where.startswith("/images/"):
-            final_uri, problem, created = publish_resource(source, dst.parent, uri, where)
-            if final_uri != uri:
-                _set_uri(document, where, final_uri)
-                renamed = True
-        else:
-            final_uri, created = uri, not (dst.parent / urllib.parse.unquote(uri)).exists()
-            problem = copy_resource(source, dst.parent, uri, where)
-        if problem is not None:
-            out.append(p.staged("write", problem))
-        if created and (problem is None or problem.severity < Severity.ERROR):
-            added.append(dst.parent / urllib.parse.unquote(final_uri))
+        final_uri, problem, _ = publish_resource(source, dst.parent, uri, where)
+        if final_uri != uri:
+            _set_uri(document, where, final_uri)
+            renamed = True
+        if problem is not None and not (problem.code == RENAMED and where.startswith("/buffers/")):
+            out.append(p.staged("write", problem))  # a buffer named after the output: its previous version
     if p.status_of(out) == p.FAILED:
-        for path in added:
-            path.unlink(missing_ok=True)
         return
     if renamed:
         atomic_write_bytes(target, gltf_json_bytes(document))
+    if stamp is not None:
+        stamp(target)
     os.replace(target, dst)
+    publish.settle(target.parent, dst.parent)
+
+
+def _stamper(job: dict, read: list[pathlib.Path], dst: pathlib.Path):
+    """``stamp(staged)``: write the output's stamp (``state``) before ``staged`` is renamed to ``dst``; the
+    resources of a glTF output are in place already. A job without a stamp path (``check``, tests) writes none."""
+
+    def stamp(staged: pathlib.Path) -> None:
+        if not job.get("stamp"):
+            return
+        outputs = {dst: staged}
+        if dst.suffix.lower() == ".gltf":
+            for _, uri in resource_uris(load(staged).json):
+                outputs[dst.parent / urllib.parse.unquote(uri)] = dst.parent / urllib.parse.unquote(uri)
+        options = {"to": job.get("to"), "validate": bool(job.get("validate"))}
+        state.write_stamp(pathlib.Path(job["stamp"]), options, read, outputs)
+
+    return stamp
 
 
 def _set_uri(document: dict, where: str, uri: str) -> None:
@@ -283,16 +305,19 @@ def convert(job: dict, enable) -> dict:
     LAST_REPORTS.clear()  # module state survives scene resets
     tmp = p.partial_path(dst)
     try:
-        _remove(tmp)  # left by a killed run
+        p.remove_partial(dst)  # left by a killed run
         dst.parent.mkdir(parents=True, exist_ok=True)
         root = pathlib.Path(job["root"]) if job.get("root") else None
         to_blend = dst.suffix.lower() == ".blend"
-        if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend):
+        read: list[pathlib.Path] = [src]
+        if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend, resources=read):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
+        stamp = _stamper(job, read, dst)
         if to_blend:
             counts = counts or _scene_counts()  # a glTF input: its own physics
             bpy.ops.wm.save_as_mainfile(filepath=str(tmp), copy=True, check_existing=False)
+            stamp(tmp)
             os.replace(tmp, dst)
         else:
             target = _export(dst, tmp, job, out)
@@ -301,17 +326,9 @@ def convert(job: dict, enable) -> dict:
             if target is not None and job.get("validate"):
                 _validate(target, out)
             if target is not None and p.status_of(out) != p.FAILED:
-                _commit_gltf(target, dst, out)
+                _commit_gltf(target, dst, out, stamp)
     except Exception as exc:  # one bad file never stops the worker
         out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", f"{type(exc).__name__}: {exc}"))
     finally:
-        _remove(tmp)
+        p.remove_partial(dst)  # settles a failed commit
     return {"status": p.status_of(out), "counts": counts, "diagnostics": out}
-
-
-def _remove(path: pathlib.Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        else:
-            path.unlink()

@@ -6,7 +6,7 @@
 * The output suffix comes from ``--format`` (``same`` keeps the input's container).
 * Jobs are sorted by output path relative to ``OUT`` (the same on every machine whatever the absolute paths), then
   ``--shard K/N`` keeps every N-th job starting at K-1: together the N shards convert each file exactly once.
-* ``--skip-existing`` skips a job whose output exists and is at least as new as its input.
+* ``--skip-existing`` is decided by the output's stamp (``state``).
 """
 
 from __future__ import annotations
@@ -111,11 +111,3 @@ def check_report(report: str, every: list[Job], inputs: list[str]) -> None:
     for text in inputs:
         if pathlib.Path(text).resolve() == target:
             raise PlanError(f"--report {report!r} is an input: choose another file")
-
-
-def up_to_date(job: Job) -> bool:
-    """True when the output exists and is at least as new as the input (``--skip-existing``)."""
-    try:
-        return job.output.stat().st_mtime >= job.input.stat().st_mtime
-    except OSError:
-        return False

@@ -170,9 +170,19 @@ class Worker:
 class Pool:
     """Run jobs on ``jobs`` slots; ``events`` receives ("start", job, None) and ("done", job, result)."""
 
-    def __init__(self, command: list[str], slots: int, timeout: float, recycle: int, to: str, validate: bool):
+    def __init__(
+        self,
+        command: list[str],
+        slots: int,
+        timeout: float,
+        recycle: int,
+        to: str,
+        validate: bool,
+        annotate: Callable[[Job], dict] | None = None,
+    ):
+        """``annotate(job)``: keys added to each job's line (``convert``: where the worker writes its stamp)."""
         self.command, self.slots, self.timeout, self.recycle = command, slots, timeout, recycle
-        self.to, self.validate = to, validate
+        self.to, self.validate, self.annotate = to, validate, annotate
         self.todo: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
         self.stopping = threading.Event()
@@ -269,7 +279,8 @@ class Pool:
                 if not self.stopping.is_set():
                     self.events.put(("done", job, p.failure("worker", p.WORKER_CRASHED, "worker did not start")))
                 continue
-            if not worker.send(job.to_json(self.to, self.validate)):  # its stdin is gone: it died
+            line = job.to_json(self.to, self.validate) | (self.annotate(job) if self.annotate else {})
+            if not worker.send(line):  # its stdin is gone: it died
                 retry.appendleft(job)
                 if not sent:  # nothing to read an answer for: replace it now
                     self._retire(worker, kill=True)

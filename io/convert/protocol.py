@@ -10,12 +10,11 @@ dict is ``Diagnostic.to_dict()`` plus ``stage`` (``read``, ``import``, ``export`
 
 from __future__ import annotations
 
-import contextlib
 import json
 import pathlib
-import shutil
 
 from ..diagnostics import Diagnostic, Severity
+from . import publish
 
 MARK = "@@gltf_physics-convert@@ "
 
@@ -82,18 +81,11 @@ def decode(line: str) -> dict | None:
 
 
 def remove_partial(output: pathlib.Path) -> None:
-    """Remove ``output``'s temporary folder / file: a killed worker's, or one a run killed between the final rename
-    and its clean-up left beside a finished output (``--skip-existing`` then skips the file)."""
-    partial = partial_path(output)
-    with contextlib.suppress(OSError):
-        if partial.is_dir() and not partial.is_symlink():
-            shutil.rmtree(partial)
-        elif partial.exists() or partial.is_symlink():
-            partial.unlink()
+    """Settle and remove ``output``'s hidden temporary folder / file (``publish.remove_staged``)."""
+    publish.remove_staged(partial_path(output), output.parent)
 
 
 def partial_path(output: pathlib.Path) -> pathlib.Path:
-    """The hidden temporary folder (glTF) or file (.blend) of ``output``, beside it on the same file system so
-    that the final rename is atomic; the driver removes it when it kills a worker."""
-    suffix = ".blend" if output.suffix.lower() == ".blend" else ""  # Blender saves .blend files only
-    return output.with_name(f".{output.name}.partial{suffix}")
+    """The hidden temporary folder (glTF) or file (.blend) of ``output`` (``publish.partial_path``); the driver
+    removes it when it kills a worker."""
+    return publish.partial_path(output)

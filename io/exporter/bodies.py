@@ -5,6 +5,8 @@ colliders → filters.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
@@ -81,3 +83,27 @@ def assign_native_filters(b: Builder) -> None:
             pointer("extensions", KHR_RIGID_BODIES, "collisionFilters"),
             f"collision collections approximated by KHR filters: {wrong} body pair(s) differ",
         )
+
+
+def drop_non_trigger_members(b: Builder) -> None:
+    """Compound triggers list only nodes that carry a simple trigger: a member whose *Is Trigger* was switched off
+    in the panel (or whose trigger was not written) is left out with a WARNING naming both objects, and a compound
+    left with no member is dropped (written, the file would be invalid: ``TRIGGER_NODES_INVALID``). Runs after
+    every object's physics is built (``pipeline``)."""
+    for index, physics in b.doc.nodes.items():
+        trigger = physics.trigger
+        if trigger is None or not trigger.nodes:
+            continue
+        kept = tuple(m for m in trigger.nodes if _is_simple_trigger(b, m))
+        if len(kept) == len(trigger.nodes):
+            continue
+        names = [b.gltf_node(m).name for m in trigger.nodes if m not in kept]
+        where = pointer("nodes", index, "extensions", KHR_RIGID_BODIES, "trigger", "nodes")
+        what = f"compound trigger {b.gltf_node(index).name!r}: {', '.join(map(repr, names))} carry no trigger shape"
+        b.warn(EXPORT_SKIPPED, where, f"{what} (Is Trigger off?): left out" + ("" if kept else ", and the compound"))
+        physics.trigger = dataclasses.replace(trigger, nodes=kept) if kept else None
+
+
+def _is_simple_trigger(b: Builder, index: int) -> bool:
+    physics = b.doc.nodes.get(index)
+    return physics is not None and physics.trigger is not None and physics.trigger.geometry is not None

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..diagnostics import pointer
@@ -93,7 +95,7 @@ def _one(b: Builder, empty) -> None:
         plan = _plan(pj, description)
         reason = _edited(b, empty, c, pj, plan)
         if reason is None:
-            _write_stored(b, empty, c, pj, description, plan)
+            _write_stored(b, empty, c, pj, _without_axisless_limits(b, empty, description), plan)
             return
         b.note(EXPORT_EDITED, "", f"{_where(empty)}: {reason} since import: written from the Blender constraint")
     _write_native(b, empty, c)
@@ -139,6 +141,19 @@ def _relevant(kind_type: str, kind: str, axis: int) -> bool:
 def _plan(pj, description: JointDescription):
     """The constraint the import planned for the stored joint (``mapping.joints_to_blender.plan_joint``)."""
     return plan_joint(description, tuple(pj.offset_translation), tuple(pj.offset_rotation))
+
+
+def _without_axisless_limits(b: Builder, empty, description: JointDescription) -> JointDescription:
+    """``description`` without the limits whose three axis boxes are unticked in the joint panel (a glTF limit
+    names one to three axes: written, the file would be invalid), with a WARNING naming the constraint. Such a
+    limit limits nothing in Blender either, but the panel shows one the file would not have."""
+    kept = [limit for limit in description.limits if limit.linear_axes or limit.angular_axes]
+    if len(kept) == len(description.limits):
+        return description
+    left_out = len(description.limits) - len(kept)
+    why = f"{_where(empty)}: {left_out} limit(s) with no axis ticked left out (a glTF limit names at least one axis)"
+    b.warn(EXPORT_SKIPPED, "", why)
+    return dataclasses.replace(description, limits=kept)
 
 
 def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan) -> None:

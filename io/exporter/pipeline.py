@@ -210,6 +210,7 @@ def build(session: ExportSession, plan) -> None:
     for name, ob in list(session.objects.items()):
         builder.guarded(nodes_ptr, f"object {name!r}", bodies.add_object, builder, ob)
     builder.guarded("", "collision filters", bodies.assign_native_filters, builder)
+    builder.guarded("", "compound trigger members", bodies.drop_non_trigger_members, builder)
     builder.guarded("", "joints", joints.add_joints, builder)
     builder.guarded("", "joint nodes", joints.restore_nodes, builder)
     builder.guarded("", "unused joint descriptions", joints.drop_unused_descriptions, builder)

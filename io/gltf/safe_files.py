@@ -108,22 +108,30 @@ def _default_mode() -> int:
     return 0o666 & ~umask
 
 
-def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> None:
+def _temporary_prefix(name: str) -> str:
+    """``.<name>.`` with the name cut to 64 bytes: a temporary file beside a 255-byte name must fit the limit."""
+    return f".{os.fsdecode(os.fsencode(name)[:64])}."
+
+
+def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None], sync: bool = True) -> None:
     """Call ``write(file)`` on a temporary file beside ``path``, then rename it onto ``path`` (``os.replace``).
 
     The folder must exist. The new file gets the permissions of the file it replaces, else ``0o666 & ~umask``.
-    On any exception the temporary file is removed and ``path`` is left as it was."""
+    On any exception the temporary file is removed and ``path`` is left as it was. ``sync=False`` skips the fsync
+    (a few ms each) for files whose loss in a power cut costs only work, not data (``convert``'s stamps and
+    journals): still never half-written for a reader or after a killed process."""
     path = pathlib.Path(path)
     try:
         mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else _default_mode()
     except OSError:
         mode = _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(path.name), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as file:
             write(file)
             file.flush()
-            os.fsync(file.fileno())
+            if sync:
+                os.fsync(file.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
@@ -132,9 +140,9 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> 
         raise
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike, data: bytes, sync: bool = True) -> None:
     """Write ``data`` to ``path`` atomically (see ``atomic_write``); reuse it for every file a command writes."""
-    atomic_write(path, lambda file: file.write(data))
+    atomic_write(path, lambda file: file.write(data), sync)
 
 
 def atomic_copy(source: str | os.PathLike, target: str | os.PathLike) -> None:
@@ -185,10 +193,16 @@ def _output_target(dst_dir: pathlib.Path, uri: str, pointer: str) -> pathlib.Pat
 
 
 def _hashed(uri: str, digest: str) -> str:
-    """``uri`` with ``-<digest>`` before the extension of its last segment (``a/T.png`` → ``a/T-1f2e.png``)."""
+    """``uri`` with ``-<digest>`` before the extension of its last segment (``a/T.png`` → ``a/T-1f2e.png``), the
+    stem cut so that the decoded name still fits 255 bytes (a long name gets a hashed one too)."""
     head, slash, name = uri.rpartition("/")
     stem, dot, ext = name.rpartition(".")
-    return f"{head}{slash}{stem}-{digest}.{ext}" if dot and stem else f"{uri}-{digest}"
+    if not (dot and stem):
+        stem, dot, ext = name, "", ""
+    room = 255 - len(f"-{digest}{dot}{ext}".encode())
+    while stem and len(os.fsencode(urllib.parse.unquote(stem))) > room:
+        stem = stem[:-1]
+    return f"{head}{slash}{stem}-{digest}{dot}{ext}"
 
 
 def _link_new(source: pathlib.Path, target: pathlib.Path) -> bool:
@@ -196,10 +210,11 @@ def _link_new(source: pathlib.Path, target: pathlib.Path) -> bool:
 
     The copy is written to a temporary file first and hard-linked into place (atomic, fails if the name is taken);
     a file system without hard links gets a rename (then two processes publishing the same name at once race)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), suffix=".tmp", dir=target.parent)
     os.close(fd)
     try:
         atomic_copy(source, tmp)
+        os.chmod(tmp, _default_mode())  # not mkstemp's 0600: published like every other file
         try:
             os.link(tmp, target)
         except FileExistsError:

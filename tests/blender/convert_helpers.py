@@ -34,6 +34,21 @@ def convert(*args: object, timeout: float = 300, **popen) -> subprocess.Complete
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **popen)
 
 
+STATE = ".gltf-physics-convert"  # the run's state folder in OUT (io/convert/state.py): its lock and stamps
+
+
+def leftovers(out: pathlib.Path) -> list[pathlib.Path]:
+    """Hidden files and folders under ``out`` other than the run's state folder: temporary files left behind."""
+    return [p for p in out.rglob(".*") if STATE not in p.relative_to(out).parts]
+
+
+def written(out: pathlib.Path) -> list[str]:
+    """The visible files under ``out`` (paths relative to it, sorted): the outputs, not the hidden temporary files or
+    the run's state (``leftovers``)."""
+    files = [p.relative_to(out) for p in out.rglob("*") if p.is_file()]
+    return sorted(p.as_posix() for p in files if not any(part.startswith(".") for part in p.parts))
+
+
 def report(path: pathlib.Path) -> dict[str, dict]:
     """The report's files by name (output path relative to OUT)."""
     return {f["name"]: f for f in json.loads(path.read_text())["files"]}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
 
 import pytest
@@ -67,35 +66,25 @@ def test_an_output_folder_inside_the_input_is_not_walked(tmp_path):
     assert [j.key for j in jobs] == ["a.glb"]
 
 
-def test_up_to_date_compares_modification_times(tmp_path):
-    _tree(tmp_path / "lib", ["a.gltf"])
-    (job,) = plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), "glb")
-    assert not plan.up_to_date(job)
-    job.output.parent.mkdir(parents=True)
-    job.output.write_bytes(b"x")
-    os.utime(job.input, (1_000_000, 1_000_000))
-    assert plan.up_to_date(job)
-    os.utime(job.input, None)
-    os.utime(job.output, (1_000_000, 1_000_000))
-    assert not plan.up_to_date(job)
-
-
 def test_skip_existing_removes_a_stale_partial_beside_a_finished_output(tmp_path, capsys):
-    """A run killed between the final rename and its clean-up leaves ``.<name>.partial`` beside a finished output;
-    ``--skip-existing`` skips that file, and removes the stale folder (found by the killed-run test in CI)."""
-    driver = submodule("io.convert.driver")
-    src, out = tmp_path / "in", tmp_path / "out"
+    """A run killed between the final rename and its clean-up leaves a hidden ``.partial`` folder beside a finished
+    output; ``--skip-existing`` skips that file (its stamp matches), and the run removes the stale folder (found by
+    the killed-run test in CI), also one of the older ``.<name>.partial`` form."""
+    driver, protocol, state = (submodule(f"io.convert.{name}") for name in ("driver", "protocol", "state"))
+    src, out = tmp_path / "in", (tmp_path / "out").resolve()
     src.mkdir()
     (src / "a.gltf").write_text('{"asset": {"version": "2.0"}}')
     out.mkdir()
     (out / "a.glb").write_bytes(b"glTF")
-    stale = out / ".a.glb.partial"
-    stale.mkdir()
-    (stale / "a.glb").write_bytes(b"")
-    os.utime(src / "a.gltf", (1, 1))  # older than the output
+    options = {"to": "2026", "validate": False}
+    state.write_stamp(state.stamp_path(out, "a.glb"), options, [src / "a.gltf"], {out / "a.glb": out / "a.glb"})
+    stale, older = protocol.partial_path(out / "a.glb"), out / ".a.glb.partial"
+    for folder in (stale, older):
+        folder.mkdir()
+        (folder / "a.glb").write_bytes(b"")
     code = driver.main(["convert", str(src), "-o", str(out), "--format", "glb", "--skip-existing"], "t", None, "x")
     assert code == 0, capsys.readouterr().err
-    assert not stale.exists()
+    assert not stale.exists() and not older.exists()
     assert (out / "a.glb").read_bytes() == b"glTF"
 
 

@@ -16,7 +16,7 @@ import time
 import bpy
 import khronos
 import pytest
-from convert_helpers import LIBRARY, ROOT, convert, library, report
+from convert_helpers import LIBRARY, ROOT, convert, leftovers, library, report, written
 
 import devkit
 from blenderkit import submodule
@@ -58,7 +58,7 @@ def test_folder_with_a_malformed_file_converts_the_rest(tmp_path, tools):
         assert load(out).is_glb and errors(out) == []
         assert entry["counts"] == counts(read_json(FIXTURES / source)), source
     assert files["joints/hinge_x.glb"]["counts"]["joints"] == 1
-    assert not list((tmp_path / "out").rglob(".*"))  # no temporary folder left
+    assert not leftovers(tmp_path / "out")  # no temporary folder left
 
 
 def test_gltf_outputs_keep_resources_inside_the_output_folder(tmp_path, tools):
@@ -69,8 +69,7 @@ def test_gltf_outputs_keep_resources_inside_the_output_folder(tmp_path, tools):
     (src / "body.gltf").write_text(json.dumps(gltf))
     result = convert(src, "-o", tmp_path / "out", "--format", "gltf", "--to", "2024-10")
     assert result.returncode == 0, result.stderr
-    written = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*"))
-    assert written == ["body.bin", "body.gltf"]
+    assert written(tmp_path / "out") == ["body.bin", "body.gltf"]
     document = load(tmp_path / "out" / "body.gltf").json
     assert document["buffers"][0]["uri"] == "body.bin" and errors(tmp_path / "out" / "body.gltf") == []
     assert RB in document["extensionsUsed"]
@@ -130,7 +129,7 @@ def test_a_killed_run_leaves_no_partial_output_and_skip_existing_finishes_it(tmp
     assert result.returncode == 0, result.stderr
     assert f"skipped {len(done)}" in result.stderr or f"skipped {len(done) + 1}" in result.stderr
     assert len(_visible(tmp_path / "out")) == 4 * SETS
-    assert not [p for p in (tmp_path / "out").rglob(".*")]  # stale .partial folders were removed
+    assert not leftovers(tmp_path / "out")  # stale .partial folders were removed
 
 
 def busy_blend(path) -> None:
@@ -184,7 +183,7 @@ def test_a_hung_file_is_killed_after_the_timeout(tmp_path):
     assert [d["code"] for d in files["stuck.gltf"]["diagnostics"]] == ["CONVERT_TIMEOUT"]
     assert {f["status"] for n, f in files.items() if n != "stuck.gltf"} <= {"converted", "warnings"}
     assert not (tmp_path / "out" / "stuck.gltf").exists()
-    assert not list((tmp_path / "out").rglob(".*"))
+    assert not leftovers(tmp_path / "out")
 
 
 def test_blend_with_native_rigid_bodies_and_constraints_exports_them(tmp_path, clean):

@@ -91,3 +91,5 @@ def test_hashed_names_keep_the_folder_and_the_extension():
     assert safe_files._hashed("a/b/T.png", "abc") == "a/b/T-abc.png"
     assert safe_files._hashed("T", "abc") == "T-abc"
     assert safe_files._hashed(".png", "abc") == ".png-abc"
+    long = safe_files._hashed("x" * 250 + ".bin", "0123456789ab")  # cut to fit the 255-byte name limit
+    assert long == "x" * 238 + "-0123456789ab.bin" and len(long) == 255
