@@ -2,7 +2,8 @@
 docs/benchmarks.md.
 
 Run: ``.venv/bin/python -P tests/bench/bench_fair.py [--pairs 5] [--bodies 2000] [--json PATH] [--fixtures]
-[--linear [--linear-sizes 1000 10000]] [--no-ratio] [--gc default collect] [--plain off|disabled] [--rev REV]``
+[--linear [--linear-sizes 1000 10000]] [--no-ratio] [--keep-nothing] [--gc default collect] [--plain off|disabled]
+[--rev REV]``
 
 Three measurements, each in this one process, the plain and the physics runs interleaved (the order alternates
 pair by pair: plain first in even pairs, physics first in odd ones, so neither side always follows the other):
@@ -17,6 +18,14 @@ pair by pair: plain first in even pairs, physics first in odd ones, so neither s
   ``--pairs`` per file, each side).
 - **linearity** (``--linear``): import time physics adds per body (physics minus plain, median of the pairs'
   differences) at each of ``--linear-sizes`` (1,000 and 10,000) and the ratio of the last to the first.
+
+A variant of the ratio:
+
+- **nothing kept** (``--keep-nothing``): the same measurements with our property-group writers replaced by no-ops in
+  this process (``io.mapping.stored.assign``, as the steps call it): what an import costs when it keeps no value on
+  ``Object.gltf_physics`` (joint limit and drive items are still added, with their defaults) — the most issue 32's
+  "one stored value per object" (item 3) can save. The export of such a scene writes the Blender-authored physics,
+  not the file's: its ratio is not a measurement of the exporter.
 
 "Plain" is the same file imported (or the same scene exported) with ``Scene.gltf_physics.import_physics`` /
 ``export_physics`` off (``--plain off``, what bench_import.py / bench_export.py use: our hooks run and return at
@@ -145,7 +154,7 @@ def quiet():
 class Harness:
     """The installed extension and one timed import / export, plain or physics."""
 
-    def __init__(self, rev: str | None, plain_mode: str):
+    def __init__(self, rev: str | None, plain_mode: str, keep_nothing: bool = False):
         import devkit
 
         self.devkit = devkit
@@ -161,6 +170,8 @@ class Harness:
         self.physics_counts = ""  # what the last physics import made (counted after the timed run)
         self.hook_classes = [getattr(self.addon, n) for n in ("glTF2ImportUserExtension", "glTF2ExportUserExtension")]
         wrap_hooks(self.hook_classes, self.hook_cpu)
+        if keep_nothing:
+            keep_nothing_stored(self.addon)
 
     def _side(self, physics: bool) -> None:
         """The extension enabled or disabled for this side (``--plain disabled``), untimed."""
@@ -264,6 +275,20 @@ def wrap_hooks(classes: list[type], totals: dict[str, float]) -> None:
         for name, value in list(vars(cls).items()):
             if callable(value) and (name == "__init__" or name.endswith("_hook")):
                 setattr(cls, name, wrapper(value, f"{cls.__name__}.{name}"))
+
+
+def keep_nothing_stored(addon) -> None:
+    """``--keep-nothing``: every ``assign`` our import steps call (property-group values on ``Object.gltf_physics``)
+    becomes a no-op in this process, so an import keeps nothing for export; Blender's rigid bodies and constraints
+    are built as always."""
+    import importlib
+
+    def keep_nothing(pg, **values) -> None:
+        return None
+
+    for name in ("io.mapping.stored", "io.importer.joints"):
+        module = importlib.import_module(f"{addon.__name__}.{name}")
+        module.assign = keep_nothing
 
 
 def interleaved(run, pairs: int) -> dict[str, list[dict]]:
@@ -438,6 +463,7 @@ def main() -> None:
     parser.add_argument("--gc", nargs="+", choices=("default", "collect"), default=["default", "collect"])
     parser.add_argument("--plain", choices=("off", "disabled"), default="off", help="what the plain side is")
     parser.add_argument("--scene", choices=("generated", "native"), default="generated")
+    parser.add_argument("--keep-nothing", action="store_true", help="import keeping no stored values (item 3's bound)")
     parser.add_argument("--rev", help="build the extension from this git revision instead of the working tree")
     args = parser.parse_args()
     commit = git_commit()
@@ -445,12 +471,13 @@ def main() -> None:
         commit["measured"] = subprocess.run(
             ["git", "-C", str(ROOT), "rev-parse", "--short", args.rev], capture_output=True, text=True, check=True
         ).stdout.strip()
-    harness = Harness(args.rev, args.plain)
+    harness = Harness(args.rev, args.plain, args.keep_nothing)
     bpy = harness.bpy
     source = f"commit {commit['measured']}" if args.rev else f"working tree on {commit['head']}"
     dirty = "" if args.rev or not commit["tree_changes"] else " (io/ or ui/ changed)"
     print(f"bpy {bpy.app.version_string}, Python {sys.version.split()[0]}; extension from {source}{dirty}; ", end="")
-    print(f"plain = {'physics off' if args.plain == 'off' else 'extension disabled'}; gc variants {args.gc}")
+    print(f"plain = {'physics off' if args.plain == 'off' else 'extension disabled'}; gc variants {args.gc}", end="")
+    print("; nothing kept on Object.gltf_physics (--keep-nothing)" if args.keep_nothing else "")
     results: dict = {"bpy": bpy.app.version_string, "commit": commit, "args": vars(args) | {"json": str(args.json)}}
     if not args.no_ratio:
         measure_ratio(harness, args, results)
