@@ -23,11 +23,12 @@ import shutil
 import urllib.parse
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity
-from ..gltf.files import gltf_json_bytes, load, resource_uris
+from ..gltf.files import gltf_json_bytes, load, resource_limit, resource_uris
 from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
+from .blend_paths import blend_resource_problems
 from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
@@ -87,6 +88,10 @@ def read_input(
             why = f"Blender could not open it: {operator_error(str(exc))}"
             out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", why))
             return False
+        problems = blend_resource_problems(src, root)  # before export or save reads any of them
+        out += [p.staged("read", d) for d in problems]
+        if any(d.severity == Severity.ERROR for d in problems):
+            return False
         enable()
         return True
     try:
@@ -120,7 +125,7 @@ def _resource_problems(document: object, src: pathlib.Path, root: pathlib.Path |
     (the import would fail without it). A missing image is a WARNING: Blender imports the file without it."""
     problems = []
     for where, uri in resource_uris(document):
-        found = safe_resource(src.parent, uri, where, root)
+        found = safe_resource(src.parent, uri, where, root, max_bytes=resource_limit(document, where))
         if isinstance(found, pathlib.Path):
             continue
         if found.code == MISSING and where.startswith("/images/"):
