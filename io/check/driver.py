@@ -16,6 +16,8 @@ import tempfile
 from dataclasses import dataclass
 
 from ..convert import protocol as p
+from ..convert.options import timeout_seconds
+from ..convert.output_guard import refuse_report
 from ..convert.pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from ..diagnostics import PhysicsDataError, Severity, printable
 from ..gltf.files import load
@@ -46,7 +48,10 @@ class CheckJob:
 
 
 def _frames(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from exc
     if not 1 <= value <= 100_000:
         raise argparse.ArgumentTypeError("must be between 1 and 100000")
     return value
@@ -58,7 +63,9 @@ def add_subcommand(subparsers) -> None:
     parser.add_argument("--frames", type=_frames, default=120, metavar="N", help="frames to simulate (120)")
     parser.add_argument("--json", metavar="OUT", help="write the JSON report (one entry per file)")
     parser.add_argument("--plots", metavar="DIR", help="write PNG plots (body heights, joint metrics vs limits)")
-    parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per-file worker timeout (600)")
+    parser.add_argument(
+        "--timeout", type=timeout_seconds, default=600.0, metavar="S", help="per-file worker timeout (600)"
+    )
     add_worker_arguments(parser, "run the simulation")
     parser.set_defaults(func=run)
 
@@ -110,6 +117,10 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         return 2
     if args.json and pathlib.Path(args.json).resolve() in {pathlib.Path(f).resolve() for f in args.files}:
         print(printable(f"error: --json {args.json!r} is an input: choose another file"), file=sys.stderr)
+        return 2
+    refused = refuse_report("--json", args.json, None) if args.json else None
+    if refused:
+        print(printable(f"error: {refused}"), file=sys.stderr)
         return 2
     if args.plots and importlib.util.find_spec("matplotlib") is None:
         print("error: --plots needs matplotlib (pip install matplotlib)", file=sys.stderr)
