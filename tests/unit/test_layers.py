@@ -51,7 +51,10 @@ BPY_FREE = (
     "ui.readout",
     "ui.overlay.overlay_geometry",
     "ui.overlay.overlay_marks",
-    *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol", "walk", "options", "output_guard")),
+    *(
+        f"io.convert.{name}"
+        for name in ("plan", "pool", "progress", "driver", "protocol", "walk", "options", "output_guard")
+    ),
     *(f"io.check.{name}" for name in ("evaluate", "output", "driver")),
 )
 
