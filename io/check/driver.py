@@ -15,6 +15,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+from ...sim.joint_report import file_part
 from ..convert import protocol as p
 from ..convert.options import timeout_seconds
 from ..convert.output_guard import refuse_report
@@ -173,4 +174,5 @@ def _write(args: argparse.Namespace, files: list[dict]) -> None:
 
 
 def _stem(path: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in pathlib.Path(path).stem)
+    """The file's stem as a safe, length-bounded part of a plot's name (``joint_report.file_part``)."""
+    return file_part(pathlib.Path(path).stem)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import pathlib
-import re
 
 import numpy as np
 
-from ...sim.joint_report import plot_joint
-from ..diagnostics import printable
+from ...sim.joint_report import file_part, plot_joint, plot_text
+from ..diagnostics import NON_FINITE, finite_json, printable, strict_json_text
 from .evaluate import NOT_REPRODUCIBLE, public
 
 LIMIT_SHOWN = 1e-3  # violations below this are printed as "kept"
@@ -58,11 +56,19 @@ def summary_lines(report: dict) -> list[str]:
 
 
 def to_json(report: dict) -> str:
-    return json.dumps(public(report), indent=2)
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "item"
+    """The run's JSON: strict (``allow_nan=False``); a value of a file's report that is not finite (Bullet
+    overflowing float32) is written as ``null`` and named in a WARNING ``REPORT_NON_FINITE`` of that file."""
+    run = public(report)
+    for entry in run.get("files", []):
+        entry["report"], found = finite_json(entry.get("report"), "/report")
+        if found:
+            shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+            why = f"{len(found)} value(s) not finite (the simulation overflowed), written as null: {shown}"
+            entry.setdefault("diagnostics", []).append(
+                {"stage": "check", "severity": "warning", "code": NON_FINITE, "pointer": "", "message": why}
+            )
+    text, _ = strict_json_text(run)
+    return text
 
 
 def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[str]:
@@ -78,10 +84,10 @@ def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[st
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
     for body in report["bodies"]:
-        ax.plot(time, body["_height"], lw=1.2, label=body["name"])
+        ax.plot(time, body["_height"], lw=1.2, label=plot_text(body["name"]))
     ax.set_xlabel("time (s)")
     ax.set_ylabel("height (m)")
-    ax.set_title(f"{report['input']}: body heights", fontsize=9)
+    ax.set_title(plot_text(f"{report['input']}: body heights"), fontsize=9)
     if report["bodies"]:
         ax.legend(loc="best", fontsize=7)
     path = folder / f"{prefix}heights.png"
@@ -92,7 +98,7 @@ def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[st
         valid = [li for li in joint["limits"] if "_series" in li]
         if not valid:
             continue
-        path = folder / f"{prefix}joint_{i:02d}_{_safe(joint['name'])}.png"
+        path = folder / f"{prefix}joint_{i:02d}_{file_part(joint['name'])}.png"
         plot_joint({"time": np.asarray(time)}, {"name": joint["name"], "limits": valid}, path)
         joint["plot"] = str(path)
         written.append(str(path))

@@ -8,12 +8,11 @@ codes: 0 every file converted (or skipped), 1 some failed, 2 usage error or no w
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import sys
 import time
 
-from ..diagnostics import printable
+from ..diagnostics import printable, strict_json_text
 from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
@@ -163,4 +162,5 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
         "files": files,
     }
     pathlib.Path(args.report).parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(args.report, (json.dumps(report, indent=2) + "\n").encode("utf-8"))
+    text, _ = strict_json_text(report)  # strict JSON: a non-finite number would be written as null
+    atomic_write_bytes(args.report, (text + "\n").encode("utf-8"))
