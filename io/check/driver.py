@@ -114,7 +114,12 @@ def _print(entry: dict) -> None:
 def run(args: argparse.Namespace, blender: str | None = None, python: str | None = None) -> int:
     missing = [f for f in args.files if not pathlib.Path(f).is_file()]
     if missing:
-        print(printable(f"error: {missing[0]!r}: no such file"), file=sys.stderr)
+        why = (
+            "not a regular file (a FIFO or a device is never opened)"
+            if pathlib.Path(missing[0]).exists()
+            else "no such file"
+        )
+        print(printable(f"error: {missing[0]!r}: {why}"), file=sys.stderr)
         return 2
     if args.json and pathlib.Path(args.json).resolve() in {pathlib.Path(f).resolve() for f in args.files}:
         print(printable(f"error: --json {args.json!r} is an input: choose another file"), file=sys.stderr)

@@ -169,3 +169,13 @@ def test_walk_follows_a_symlink_loop_once(tmp_path):
     os.symlink(src, src / "sub" / "loop")
     found, _ = walk.walk_regular(src, tmp_path / "out", (".gltf",))
     assert found == [src / "door.gltf", src / "sub" / "a.gltf"]
+
+
+@pytest.mark.skipif(not UNIX or not hasattr(os, "mkfifo"), reason="FIFOs are Unix")
+def test_check_names_a_fifo_as_not_a_regular_file(tmp_path, capsys):
+    os.mkfifo(tmp_path / "x.gltf")
+    args = check_driver.argparse.Namespace(
+        files=[str(tmp_path / "x.gltf")], json=None, plots=None, frames=5, timeout=5.0
+    )
+    assert check_driver.run(args, python="no-such-python") == 2
+    assert "not a regular file" in capsys.readouterr().err
