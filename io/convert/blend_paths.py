@@ -7,8 +7,10 @@ of them right after ``open_mainfile`` and before anything else reads them, with 
 so a FIFO never hangs the worker). A path outside IN or naming a FIFO, device or folder is an ERROR and the file
 fails (nothing exported, nothing copied into OUT); a missing file is a WARNING, as a missing glTF image is.
 
-Linked libraries are read by ``open_mainfile`` itself (Blender offers no way to open a file without them): a
-library outside IN is refused before anything is exported from it, but Blender has already read it.
+Linked libraries are read by ``open_mainfile`` itself, so they are checked before it (``library_problems``):
+``bpy.data.libraries.load`` lists a file's libraries with their paths without opening them (Blender 5.2+; on
+older releases it lists none, and a library is refused only after ``open_mainfile`` has read it, before anything
+is exported from it; a FIFO library there blocks the worker until ``--timeout``).
 """
 
 from __future__ import annotations
@@ -56,21 +58,44 @@ def referenced_paths(data) -> list[tuple[str, str, str]]:
     return found
 
 
+def library_problems(src: pathlib.Path, root: pathlib.Path | None) -> list[Diagnostic]:
+    """The diagnostics of the libraries the (unopened) ``.blend`` ``src`` links, read from its library list without
+    opening them; none where Blender does not list their paths (before 5.2)."""
+    import bpy
+
+    folder = src.resolve().parent
+    found = []
+    try:
+        with bpy.data.libraries.load(str(src)) as (data_from, _):
+            for library in getattr(data_from, "libraries", None) or ():
+                path = getattr(library, "filepath", None)
+                if isinstance(path, str) and path:
+                    absolute = str(folder / path[2:]) if path.startswith("//") else path
+                    found.append(("library", os.path.basename(path), absolute))
+    except (OSError, RuntimeError, ValueError):  # not a readable .blend: open_mainfile reports it
+        return []
+    return _problems(found, folder, root)
+
+
 def blend_resource_problems(src: pathlib.Path, root: pathlib.Path | None, data=None) -> list[Diagnostic]:
     """The diagnostics of the files the opened ``.blend`` ``src`` references (``data``: ``bpy.data``), checked
     against ``root`` (the IN folder; default: the file's folder)."""
     import bpy
 
-    folder = src.resolve().parent
+    return _problems(referenced_paths(data if data is not None else bpy.data), src.resolve().parent, root)
+
+
+def _problems(found: list[tuple[str, str, str]], folder: pathlib.Path, root: pathlib.Path | None) -> list[Diagnostic]:
+    """The resource rule (``safe_resource``) on (what, ID name, absolute path) items of a ``.blend`` in ``folder``."""
     limit = root if root is not None else folder
     problems = []
-    for what, name, path in referenced_paths(data if data is not None else bpy.data):
+    for what, name, path in found:
         uri = urllib.parse.quote(os.path.relpath(os.path.normpath(path), folder), safe="/")
-        found = safe_resource(folder, uri, "", limit)
-        if isinstance(found, pathlib.Path):
+        checked = safe_resource(folder, uri, "", limit)
+        if isinstance(checked, pathlib.Path):
             continue
-        why = found.message.removeprefix(f"resource {uri!r} ").removesuffix("; not copied")
+        why = checked.message.removeprefix(f"resource {uri!r} ").removesuffix("; not copied")
         message = f"{what} {name!r}: {path!r} {why}"
-        severity = Severity.WARNING if found.code == MISSING else Severity.ERROR
-        problems.append(dataclasses.replace(found, severity=severity, message=message + "; not read"))
+        severity = Severity.WARNING if checked.code == MISSING else Severity.ERROR
+        problems.append(dataclasses.replace(checked, severity=severity, message=message + "; not read"))
     return problems

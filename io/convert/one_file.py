@@ -28,7 +28,7 @@ from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
-from .blend_paths import blend_resource_problems
+from .blend_paths import blend_resource_problems, library_problems
 from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
@@ -81,6 +81,10 @@ def read_input(
     import bpy
 
     if src.suffix.lower() == ".blend":
+        linked = library_problems(src, root)  # open_mainfile reads the libraries: checked before it
+        if any(d.severity == Severity.ERROR for d in linked):
+            out += [p.staged("read", d) for d in linked]
+            return False
         RESET.opened_blend()
         try:
             bpy.ops.wm.open_mainfile(filepath=str(src), load_ui=False, use_scripts=False)

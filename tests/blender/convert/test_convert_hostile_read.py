@@ -187,3 +187,31 @@ def test_convert_command_x_uri_outside_in_fails_with_its_pointer(tmp_path):
         ("FILE_RESOURCE_OUTSIDE", "/images/0/uri")
     ]
     assert SECRET_PNG not in _everything_in(tmp_path / "out")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are Unix")
+def test_blend_library_that_is_a_fifo_is_refused_before_blender_opens_the_file(one_file, tmp_path):
+    """Blender 5.2+ lists a file's libraries without opening them: a FIFO library is refused before
+    ``open_mainfile`` would block on it (older releases list none; there ``--timeout`` ends the worker)."""
+    if bpy.app.version < (5, 2, 0):
+        pytest.skip("Blender before 5.2 does not list library paths before opening a file")
+    secret = _secret(tmp_path)
+    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    devkit.enable()
+    rigid_box(rigid_body_world(bpy.context.scene), "LinkedBox")
+    (tmp_path / "in").mkdir()
+    library = tmp_path / "in" / "lib.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(library))
+
+    def link(folder):
+        with bpy.data.libraries.load(str(library), link=True, relative=True) as (_, data_to):
+            data_to.objects = ["LinkedBox"]
+        bpy.context.scene.collection.objects.link(data_to.objects[0])
+
+    blend = _blend_with(tmp_path, link)
+    library.unlink()
+    os.mkfifo(library)  # the library is now a FIFO: opening the main file would block on it
+    result = _convert_blend(one_file, blend, tmp_path / "out")
+    assert result["status"] == "failed", result
+    assert [d["code"] for d in result["diagnostics"] if d["severity"] == "error"] == ["FILE_RESOURCE_NOT_REGULAR"]
+    assert secret.is_dir()
