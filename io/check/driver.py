@@ -21,9 +21,9 @@ from ..convert.options import timeout_seconds
 from ..convert.output_guard import refuse_report
 from ..convert.pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from ..diagnostics import PhysicsDataError, Severity, printable
-from ..gltf.files import load
+from ..gltf.files import load, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import atomic_write_bytes
+from ..gltf.safe_files import atomic_write_bytes, blender_relative
 from .evaluate import finish
 from .output import summary_lines, to_json, write_plots
 
@@ -159,19 +159,36 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         return 2
     files = [entries[job.key] for job in jobs]
     try:
-        _write(args, files)
+        _write(args, files, _protected(jobs))
     except OSError as exc:
         print(printable(f"error: output not written: {exc}"), file=sys.stderr)
         return 2
     return 1 if any(f["status"] == p.FAILED for f in files) else 0
 
 
-def _write(args: argparse.Namespace, files: list[dict]) -> None:
-    """The plots (before the JSON, which names them) and the JSON report."""
+def _protected(jobs: list[CheckJob]) -> frozenset[pathlib.Path]:
+    """Every input and every file an input references (resolved as io_scene_gltf2 opens it): no plot may replace
+    one of them (a plot's name comes from the file's and the joints' names, which the file chooses)."""
+    protected = set()
+    for job in jobs:
+        protected.add(job.input.resolve())
+        try:
+            document = load(job.input).json
+        except PhysicsDataError:
+            continue
+        for _, uri in resource_uris(document):
+            protected.add((job.input.parent / blender_relative(uri)).resolve())
+    return frozenset(protected)
+
+
+def _write(args: argparse.Namespace, files: list[dict], protected: frozenset[pathlib.Path] = frozenset()) -> None:
+    """The plots (before the JSON, which names them) and the JSON report; a plot over a ``protected`` file (an
+    input or its resource) raises ``OSError`` before anything is written over it."""
     if args.plots:
         for i, entry in enumerate(files):
             if entry["report"] is not None:
-                write_plots(entry["report"], pathlib.Path(args.plots), prefix=f"{i:02d}_{_stem(entry['file'])}_")
+                prefix = f"{i:02d}_{_stem(entry['file'])}_"
+                write_plots(entry["report"], pathlib.Path(args.plots), prefix=prefix, protected=protected)
     if args.json:
         text = to_json({"format": "gltf_physics.check_run/1", "frames": args.frames, "files": files})
         pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -71,9 +71,19 @@ def to_json(report: dict) -> str:
     return text
 
 
-def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[str]:
+def _free(path: pathlib.Path, protected: frozenset[pathlib.Path]) -> pathlib.Path:
+    """``path``, unless it is a ``protected`` file (an input, or a file an input references): ``OSError`` then."""
+    if path.resolve() in protected:
+        raise OSError(f"{path} is an input or an input's resource: not overwritten")
+    return path
+
+
+def write_plots(
+    report: dict, folder: pathlib.Path, prefix: str = "", protected: frozenset[pathlib.Path] = frozenset()
+) -> list[str]:
     """PNG files: height over time of every body (one figure), metric vs limit over time per joint. Returns the
-    written paths (also set as ``plot`` on the report's joints and as ``height_plot`` on the report)."""
+    written paths (also set as ``plot`` on the report's joints and as ``height_plot`` on the report). A plot never
+    replaces a ``protected`` file (``OSError`` instead)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -90,7 +100,7 @@ def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[st
     ax.set_title(plot_text(f"{report['input']}: body heights"), fontsize=9)
     if report["bodies"]:
         ax.legend(loc="best", fontsize=7)
-    path = folder / f"{prefix}heights.png"
+    path = _free(folder / f"{prefix}heights.png", protected)
     fig.savefig(path, dpi=90)
     report["height_plot"] = str(path)
     written.append(str(path))
@@ -98,7 +108,7 @@ def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[st
         valid = [li for li in joint["limits"] if "_series" in li]
         if not valid:
             continue
-        path = folder / f"{prefix}joint_{i:02d}_{file_part(joint['name'])}.png"
+        path = _free(folder / f"{prefix}joint_{i:02d}_{file_part(joint['name'])}.png", protected)
         plot_joint({"time": np.asarray(time)}, {"name": joint["name"], "limits": valid}, path)
         joint["plot"] = str(path)
         written.append(str(path))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import pathlib
 
+import pytest
 from test_check_evaluate import body, joint, samples
 
 from testkit import submodule
@@ -64,3 +65,23 @@ def test_mathtext_and_very_long_names_still_give_every_plot(tmp_path):
     report2 = evaluate.finish(samples([crate], [other]), [], "y.gltf")
     second = output.write_plots(report2, tmp_path, prefix="00_x_")
     assert pathlib.Path(second[1]).name != names[1], "two long names cut alike stay two files"
+
+
+def test_a_plot_never_replaces_an_input_or_its_resource(tmp_path):
+    """A hostile file can name its image like the plot of itself (``00_x_heights.png``): refused, bytes kept."""
+    resource = tmp_path / "00_x_heights.png"
+    resource.write_bytes(b"the input's texture")
+    report = evaluate.finish(samples([body("Crate", [[0, 0, 1.0]] * N)]), [], "x.gltf")
+    with pytest.raises(OSError, match="input's resource: not overwritten"):
+        output.write_plots(report, tmp_path, prefix="00_x_", protected=frozenset({resource.resolve()}))
+    assert resource.read_bytes() == b"the input's texture"
+
+
+def test_check_protects_every_resource_an_input_references(tmp_path):
+    driver = submodule("io.check.driver")
+    (tmp_path / "x.gltf").write_text(
+        json.dumps({"asset": {"version": "2.0"}, "images": [{"uri": "00_x_heights.png"}, {"uri": "x://../t.png"}]})
+    )
+    job = driver.CheckJob((tmp_path / "x.gltf").absolute(), 5, "000_x.gltf", tmp_path / "scratch")
+    protected = driver._protected([job])
+    assert protected == {(tmp_path / n).resolve() for n in ("x.gltf", "00_x_heights.png", "t.png")}
