@@ -214,3 +214,19 @@ def test_validate_on_a_fifo_and_dev_zero_exits_2_without_traceback(tmp_path):
     assert "Traceback" not in run.stdout + run.stderr
     assert run.stdout.count("not a regular file") == 2, run.stdout
     assert f"{good}: ok" in run.stdout, "the other files of the run are still reported"
+
+
+@pytest.mark.parametrize("uri", ["data:../../../../secret.bin", "x://../../../../../secret.bin"])
+def test_migrate_refuses_a_uri_blender_reads_as_a_path_outside_in(tmp_path, uri):
+    path = _gltf(tmp_path, buffers=[(uri, len(SECRET))])
+    out = tmp_path / "out" / "a.gltf"
+    run = subprocess.run(
+        [str(LAUNCHER), "migrate", path, out, "--to", "2026"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 1, run.stderr
+    assert "FILE_RESOURCE_OUTSIDE" in run.stderr and "Traceback" not in run.stderr
+    assert _written(tmp_path / "out") == []
