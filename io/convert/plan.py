@@ -1,8 +1,8 @@
 """Which files a ``convert`` run converts, and to where (bpy-free).
 
-* Inputs are ``.gltf`` / ``.glb`` / ``.blend`` files and folders; a folder is walked recursively (hidden entries
-  and the output folder skipped) and its **contents** go to ``OUT`` with the same relative paths; a file given
-  directly goes to ``OUT/<name>``.
+* Inputs are ``.gltf`` / ``.glb`` / ``.blend`` files and folders; a folder is walked to any depth (hidden entries
+  and the output folder skipped, regular files only: ``walk``) and its **contents** go to ``OUT`` with the same
+  relative paths; a file given directly goes to ``OUT/<name>``.
 * The output suffix comes from ``--format`` (``same`` keeps the input's container).
 * Jobs are sorted by output path relative to ``OUT`` (the same on every machine whatever the absolute paths), then
   ``--shard K/N`` keeps every N-th job starting at K-1: together the N shards convert each file exactly once.
