@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import math
+import os
 import pathlib
 import re
 import sys
@@ -29,7 +31,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..io.diagnostics import Diagnostic, DiagnosticList, PhysicsDataError, Severity, pointer, safe_streams
+from ..io.diagnostics import (
+    NON_FINITE,
+    Diagnostic,
+    DiagnosticList,
+    PhysicsDataError,
+    Severity,
+    pointer,
+    safe_streams,
+    strict_json_text,
+)
 from . import limits as limit_metrics
 
 FORMAT = "gltf_physics.joint_metrics/1"
@@ -38,6 +49,12 @@ CSV_COLUMNS = ["joint", "time"] + [f"{name}_{c}" for name, width in FIELDS.items
 MAX_LISTED_FRAMES = 1000
 #: Codes that make the run a usage / unreadable-input failure (exit code 2); every other error is exit code 1.
 USAGE_CODES = frozenset({"METRICS_UNREADABLE", "METRICS_UNKNOWN_FORMAT", "METRICS_NO_MATPLOTLIB"})
+#: Most bytes an ``.npz`` input may hold once decompressed (all arrays together): its arrays are read into memory,
+#: so a zip bomb or a header claiming billions of rows is refused before anything is decompressed.
+MAX_NPZ_BYTES = 1 << 30
+#: Longest part of a file name made from a joint's or a file's name (with a hash of the full name when cut): file
+#: systems refuse names above 255 bytes, and the prefix and suffix need room.
+MAX_NAME_PART = 80
 
 
 def _fail(code: str, where: str, message: str) -> PhysicsDataError:
@@ -70,7 +87,7 @@ def _samples_from_columns(columns: dict, where: str) -> dict[str, np.ndarray]:
             out[name] = np.asarray(columns[name], dtype=np.float64).reshape(-1, width)
     except KeyError as missing:
         raise _fail("METRICS_BAD_SAMPLES", where, f"missing sample array {missing}") from None
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, OverflowError) as err:  # OverflowError: an integer beyond float (400 digits)
         raise _fail("METRICS_BAD_SAMPLES", where, f"sample arrays must be numeric N, N×3, N×4: {err}") from None
     counts = {name: len(values) for name, values in out.items()}
     if len(set(counts.values())) != 1 or counts["time"] == 0:
@@ -102,6 +119,13 @@ def _read_json(path: pathlib.Path) -> list[dict]:
 
 
 def _read_csv(path: pathlib.Path) -> list[dict]:
+    try:
+        return _read_csv_rows(path)
+    except csv.Error as err:  # a field beyond csv.field_size_limit() (128 KiB), a NUL byte
+        raise _fail("METRICS_BAD_CSV", "", f"CSV not readable: {err}") from None
+
+
+def _read_csv_rows(path: pathlib.Path) -> list[dict]:
     with path.open(newline="", encoding="utf-8") as handle:
         reader = csv.reader(row for row in handle if not row.lstrip().startswith("#"))
         header = [h.strip() for h in next(reader, [])]
@@ -127,9 +151,40 @@ def _read_csv(path: pathlib.Path) -> list[dict]:
     return joints
 
 
+def _npz_arrays(path: pathlib.Path) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz``, bounded: the members' declared sizes together at most ``MAX_NPZ_BYTES`` (the
+    zip reader never decompresses past a member's declared size) and each array's header no larger than its
+    member, so neither a zip bomb nor a header claiming 4e9 rows allocates more than the file says it holds."""
+    arrays = {}
+    with zipfile.ZipFile(path) as archive:
+        members = [info for info in archive.infolist() if info.filename.endswith(".npy")]
+        declared = sum(info.file_size for info in members)
+        if declared > MAX_NPZ_BYTES:
+            raise _fail("METRICS_UNREADABLE", "", f"{path.name}: {declared} bytes decompressed, above {MAX_NPZ_BYTES}")
+        for info in members:
+            with archive.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                if version == (1, 0):
+                    shape, fortran, dtype = np.lib.format.read_array_header_1_0(member)
+                else:
+                    shape, fortran, dtype = np.lib.format.read_array_header_2_0(member)
+                if dtype.hasobject:
+                    raise _fail("METRICS_UNREADABLE", "", f"{info.filename}: object arrays are not read")
+                size = math.prod(shape) * dtype.itemsize
+                if size > info.file_size:
+                    why = f"{info.filename}: header claims {shape} ({size} bytes) in {info.file_size} bytes"
+                    raise _fail("METRICS_UNREADABLE", "", why)
+                data = member.read(size)
+                if len(data) != size:
+                    raise _fail("METRICS_UNREADABLE", "", f"{info.filename}: truncated array")
+                array = np.frombuffer(data, dtype=dtype)
+                array = array.reshape(shape[::-1]).transpose() if fortran else array.reshape(shape)
+                arrays[info.filename[: -len(".npy")]] = array
+    return arrays
+
+
 def _read_npz(path: pathlib.Path) -> list[dict]:
-    with np.load(path, allow_pickle=False) as archive:
-        arrays = {key: archive[key] for key in archive.files}
+    arrays = _npz_arrays(path)
     limits = {}
     if "limits" in arrays:
         limits = _read_limits_document(json.loads(str(arrays.pop("limits"))), "/limits")
@@ -162,6 +217,7 @@ def read_samples(path: pathlib.Path, limits_path: pathlib.Path | None = None) ->
         zipfile.BadZipFile,
         ValueError,
         RecursionError,
+        MemoryError,
     ) as err:  # incl. JSONDecodeError
         raise _fail("METRICS_UNREADABLE", "", f"cannot read input: {err}") from None
     if not joints:
@@ -176,9 +232,15 @@ def _bound(limit: dict, key: str) -> float | None:
     value = limit.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValueError(f"{key} must be a number, got {value!r}")
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        raise ValueError(f"{key} is beyond the range of a float") from None
+    if math.isnan(number):
+        raise ValueError(f"{key} must be a number, got {value!r}")
+    return number
 
 
 def evaluate_limit(joint: dict, limit: dict, tolerance: float) -> dict:
@@ -238,6 +300,22 @@ def evaluate(joints: Sequence[dict], tolerance: float, diagnostics: DiagnosticLi
 # -------------------------------------------------------------------------------------------------- plotting
 
 
+def plot_text(text: object) -> str:
+    """``text`` as matplotlib shows it literally: every ``$`` escaped, so a name like ``$x$`` is never parsed as
+    mathtext (a malformed one raised and no plot was written)."""
+    return str(text).replace("$", r"\$")
+
+
+def file_part(name: str, limit: int = MAX_NAME_PART) -> str:
+    """``name`` as a safe part of a file name: only ``A-Za-z0-9_.-``, at most ``limit`` characters; a longer one is
+    cut and ends with 8 hex digits of the full name's SHA-1, so two long names stay two files."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "item"
+    if len(safe) <= limit:
+        return safe
+    digest = hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{safe[: limit - 9]}-{digest}"
+
+
 def plot_joint(joint: dict, entry: dict, path: pathlib.Path) -> None:
     """One PNG: each limit's metric over time against its [min, max] band, violations in red."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -259,21 +337,40 @@ def plot_joint(joint: dict, entry: dict, path: pathlib.Path) -> None:
         band_low = result["min"] if result["min"] is not None else low
         band_high = result["max"] if result["max"] is not None else high
         ax.axhspan(band_low, band_high, color="tab:green", alpha=0.15, label="[min, max]")
-        ax.plot(time, series, color="tab:blue", lw=1.2, label=result["kind"])
+        ax.plot(time, series, color="tab:blue", lw=1.2, label=plot_text(result["kind"]))
         bad = np.asarray(result["violating_frames"], dtype=int)
         if len(bad):
             ax.plot(time[bad], series[bad], "o", color="tab:red", ms=3, label="violation")
         axes = result.get("linearAxes", result.get("angularAxes"))
         ax.set_ylim(low, high)
         ax.set_ylabel(result["unit"])
-        ax.set_title(f"{entry['name']} — limit {result['index']}: {result['kind']} {axes}", fontsize=9)
+        title = f"{entry['name']} — limit {result['index']}: {result['kind']} {axes}"
+        ax.set_title(plot_text(title), fontsize=9)
         ax.legend(loc="upper right", fontsize=7)
     fig.axes[-1].set_xlabel("time (s)")
     fig.savefig(path, dpi=90)
 
 
 def _safe_name(index: int, name: str) -> str:
-    return f"{index:02d}_{re.sub(r'[^A-Za-z0-9_.-]+', '_', name).strip('._') or 'joint'}.png"
+    return f"{index:02d}_{file_part(name)}.png"
+
+
+def _tolerance(text: str) -> float:
+    """A finite number ≥ 0 (``nan`` compared false with every violation and was written as ``NaN``)."""
+    try:
+        value = float(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from exc
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError("must be a finite number ≥ 0")
+    return value
+
+
+def _same_file(first: pathlib.Path, second: pathlib.Path | None) -> bool:
+    try:
+        return second is not None and os.path.samefile(first, second)
+    except (OSError, ValueError):
+        return False
 
 
 # ------------------------------------------------------------------------------------------------------- CLI
@@ -297,7 +394,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limits", type=pathlib.Path, help='JSON {"joints": [{"name", "limits"}]} (CSV input)')
     parser.add_argument("-o", "--output", type=pathlib.Path, help="write the JSON report here (default: stdout)")
     parser.add_argument("--plot", type=pathlib.Path, metavar="DIR", help="write one PNG per joint into DIR")
-    parser.add_argument("--tolerance", type=float, default=1e-6, help="violations up to this count as inside")
+    parser.add_argument("--tolerance", type=_tolerance, default=1e-6, help="violations up to this count as inside")
     parser.add_argument("--fail-on-violation", action="store_true", help="exit 1 when any limit is violated")
 
 
@@ -305,6 +402,9 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; 0 = done, 1 = the input has errors or violations with --fail-on-violation, 2 = usage
     error or unreadable input (``USAGE_CODES``)."""
     diagnostics = DiagnosticList()
+    if args.output is not None and (_same_file(args.output, args.input) or _same_file(args.output, args.limits)):
+        print(f"error: -o {args.output} is an input: choose another file; nothing written", file=sys.stderr)
+        return 2
     try:
         joints = read_samples(args.input, args.limits)
     except PhysicsDataError as err:
@@ -325,8 +425,12 @@ def run(args: argparse.Namespace) -> int:
         for result in entry["limits"]:
             result.pop("_series")
     report = {"format": FORMAT, "input": str(args.input), "tolerance": args.tolerance, "joints": results}
+    _, found = strict_json_text(report)
+    if found:
+        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        diagnostics.warning(NON_FINITE, "", f"{len(found)} value(s) not finite, written as null: {shown}")
     report["diagnostics"] = [d.to_dict() for d in diagnostics]
-    text = json.dumps(report, indent=2)
+    text, _ = strict_json_text(report)
     if args.output is None:
         print(text)
     else:

@@ -17,12 +17,15 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+from ...sim.joint_report import file_part
 from ..convert import protocol as p
+from ..convert.options import timeout_seconds
+from ..convert.output_guard import refuse_report
 from ..convert.pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from ..diagnostics import PhysicsDataError, Severity, printable
-from ..gltf.files import load
+from ..gltf.files import load, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import atomic_write_bytes
+from ..gltf.safe_files import atomic_write_bytes, blender_relative
 from .evaluate import finish
 from .output import problems, summary_lines, to_json, write_plots
 
@@ -49,7 +52,10 @@ class CheckJob:
 
 
 def _frames(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from exc
     if not 1 <= value <= 100_000:
         raise argparse.ArgumentTypeError("must be between 1 and 100000")
     return value
@@ -61,7 +67,9 @@ def add_subcommand(subparsers) -> None:
     parser.add_argument("--frames", type=_frames, default=120, metavar="N", help="frames to simulate (120)")
     parser.add_argument("--json", metavar="OUT", help="write the JSON report (one entry per file)")
     parser.add_argument("--plots", metavar="DIR", help="write PNG plots (body heights, joint metrics vs limits)")
-    parser.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per-file worker timeout (600)")
+    parser.add_argument(
+        "--timeout", type=timeout_seconds, default=600.0, metavar="S", help="per-file worker timeout (600)"
+    )
     parser.add_argument(
         "--fail-on-violation",
         action="store_true",
@@ -114,10 +122,19 @@ def _print(entry: dict) -> None:
 def run(args: argparse.Namespace, blender: str | None = None, python: str | None = None) -> int:
     missing = [f for f in args.files if not pathlib.Path(f).is_file()]
     if missing:
-        print(printable(f"error: {missing[0]!r}: no such file"), file=sys.stderr)
+        why = (
+            "not a regular file (a FIFO or a device is never opened)"
+            if pathlib.Path(missing[0]).exists()
+            else "no such file"
+        )
+        print(printable(f"error: {missing[0]!r}: {why}"), file=sys.stderr)
         return 2
     if args.json and pathlib.Path(args.json).resolve() in {pathlib.Path(f).resolve() for f in args.files}:
         print(printable(f"error: --json {args.json!r} is an input: choose another file"), file=sys.stderr)
+        return 2
+    refused = refuse_report("--json", args.json, None) if args.json else None
+    if refused:
+        print(printable(f"error: {refused}"), file=sys.stderr)
         return 2
     if args.plots and importlib.util.find_spec("matplotlib") is None:
         print("error: --plots needs matplotlib (pip install matplotlib)", file=sys.stderr)
@@ -150,7 +167,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         return 2
     files = [entries[job.key] for job in jobs]
     try:
-        _write(args, files)
+        _write(args, files, _protected(jobs))
     except OSError as exc:
         print(printable(f"error: output not written: {exc}"), file=sys.stderr)
         return 2
@@ -166,12 +183,29 @@ def exit_code(files: list[dict], fail_on_violation: bool) -> int:
     return 1 if fail_on_violation and violated else 0
 
 
-def _write(args: argparse.Namespace, files: list[dict]) -> None:
-    """The plots (before the JSON, which names them) and the JSON report."""
+def _protected(jobs: list[CheckJob]) -> frozenset[pathlib.Path]:
+    """Every input and every file an input references (resolved as io_scene_gltf2 opens it): no plot may replace
+    one of them (a plot's name comes from the file's and the joints' names, which the file chooses)."""
+    protected = set()
+    for job in jobs:
+        protected.add(job.input.resolve())
+        try:
+            document = load(job.input).json
+        except PhysicsDataError:
+            continue
+        for _, uri in resource_uris(document):
+            protected.add((job.input.parent / blender_relative(uri)).resolve())
+    return frozenset(protected)
+
+
+def _write(args: argparse.Namespace, files: list[dict], protected: frozenset[pathlib.Path] = frozenset()) -> None:
+    """The plots (before the JSON, which names them) and the JSON report; a plot over a ``protected`` file (an
+    input or its resource) raises ``OSError`` before anything is written over it."""
     if args.plots:
         for i, entry in enumerate(files):
             if entry["report"] is not None:
-                write_plots(entry["report"], pathlib.Path(args.plots), prefix=f"{i:02d}_{_stem(entry['file'])}_")
+                prefix = f"{i:02d}_{_stem(entry['file'])}_"
+                write_plots(entry["report"], pathlib.Path(args.plots), prefix=prefix, protected=protected)
     if args.json:
         text = to_json({"format": "gltf_physics.check_run/1", "frames": args.frames, "files": files})
         pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
@@ -179,4 +213,5 @@ def _write(args: argparse.Namespace, files: list[dict]) -> None:
 
 
 def _stem(path: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in pathlib.Path(path).stem)
+    """The file's stem as a safe, length-bounded part of a plot's name (``joint_report.file_part``)."""
+    return file_part(pathlib.Path(path).stem)

@@ -14,9 +14,10 @@ import pathlib
 
 from ..convert import protocol as p
 from ..convert.one_file import read_input
+from ..diagnostics import Severity
 from ..hooks import LAST_REPORTS
 from .evaluate import finish
-from .sample import sample_scene
+from .sample import TOO_LARGE, SampleBudgetError, sample_scene
 
 
 def check_file(job: dict, enable) -> dict:
@@ -30,7 +31,11 @@ def check_file(job: dict, enable) -> dict:
     report = LAST_REPORTS.get("import")
     if report is not None:
         out += [p.staged("import", d) for d in report.diagnostics]
-    samples = sample_scene(bpy.context.scene, int(job.get("frames", 120)))
+    try:
+        samples = sample_scene(bpy.context.scene, int(job.get("frames", 120)))
+    except SampleBudgetError as exc:
+        out.append(p.diag("check", Severity.ERROR, TOO_LARGE, "", str(exc)))
+        return {"status": p.FAILED, "diagnostics": out, "samples": None}
     return {"status": p.status_of(out), "diagnostics": out, "samples": samples}
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import pathlib
-import re
 
-from ..diagnostics import printable
+from ...sim.joint_report import file_part
+from ..diagnostics import NON_FINITE, finite_json, printable, strict_json_text
 from .evaluate import LIMIT_TOLERANCE, NOT_REPRODUCIBLE, public
 from .plots import height_figure, joint_figure
 
@@ -92,27 +91,45 @@ def problems(report: dict) -> list[str]:
 
 
 def to_json(report: dict) -> str:
-    return json.dumps(public(report), indent=2)
+    """The run's JSON: strict (``allow_nan=False``); a value of a file's report that is not finite (Bullet
+    overflowing float32) is written as ``null`` and named in a WARNING ``REPORT_NON_FINITE`` of that file."""
+    run = public(report)
+    for entry in run.get("files", []):
+        entry["report"], found = finite_json(entry.get("report"), "/report")
+        if found:
+            shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+            why = f"{len(found)} value(s) not finite (the simulation overflowed), written as null: {shown}"
+            entry.setdefault("diagnostics", []).append(
+                {"stage": "check", "severity": "warning", "code": NON_FINITE, "pointer": "", "message": why}
+            )
+    text, _ = strict_json_text(run)
+    return text
 
 
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "item"
+def _free(path: pathlib.Path, protected: frozenset[pathlib.Path]) -> pathlib.Path:
+    """``path``, unless it is a ``protected`` file (an input, or a file an input references): ``OSError`` then."""
+    if path.resolve() in protected:
+        raise OSError(f"{path} is an input or an input's resource: not overwritten")
+    return path
 
 
-def write_plots(report: dict, folder: pathlib.Path, prefix: str = "") -> list[str]:
+def write_plots(
+    report: dict, folder: pathlib.Path, prefix: str = "", protected: frozenset[pathlib.Path] = frozenset()
+) -> list[str]:
     """PNG files: height over time of every body (one figure), each limit's metric and each drive's value against
     its limit or target over time per joint (``check.plots``). Returns the written paths (also set as ``plot`` on
-    the report's joints and as ``height_plot`` on the report)."""
+    the report's joints and as ``height_plot`` on the report). A plot never replaces a ``protected`` file
+    (``OSError`` instead)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    path = folder / f"{prefix}heights.png"
+    path = _free(folder / f"{prefix}heights.png", protected)
     height_figure(report).savefig(path, dpi=90)
     report["height_plot"] = str(path)
     written.append(str(path))
     for i, joint in enumerate(report["joints"]):
         if not any("_series" in li for li in joint["limits"]) and not joint["drives"]:
             continue
-        path = folder / f"{prefix}joint_{i:02d}_{_safe(joint['name'])}.png"
+        path = _free(folder / f"{prefix}joint_{i:02d}_{file_part(joint['name'])}.png", protected)
         joint_figure(report, joint).savefig(path, dpi=90)
         joint["plot"] = str(path)
         written.append(str(path))

@@ -180,14 +180,32 @@ def _times(scene, frames: int) -> list[float]:
     return [i * scale / fps for i in range(frames)]
 
 
+#: Most poses one check samples (frames × (tracked objects + 2 per joint)): the samples are held in memory and sent
+#: to the driver as JSON, so memory grows with frames × bodies; beyond this a check is refused before it steps.
+MAX_POSES = 2_000_000
+TOO_LARGE = "CHECK_TOO_LARGE"
+
+
+class SampleBudgetError(ValueError):
+    """The scene and ``frames`` need more than ``MAX_POSES`` poses: the message says how many and what to lower."""
+
+
 def sample_scene(scene, frames: int = 120) -> dict:
-    """Step the scene ``frames`` frames from its start frame and return the samples (see the module doc)."""
+    """Step the scene ``frames`` frames from its start frame and return the samples (see the module doc); raises
+    ``SampleBudgetError`` before stepping when they would exceed ``MAX_POSES``."""
     import bpy
 
     world = scene.rigidbody_world
     bodies, joints = scene_bodies(scene), scene_joints(scene)
     triggers = _triggers(scene)
     colliders = _colliders(scene) if triggers else []
+    tracked = list({ob.name: ob for ob in [*bodies, *triggers, *colliders]}.values())  # a body can be a collider
+    poses = frames * (len(tracked) + 2 * len(joints))
+    if poses > MAX_POSES:
+        raise SampleBudgetError(
+            f"{frames} frames × ({len(tracked)} objects + 2 × {len(joints)} joints) = {poses} poses, more than "
+            f"{MAX_POSES} a check holds in memory: check fewer frames (at most {MAX_POSES // max(1, poses // frames)})"
+        )
     start = scene.frame_start
     cache = world.point_cache if world is not None else None
     old_end = cache.frame_end if cache is not None else None
@@ -203,7 +221,6 @@ def sample_scene(scene, frames: int = 120) -> dict:
         for e in joints
         for ob in (e.rigid_body_constraint.object1, e.rigid_body_constraint.object2)
     }
-    tracked = list({ob.name: ob for ob in [*bodies, *triggers, *colliders]}.values())  # a body can be a collider
     track = {ob.name: ([], []) for ob in tracked}
     frames_ab = {e.name: ([], [], [], []) for e in joints}
     try:

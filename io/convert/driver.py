@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import pathlib
 import signal
 import sys
 import threading
 import time
 
-from ..diagnostics import printable
+from ..diagnostics import printable, strict_json_text
 from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
 from . import publish, state
+from .options import capped_jobs, positive_int, timeout_seconds
+from .output_guard import refuse_report
 from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, take_shard
 from .pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from .progress import Progress
@@ -42,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format", choices=FORMATS, default="same", help="output container; same keeps the input's (default)"
     )
-    parser.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="worker processes (1)")
+    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="worker processes (1)")
     parser.add_argument("--shard", metavar="K/N", help="convert only the K-th of N shares of the sorted file list")
     parser.add_argument(
         "--report",
@@ -57,29 +58,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--validate", action="store_true", help="validate each glTF output; errors fail the file")
     parser.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=timeout_seconds,
         default=600.0,
         metavar="S",
         help="kill a worker stuck on one file for S seconds (600)",
     )
     parser.add_argument(  # 500: a worker's memory stays flat over 500 small files; each restart costs ~1 s
-        "--recycle", type=_positive_int, default=500, metavar="K", help="replace each worker after K files (500)"
+        "--recycle", type=positive_int, default=500, metavar="K", help="replace each worker after K files (500)"
     )
     add_worker_arguments(parser, "run workers")
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
 
 
 def add_subcommand(subparsers) -> None:
@@ -107,10 +94,16 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
         every = plan(args.inputs, args.output, args.format)  # walked once; the report is checked against all shards
         if args.report:
             check_report(args.report, every, args.inputs)
+            refused = refuse_report("--report", args.report, args.output)
+            if refused:
+                raise PlanError(refused)
         jobs = take_shard(every, shard)
     except PlanError as exc:
         print(f"error: {printable(exc)}", file=sys.stderr)
         return 2
+    args.jobs, capped = capped_jobs(args.jobs)
+    if capped:
+        print(capped, file=sys.stderr)
     command = chosen_worker(args, blender, python)
     if isinstance(command, str):
         print(printable(f"error: {command}"), file=sys.stderr)
@@ -238,4 +231,5 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
         "files": files,
     }
     pathlib.Path(args.report).parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(args.report, (json.dumps(report, indent=2) + "\n").encode("utf-8"))
+    text, _ = strict_json_text(report)  # strict JSON: a non-finite number would be written as null
+    atomic_write_bytes(args.report, (text + "\n").encode("utf-8"))

@@ -23,12 +23,13 @@ import re
 import urllib.parse
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity
-from ..gltf.files import gltf_json_bytes, load, resource_uris
+from ..gltf.files import gltf_json_bytes, load, resource_limit, resource_uris
 from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import MISSING, RENAMED, atomic_write_bytes, publish_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
 from . import publish, state
+from .blend_paths import blend_resource_problems, library_problems
 from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
@@ -82,12 +83,20 @@ def read_input(
     import bpy
 
     if src.suffix.lower() == ".blend":
+        linked = library_problems(src, root)  # open_mainfile reads the libraries: checked before it
+        if any(d.severity == Severity.ERROR for d in linked):
+            out += [p.staged("read", d) for d in linked]
+            return False
         RESET.opened_blend()
         try:
             bpy.ops.wm.open_mainfile(filepath=str(src), load_ui=False, use_scripts=False)
         except RuntimeError as exc:
             why = f"Blender could not open it: {operator_error(str(exc))}"
             out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", why))
+            return False
+        problems = blend_resource_problems(src, root)  # before export or save reads any of them
+        out += [p.staged("read", d) for d in problems]
+        if any(d.severity == Severity.ERROR for d in problems):
             return False
         enable()
         return True
@@ -125,7 +134,7 @@ def _resource_problems(
     usable resources go into ``resources`` (when given)."""
     problems = []
     for where, uri in resource_uris(document):
-        found = safe_resource(src.parent, uri, where, root)
+        found = safe_resource(src.parent, uri, where, root, max_bytes=resource_limit(document, where))
         if isinstance(found, pathlib.Path):
             if resources is not None:
                 resources.append(found)

@@ -1,8 +1,8 @@
 """Which files a ``convert`` run converts, and to where (bpy-free).
 
-* Inputs are ``.gltf`` / ``.glb`` / ``.blend`` files and folders; a folder is walked recursively (hidden entries
-  and the output folder skipped) and its **contents** go to ``OUT`` with the same relative paths; a file given
-  directly goes to ``OUT/<name>``.
+* Inputs are ``.gltf`` / ``.glb`` / ``.blend`` files and folders; a folder is walked to any depth (hidden entries
+  and the output folder skipped, regular files only: ``walk``) and its **contents** go to ``OUT`` with the same
+  relative paths; a file given directly goes to ``OUT/<name>``.
 * The output suffix comes from ``--format`` (``same`` keeps the input's container).
 * Jobs are sorted by output path relative to ``OUT`` (the same on every machine whatever the absolute paths), then
   ``--shard K/N`` keeps every N-th job starting at K-1: together the N shards convert each file exactly once.
@@ -11,9 +11,12 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
+import sys
 from dataclasses import dataclass
+
+from ..diagnostics import printable
+from .walk import walk_regular
 
 SUFFIXES = (".gltf", ".glb", ".blend")
 FORMATS = ("gltf", "glb", "blend", "same")
@@ -51,11 +54,10 @@ def output_name(path: pathlib.PurePath, fmt: str) -> pathlib.PurePath:
 
 
 def _walk(folder: pathlib.Path, skip: pathlib.Path) -> list[pathlib.Path]:
-    found = []
-    for top, dirs, files in os.walk(folder):
-        here = pathlib.Path(top)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (here / d).resolve() != skip)
-        found += [here / f for f in sorted(files) if not f.startswith(".") and f.lower().endswith(SUFFIXES)]
+    """The convertible regular files under ``folder`` (``walk.walk_regular``); each other one is named on stderr."""
+    found, skipped = walk_regular(folder, skip, SUFFIXES)
+    for why in skipped:
+        print(printable(f"skipped {why}"), file=sys.stderr)
     return found
 
 
@@ -75,6 +77,8 @@ def _sources(inputs: list[str], out: pathlib.Path) -> list[tuple[pathlib.Path, p
             if path.resolve().parent == out or path.resolve().parent.is_relative_to(out):
                 raise PlanError(f"OUT {str(out)!r} contains the input {text!r}: choose another OUT")
             sources.append((path, pathlib.PurePosixPath(path.name), path.resolve().parent))
+        elif path.exists():
+            raise PlanError(f"{text!r} is not a regular file or folder (a FIFO or a device is never opened)")
         else:
             raise PlanError(f"{text!r}: no such file or folder")
     return sources

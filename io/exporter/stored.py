@@ -26,7 +26,7 @@ from ..gltf.numbers import r7
 from ..mapping import stored as props
 from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
 from ..mapping.initial_velocity import preroll_driven
-from ..mapping.passthrough import restore, restore_shape
+from ..mapping.passthrough import restore, restore_shape, stored_json
 from ..mapping.values_to_gltf import native_material, shape_from_json, shapes_close
 from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, pg_of
 from .native import bounds_of, compound_child, derive_shape, native_motion
@@ -300,7 +300,10 @@ def _pre_combined(pmat, rb) -> bool:
     )
 
 
-def _stored_filter(b: Builder, pflt) -> int | None:
+def _stored_filter(b: Builder, pflt, ptr: str, name: str) -> int | None:
+    """The index of the stored collision filter of object ``name`` (None without one). A systems text that is not
+    a JSON array of names (edited in Blender, nested too deep) leaves the filter out with a WARNING at ``ptr``: the
+    collider is written without it, so it collides with everything."""
     if not pflt.has_filter:
         return None
     texts = (pflt.collision_systems, pflt.collide_with_systems, pflt.not_collide_with_systems)
@@ -309,12 +312,23 @@ def _stored_filter(b: Builder, pflt) -> int | None:
     if index is None:
 
         def lst(text: str):
-            return None if not text else tuple(str(v) for v in json.loads(text))
+            if not text:
+                return None
+            values = stored_json(text)
+            if not isinstance(values, list) or any(isinstance(v, dict | list) for v in values):
+                raise ValueError("not an array of names")
+            return tuple(str(v) for v in values)
 
+        try:
+            systems = [lst(text) for text in texts]
+        except ValueError as exc:
+            why = f"the stored collision filter of {name!r} is unreadable ({exc}): written without a filter"
+            b.warn(EXPORT_SKIPPED, ptr + "/filter", why)
+            return None
         flt = CollisionFilter(
-            collision_systems=lst(texts[0]),
-            collide_with_systems=lst(texts[1]),
-            not_collide_with_systems=lst(texts[2]),
+            collision_systems=systems[0],
+            collide_with_systems=systems[1],
+            not_collide_with_systems=systems[2],
             name=key[-2] or None,
         )
         index = b.memo[key] = b.add_filter(restore(flt, key[-1]))
@@ -340,7 +354,8 @@ def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
             return None
     rb = holder.rigid_body if holder is not None else None
     collider = Collider(geometry=geometry, material=_stored_material(b, pc.material, rb, ptr + "/physicsMaterial"))
-    collider.filter = _stored_filter(b, pc.filter)  # collections of imported colliders came from the filters
+    # collections of imported colliders came from the filters
+    collider.filter = _stored_filter(b, pc.filter, ptr, ob.name)
     return restore(collider, pc.passthrough)
 
 
@@ -367,4 +382,4 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None
-    return restore(Trigger(geometry=geometry, filter=_stored_filter(b, pt.filter)), pt.passthrough)
+    return restore(Trigger(geometry=geometry, filter=_stored_filter(b, pt.filter, ptr, ob.name)), pt.passthrough)

@@ -15,8 +15,8 @@ import pathlib
 import numpy as np
 
 from ..diagnostics import Diagnostic
-from .files import CHUNK_BIN, load
-from .safe_files import safe_resource
+from .files import CHUNK_BIN, load, resource_limit
+from .safe_files import ResourceReadError, is_embedded, read_regular, safe_resource
 
 _COMPONENTS = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16, 5125: np.uint32, 5126: np.float32}
 _WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
@@ -43,13 +43,18 @@ class _Buffers:
                 if chunk is None or index != 0:
                     raise MeshReadError(f"/buffers/{index} has no data")
                 data = chunk
-            elif uri.startswith("data:"):
+            elif is_embedded(uri):
                 data = base64.b64decode(uri.split(",", 1)[1])
             else:  # the one path-safety rule for resources: never a file outside the glTF's folder
-                found = safe_resource(self.folder, uri, f"/buffers/{index}/uri")
+                where = f"/buffers/{index}/uri"
+                limit = resource_limit(self.file.json, where)
+                found = safe_resource(self.folder, uri, where, max_bytes=limit)
                 if isinstance(found, Diagnostic):
                     raise MeshReadError(found.message)
-                data = found.read_bytes()
+                try:
+                    data = read_regular(found, limit)
+                except ResourceReadError as exc:
+                    raise MeshReadError(f"{where}: {exc}") from exc
             self.cache[index] = data
         return self.cache[index]
 

@@ -21,7 +21,16 @@ import urllib.parse
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity, pointer
-from .safe_files import BLOCKING, NOT_COPIED, atomic_write_bytes, copy_resource, safe_resource
+from .safe_files import (
+    BLOCKING,
+    NOT_COPIED,
+    ResourceReadError,
+    atomic_write_bytes,
+    copy_resource,
+    is_embedded,
+    read_regular,
+    safe_resource,
+)
 
 __all__ = ["GltfFile", "PhysicsDataError", "atomic_write_bytes", "load", "relative_uris", "safe_resource", "save"]
 
@@ -85,8 +94,8 @@ def load(path: str | pathlib.Path) -> GltfFile:
     """Read a ``.gltf`` or ``.glb`` file (decided by the content's magic, not the name)."""
     path = pathlib.Path(path)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
+        data = read_regular(path)  # a FIFO or /dev/zero named *.gltf is refused, never read
+    except ResourceReadError as exc:
         raise _error("FILE_UNREADABLE", path, str(exc)) from exc
     if len(data) >= 12 and struct.unpack_from("<I", data, 0)[0] == GLB_MAGIC:
         return _load_glb(data, path)
@@ -142,7 +151,9 @@ def encode_glb(document: object, chunks: list[tuple[int, bytes]]) -> bytes:
 
 
 def resource_uris(document: object) -> list[tuple[str, str]]:
-    """(JSON pointer, URI) of every relative (file) URI of buffers and images; data URIs and URLs are skipped."""
+    """(JSON pointer, URI) of every URI of buffers and images that Blender opens as a file: all but the embedded
+    ``data:…;base64,`` ones (``safe_files.is_embedded``). A URL or ``data:../x`` is listed: io_scene_gltf2 reads
+    it as a path, so the path rule applies to it."""
     out = []
     if not isinstance(document, dict):
         return out
@@ -150,21 +161,36 @@ def resource_uris(document: object) -> list[tuple[str, str]]:
         items = document.get(key)
         for index, item in enumerate(items if isinstance(items, list) else []):
             uri = item.get("uri") if isinstance(item, dict) else None
-            if isinstance(uri, str) and not uri.startswith("data:") and "://" not in uri:
+            if isinstance(uri, str) and not is_embedded(uri):
                 out.append((pointer(key, index, "uri"), uri))
     return out
 
 
 def relative_uris(document: object) -> list[str]:
-    """Relative (file) URIs of buffers and images; data URIs and absolute URLs are skipped."""
+    """URIs of buffers and images that name files (``resource_uris``)."""
     return [uri for _, uri in resource_uris(document)]
+
+
+def resource_limit(document: object, where: str) -> int | None:
+    """The most bytes the resource at ``where`` may have: a buffer's ``byteLength`` padded to 4 bytes (GLB and
+    most writers pad); ``None`` for an image or a buffer without a usable ``byteLength`` (the validator's case)."""
+    parts = where.split("/")
+    if len(parts) != 4 or parts[1] != "buffers" or not isinstance(document, dict):
+        return None
+    buffers = document.get("buffers")
+    index = int(parts[2])
+    buffer = buffers[index] if isinstance(buffers, list) and index < len(buffers) else None
+    length = buffer.get("byteLength") if isinstance(buffer, dict) else None
+    if type(length) is not int or length < 0:
+        return None
+    return length + (-length) % 4
 
 
 def _checked_resources(gltf_file: GltfFile, document: object, out_path: pathlib.Path):
     """(path, uri, pointer) of every usable resource and the ERROR diagnostics of the refused ones."""
     usable, refused = [], []
     for where, uri in resource_uris(document):
-        found = safe_resource(gltf_file.path.parent, uri, where)
+        found = safe_resource(gltf_file.path.parent, uri, where, max_bytes=resource_limit(document, where))
         if isinstance(found, Diagnostic):
             refused.append(found)
         elif (out_path.parent / urllib.parse.unquote(uri)).resolve() == out_path.resolve():

@@ -2,10 +2,17 @@
 
 Two rules, each in one function so that ``migrate`` and future commands (``convert``, …) share them:
 
-* ``safe_resource(src_dir, uri, pointer)``: a resource URI is percent-decoded and resolved (symlinks followed)
-  against the folder of the glTF that references it; it is usable only when it stays inside that folder and names
-  a regular file. Anything else (``../x``, ``%2e%2e/``, ``..%2f``, absolute paths, symlinks leading out, devices,
-  FIFOs, folders, missing files) becomes an ERROR diagnostic at ``pointer`` and is never opened for reading.
+* ``safe_resource(src_dir, uri, pointer)``: every URI that is not embedded (``is_embedded``: ``data:…;base64,``)
+  is a file, read the way io_scene_gltf2 reads it (``blender_relative``: backslashes to ``/``, percent-decoded,
+  ``normpath``; so ``x://../a.png`` and ``data:../a.bin`` are paths too) and resolved (symlinks followed) against
+  the folder of the glTF that references it; it is usable only when it stays inside that folder, names a regular
+  file and (``max_bytes``: a buffer's padded ``byteLength``) is no longer than needed, since io_scene_gltf2 reads a
+  buffer file whole. Anything else (``../x``, ``%2e%2e/``, ``..%2f``, absolute paths, symlinks leading out,
+  devices, FIFOs, folders, missing files, a 2 GB file behind a 168-byte buffer) becomes an ERROR diagnostic at
+  ``pointer`` and is never opened for reading.
+* ``read_regular(path, limit)``: the one way our own code reads an input file: opened without blocking, checked to
+  be a regular file after opening, read no further than ``limit`` bytes; a failure (a memory error included) is a
+  ``ResourceReadError`` saying what happened, never "missing".
 * ``atomic_write_bytes(path, data)`` / ``atomic_copy(source, target)``: write a temporary file in the target folder,
   fsync it, then ``os.replace`` it into place; on any exception (including ``KeyboardInterrupt``) the temporary file
   is removed, so a failure or a kill never leaves a 0-byte or half-written file, and the previous file (or a hard
@@ -40,11 +47,53 @@ MISSING = "FILE_RESOURCE_MISSING"
 NOT_COPIED = "FILE_RESOURCE_NOT_COPIED"
 REPLACED = "FILE_RESOURCE_REPLACED"
 RENAMED = "FILE_RESOURCE_RENAMED"
+OVERSIZED = "FILE_RESOURCE_OVERSIZED"
 #: Codes after which a command writes no output at all (a missing resource is the input's defect: the output is
 #: written and references it as the input does, but the command does not report success).
-BLOCKING = frozenset({OUTSIDE, NOT_REGULAR, NOT_COPIED})
+BLOCKING = frozenset({OUTSIDE, NOT_REGULAR, NOT_COPIED, OVERSIZED})
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+class ResourceReadError(OSError):
+    """An input file that could not be read: not a regular file, unreadable, or too large for memory."""
+
+
+def is_embedded(uri: str) -> bool:
+    """True for a URI io_scene_gltf2 decodes instead of opening: ``data:`` with ``;base64,`` in it. Every other
+    URI (``data:../x``, ``x://../y``, ``https://…``) is opened as a path by Blender, so it is checked as one."""
+    return uri.startswith("data:") and ";base64," in uri
+
+
+def blender_relative(uri: str) -> str:
+    """The path, relative to the glTF's folder, that io_scene_gltf2 opens for ``uri`` (its ``uri_to_path``:
+    backslashes to ``/``, percent-decoded, ``normpath``). Checking this exact path keeps the rule and the reader
+    in step."""
+    return os.path.normpath(urllib.parse.unquote(uri.replace("\\", "/")))
+
+
+def read_regular(path: str | os.PathLike, limit: int | None = None) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them (``None``: all).
+
+    Opened without blocking (a FIFO swapped in never hangs) and checked to be a regular file after opening (a
+    device such as ``/dev/zero`` behind a symlink is never read); raises ``ResourceReadError`` with the reason,
+    a ``MemoryError`` included (reported as too large, never as missing)."""
+    try:
+        fd = os.open(path, _READ_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise ResourceReadError(exc.errno, exc.strerror, str(path)) from exc
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise ResourceReadError(f"{path}: not a regular file (a FIFO, device or folder is never read)")
+    with os.fdopen(fd, "rb") as file:
+        size = info.st_size if limit is None else min(info.st_size, limit)
+        try:
+            return file.read(size)
+        except MemoryError as exc:
+            raise ResourceReadError(f"{path}: {info.st_size} bytes do not fit in memory") from exc
+        except OSError as exc:
+            raise ResourceReadError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def _refuse(code: str, pointer: str, uri: str, why: str) -> Diagnostic:
@@ -67,7 +116,11 @@ def _climbs_out(relative: str) -> bool:
 
 
 def safe_resource(
-    src_dir: str | os.PathLike, uri: str, pointer: str, root: str | os.PathLike | None = None
+    src_dir: str | os.PathLike,
+    uri: str,
+    pointer: str,
+    root: str | os.PathLike | None = None,
+    max_bytes: int | None = None,
 ) -> pathlib.Path | Diagnostic:
     """The resolved path of the resource ``uri`` of a glTF in ``src_dir``, or an ERROR diagnostic at ``pointer``.
 
@@ -75,9 +128,11 @@ def safe_resource(
     (following symlinks) and refuse a result outside ``src_dir`` (``FILE_RESOURCE_OUTSIDE``), a missing or
     unreadable name (``FILE_RESOURCE_MISSING``) and anything but a regular file (``FILE_RESOURCE_NOT_REGULAR``).
     ``root`` (a folder holding ``src_dir``, e.g. a library ``convert`` walks) widens the allowed folder to it:
-    ``../textures/a.png`` may then leave ``src_dir``, never ``root``. Only ``stat`` is called: a FIFO or a device
-    is never opened."""
-    relative = urllib.parse.unquote(uri)
+    ``../textures/a.png`` may then leave ``src_dir``, never ``root``. ``max_bytes`` (a buffer's ``byteLength``
+    padded to 4 bytes) refuses a longer file (``FILE_RESOURCE_OVERSIZED``): io_scene_gltf2 reads a buffer file
+    whole, so a sparse 2 GB file behind a 168-byte buffer would cost 2 GB of memory. Only ``stat`` is called: a
+    FIFO or a device is never opened."""
+    relative = blender_relative(uri)
     try:
         folder = pathlib.Path(src_dir).resolve()
         limit = folder if root is None else pathlib.Path(root).resolve()
@@ -87,11 +142,14 @@ def safe_resource(
         resolved = (folder / relative).resolve()
         if not resolved.is_relative_to(limit):
             return _refuse(OUTSIDE, pointer, uri, f"resolves to {str(resolved)!r}, outside {where}")
-        mode = resolved.stat().st_mode
+        info = resolved.stat()
     except (OSError, ValueError, RuntimeError) as exc:  # ValueError: NUL byte; RuntimeError: symlink loop
         return _refuse(MISSING, pointer, uri, f"cannot be read ({exc})")
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(info.st_mode):
         return _refuse(NOT_REGULAR, pointer, uri, "is not a regular file")
+    if max_bytes is not None and info.st_size > max_bytes:
+        why = f"is {info.st_size} bytes, more than the {max_bytes} its byteLength needs (Blender would read it whole)"
+        return _refuse(OVERSIZED, pointer, uri, why)
     return resolved
 
 

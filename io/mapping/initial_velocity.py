@@ -76,6 +76,18 @@ def release_expression(delay: int = 0) -> str:
     return f"frame < s + {delay + RELEASE}"
 
 
+#: The largest magnitude Blender stores in an object's transform and Bullet in a velocity (single precision).
+FLOAT32_MAX = 3.4028234663852886e38
+
+
+def unrepresentable(velocity) -> bool:
+    """True when a velocity (its components, already in Blender's world axes) is not a finite single-precision
+    vector: ``1e308`` m/s becomes ``inf`` in a ``mathutils.Vector`` and ``nan`` after a rotation, and a pre-roll
+    driver with ``nan`` in its expression is one Blender's restricted evaluation rejects. Such a velocity is not
+    reproduced (a WARNING names it), never clamped: a clamped speed would be a different motion."""
+    return any(not math.isfinite(v) or abs(v) > FLOAT32_MAX for v in velocity)
+
+
 def _num(v: float) -> str:
     return repr(float(v))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from ..gltf.files import MAX_JSON_DEPTH, json_depth_exceeds
 from ..gltf.model import MeshShape, Passthrough, Shape
 
 FIELDS = ("extras", "extensions", "unknown")
@@ -33,12 +34,26 @@ def dumps(obj: Passthrough | None) -> str:
     return json.dumps(data) if data else ""
 
 
+def stored_json(text: str) -> object:
+    """The JSON value of a text the import stored on an object (a filter's systems, a passthrough), read with the
+    file reader's limits: ``ValueError`` with the reason for text that is not JSON, nests deeper than
+    ``files.MAX_JSON_DEPTH`` levels or holds an integer longer than Python reads. Blender lets a user or a script
+    type anything into these texts; a ``RecursionError`` from deep nesting once failed the export of the object."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels") from None
+    if json_depth_exceeds(data):
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
+    return data
+
+
 def _loads(text: str) -> dict:
     if not text:
         return {}
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = stored_json(text)
+    except ValueError:  # not JSON or too deep: nothing kept to put back
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -51,7 +51,21 @@ BPY_FREE = (
     "ui.readout",
     "ui.overlay.overlay_geometry",
     "ui.overlay.overlay_marks",
-    *(f"io.convert.{name}" for name in ("plan", "pool", "progress", "driver", "protocol", "publish", "state")),
+    *(
+        f"io.convert.{name}"
+        for name in (
+            "plan",
+            "pool",
+            "progress",
+            "driver",
+            "protocol",
+            "publish",
+            "state",
+            "walk",
+            "options",
+            "output_guard",
+        )
+    ),
     *(f"io.check.{name}" for name in ("evaluate", "output", "plots", "driver")),
 )
 

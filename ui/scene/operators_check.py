@@ -12,6 +12,7 @@ from bpy.props import IntProperty
 from ...io.check.evaluate import public
 from ...io.check.job import check_scene
 from ...io.check.output import problems, summary_lines
+from ...io.check.sample import SampleBudgetError
 from ...io.diagnostics import printable
 
 LOG = logging.getLogger(__name__)
@@ -35,7 +36,11 @@ class GLTF_PHYSICS_OT_check_simulation(bpy.types.Operator):
         return context.scene is not None and context.scene.rigidbody_world is not None
 
     def execute(self, context):
-        report = check_scene(context.scene, self.frames)
+        try:
+            report = check_scene(context.scene, self.frames)
+        except SampleBudgetError as exc:
+            self.report({"ERROR"}, str(exc))
+            return {"CANCELLED"}
         LAST_CHECK["report"] = public(report)
         lines = summary_lines(report)
         LAST_CHECK["summary"] = lines

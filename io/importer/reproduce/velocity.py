@@ -32,6 +32,7 @@ from ...mapping.initial_velocity import (
     location_expressions,
     release_expression,
     rotation_expressions,
+    unrepresentable,
 )
 from ...mapping.object_tree import ObjectTree
 from ...mapping.support_grid import SupportGrid
@@ -55,6 +56,8 @@ def build(ctx: ImportContext, state: dict, m: int, ob) -> None:
     _, rotation, _ = ctx.node_world_matrix(m).decompose()
     linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))  # node space → world
     angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
+    if _beyond_float(ctx, ptr, ob, motion, linear, angular):
+        return
     gravity = _world_gravity(ctx.scene)
     if _resting(ctx.scene, state, ob, linear, gravity):
         gravity = Vector()  # on the ground: a ballistic kinematic path would sink into it
@@ -84,9 +87,32 @@ def build_constant(ctx: ImportContext, state: dict, m: int, ob) -> None:
     _, rotation, _ = ctx.node_world_matrix(m).decompose()
     linear = rotation @ Vector(vec_to_blender(motion.linear_velocity))
     angular = rotation @ Vector(vec_to_blender(motion.angular_velocity))
+    if _beyond_float(ctx, ctx.node_pointer(m, "motion"), ob, motion, linear, angular):
+        return
     _drive_constant(ob, ctx.scene, linear, angular, _delay(ctx, state, ob))
     helper_empty(ctx, state, ob.name + ".constant_velocity", CONSTANT, ob).matrix_world = world_of(ob)
     ctx.note(REPRODUCED, ctx.node_pointer(m, "motion"), "kinematic body: moves at its initial velocity (drivers)")
+
+
+def _beyond_float(ctx: ImportContext, ptr: str, ob, motion, linear: Vector, angular: Vector) -> bool:
+    """Warn and give up the velocities of ``ob`` when one is beyond single precision (``unrepresentable``): the
+    body then starts at rest, and no driver gets a ``nan``."""
+    bad = [
+        (key, value)
+        for key, value, world in (
+            ("linearVelocity", motion.linear_velocity, linear),
+            ("angularVelocity", motion.angular_velocity, angular),
+        )
+        if unrepresentable(world) or unrepresentable(value)
+    ]
+    for key, value in bad:
+        ctx.warn(
+            NOT_REPRODUCIBLE,
+            f"{ptr}/{key}",
+            f"not reproducible in Blender: {ob.name!r} {key} {tuple(value)} is beyond Blender's single-precision "
+            "range: the body starts without its initial velocities",
+        )
+    return bool(bad)
 
 
 def _drive_preroll(ob, scene, linear: Vector, angular: Vector, gravity: Vector, delay: int) -> bool:
@@ -309,8 +335,8 @@ def retarget(ob, scene) -> bool:
     pm = ob.gltf_physics.motion
     rotation = world_of(body).to_quaternion()  # the node's world rotation (a carrier keeps its body's)
     linear, angular = rotation @ Vector(pm.linear_velocity), rotation @ Vector(pm.angular_velocity)
-    if not linear.length and not angular.length:
-        bpy.data.objects.remove(helper)
+    if (not linear.length and not angular.length) or unrepresentable(linear) or unrepresentable(angular):
+        bpy.data.objects.remove(helper)  # no velocity left, or one no driver can hold (``unrepresentable``)
         if kind == KIND and body.rigid_body is not None:
             body.rigid_body.kinematic = False
         return True

@@ -166,11 +166,11 @@ def test_save_copies_legitimate_resources(tmp_path):
 
 def test_save_replaces_a_stale_resource_in_the_output_folder(tmp_path):
     path, out = _layout(tmp_path, ["data.bin"])
-    (path.parent / "data.bin").write_bytes(b"fresh")
+    (path.parent / "data.bin").write_bytes(b"new!")  # its byteLength: 4
     out.parent.mkdir()
     (out.parent / "data.bin").write_bytes(b"stale!")
     diags = _save(path, out)
-    assert (out.parent / "data.bin").read_bytes() == b"fresh"
+    assert (out.parent / "data.bin").read_bytes() == b"new!"
     assert [(d.code, d.pointer) for d in diags] == [("FILE_RESOURCE_REPLACED", "/buffers/0/uri")]
     assert not _errors(diags)
     assert _save(path, out) == [], "an identical resource is left alone, silently"
@@ -304,10 +304,10 @@ def test_save_never_writes_through_a_symlink_in_the_output_folder(tmp_path):
 def test_save_refuses_a_resource_that_would_overwrite_the_output(tmp_path):
     path, _ = _layout(tmp_path, ["b.gltf"])
     resource = path.parent / "b.gltf"
-    resource.write_bytes(b"binary data named like a glTF")
+    resource.write_bytes(b"bin!")  # its byteLength: 4
     diags = _save(path, resource)  # same folder: OUT is the input's resource
     assert [(d.code, d.pointer) for d in _errors(diags)] == [("FILE_RESOURCE_NOT_COPIED", "/buffers/0/uri")]
-    assert resource.read_bytes() == b"binary data named like a glTF"
+    assert resource.read_bytes() == b"bin!"
 
 
 def test_safe_resource_with_a_root_allows_its_folders_and_nothing_beyond(tmp_path):
