@@ -2,7 +2,9 @@
 
 The same ``run`` serves ``bin/gltf-physics convert`` (workers: this Python with the ``bpy`` module, or
 ``--blender PATH``) and ``blender --background --command gltf_physics convert`` (workers: that Blender). Exit
-codes: 0 every file converted (or skipped), 1 some failed, 2 usage error or no worker could start.
+codes (``EXIT_*``): 0 every file converted (or skipped), 1 some failed, 2 usage error or no worker could start,
+3 none failed but some converted with losses (part of their physics did not reach the output; ``--strict`` fails
+those files instead).
 """
 
 from __future__ import annotations
@@ -21,11 +23,15 @@ from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, take
 from .pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from .progress import Progress
 
+#: Exit codes of ``convert`` (docs/convert.md): all converted; some failed; usage error; some converted with losses.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LOSSES = 0, 1, 2, 3
+
 DESCRIPTION = (
     "Convert .gltf, .glb and .blend files (folders walked recursively; OUT mirrors each folder's tree) through "
     "Blender: glTF → glTF re-exports in revision --to, glTF → .blend imports and saves, .blend → glTF exports "
     "Blender-authored physics. Each file is written atomically (no partial output after a failure or a kill); "
-    "inputs are never overwritten. Exit code 0 all converted, 1 some failed, 2 usage error."
+    "inputs are never overwritten. Exit code 0 all converted, 1 some failed, 2 usage error, 3 some converted with "
+    "losses (physics dropped or left out: listed in the report; --strict fails those files instead)."
 )
 
 
@@ -45,6 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--skip-existing", action="store_true", help="skip files whose output is newer")
     parser.add_argument("--validate", action="store_true", help="validate each glTF output; errors fail the file")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (write nothing for) a file whose physics lost anything on the way: invalid physics dropped by "
+        "the import, values the output cannot hold (default: converted with losses, exit code 3)",
+    )
     parser.add_argument(
         "--timeout",
         type=_positive_float,
@@ -115,7 +127,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     if isinstance(command, str):
         print(printable(f"error: {command}"), file=sys.stderr)
         return 2
-    pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate)
+    pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate, strict=args.strict)
 
     def on_event(kind: str, job: Job, result: dict | None) -> None:
         if kind == "start":
@@ -145,7 +157,14 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
             code = code or 2
     if code is not None:
         return code
-    return 1 if any(r["status"] == p.FAILED for r in results.values()) else 0
+    return exit_code([r["status"] for r in results.values()])
+
+
+def exit_code(statuses: list[str]) -> int:
+    """1 when a file failed, else 3 when a file was converted with losses, else 0 (skipped files count as done)."""
+    if p.FAILED in statuses:
+        return EXIT_FAILED
+    return EXIT_LOSSES if p.LOSSES in statuses else EXIT_OK
 
 
 def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str, seconds: float) -> None:
@@ -153,7 +172,13 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
     for job in jobs:
         result = results.get(job.key, {"status": "not_run", "seconds": 0.0, "counts": {}, "diagnostics": []})
         counts = {k: result.get("counts", {}).get(k, 0) for k in p.COUNT_KEYS} if result.get("counts") else {}
-        files.append({"input": str(job.input), "output": str(job.output), "name": job.key, **result, "counts": counts})
+        lost = [
+            {k: d[k] for k in ("stage", "code", "pointer", "message")}
+            for d in result.get("diagnostics", [])
+            if p.loses(d)
+        ]
+        entry = {"input": str(job.input), "output": str(job.output), "name": job.key, **result, "counts": counts}
+        files.append({**entry, "lost": lost})
     statuses = [f["status"] for f in files]
     report = {
         "to": args.to,
@@ -162,7 +187,9 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
         "jobs": args.jobs,
         "summary": {
             "files": len(files),
-            **{s: statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.FAILED, p.SKIPPED)},
+            **{s: statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.LOSSES, p.FAILED, p.SKIPPED)},
+            "not_run": statuses.count("not_run"),
+            "strict": bool(getattr(args, "strict", False)),
             "seconds": round(seconds, 3),
             "text": summary,
         },

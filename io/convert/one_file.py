@@ -25,7 +25,7 @@ import urllib.parse
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity
 from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
+from ..gltf.safe_files import IMAGE_MISSING, MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
 from ..hooks import LAST_REPORTS
 from . import protocol as p
 from .image_names import rename_path_like
@@ -124,7 +124,7 @@ def _resource_problems(document: object, src: pathlib.Path, root: pathlib.Path |
         if isinstance(found, pathlib.Path):
             continue
         if found.code == MISSING and where.startswith("/images/"):
-            found = dataclasses.replace(found, severity=Severity.WARNING)
+            found = dataclasses.replace(found, code=IMAGE_MISSING, severity=Severity.WARNING)
         problems.append(found)
     return problems
 
@@ -290,7 +290,10 @@ def convert(job: dict, enable) -> dict:
         if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
-        if to_blend:
+        p.strict_gate(out, bool(job.get("strict")))
+        if p.status_of(out) == p.FAILED:  # --strict and the import already lost physics: nothing written
+            pass
+        elif to_blend:
             counts = counts or _scene_counts()  # a glTF input: its own physics
             bpy.ops.wm.save_as_mainfile(filepath=str(tmp), copy=True, check_existing=False)
             os.replace(tmp, dst)
@@ -298,6 +301,7 @@ def convert(job: dict, enable) -> dict:
             target = _export(dst, tmp, job, out)
             counts = _counts("export")
             _report("export", out)
+            p.strict_gate(out, bool(job.get("strict")))
             if target is not None and job.get("validate"):
                 _validate(target, out)
             if target is not None and p.status_of(out) != p.FAILED:

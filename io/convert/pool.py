@@ -170,9 +170,18 @@ class Worker:
 class Pool:
     """Run jobs on ``jobs`` slots; ``events`` receives ("start", job, None) and ("done", job, result)."""
 
-    def __init__(self, command: list[str], slots: int, timeout: float, recycle: int, to: str, validate: bool):
+    def __init__(
+        self,
+        command: list[str],
+        slots: int,
+        timeout: float,
+        recycle: int,
+        to: str,
+        validate: bool,
+        strict: bool = False,
+    ):
         self.command, self.slots, self.timeout, self.recycle = command, slots, timeout, recycle
-        self.to, self.validate = to, validate
+        self.to, self.validate, self.strict = to, validate, strict
         self.todo: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
         self.stopping = threading.Event()
@@ -269,7 +278,10 @@ class Pool:
                 if not self.stopping.is_set():
                     self.events.put(("done", job, p.failure("worker", p.WORKER_CRASHED, "worker did not start")))
                 continue
-            if not worker.send(job.to_json(self.to, self.validate)):  # its stdin is gone: it died
+            message = job.to_json(self.to, self.validate)
+            if self.strict:  # convert --strict: a file whose physics lost anything fails (protocol.strict_gate)
+                message["strict"] = True
+            if not worker.send(message):  # its stdin is gone: it died
                 retry.appendleft(job)
                 if not sent:  # nothing to read an answer for: replace it now
                     self._retire(worker, kill=True)

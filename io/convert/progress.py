@@ -11,6 +11,14 @@ from ..diagnostics import printable
 from . import protocol as p
 
 MAX_LISTED = 5  # diagnostics printed per problem file (all of them are in --report)
+#: The word of each status on a file's line.
+LABELS = {
+    p.CONVERTED: "ok",
+    p.WARNINGS: "warnings",
+    p.LOSSES: "converted with losses",
+    p.FAILED: "FAILED",
+    p.SKIPPED: "skipped",
+}
 
 
 def duration(seconds: float) -> str:
@@ -33,7 +41,7 @@ class Progress:
         self.total, self.done = total, 0
         self.start = time.monotonic()
         self.current = ""
-        self.tally = {p.CONVERTED: 0, p.WARNINGS: 0, p.FAILED: 0, p.SKIPPED: 0}
+        self.tally = {p.CONVERTED: 0, p.WARNINGS: 0, p.LOSSES: 0, p.FAILED: 0, p.SKIPPED: 0}
 
     def _write(self, text: str) -> None:
         self.stream.write(text)
@@ -59,7 +67,7 @@ class Progress:
         status = result["status"]
         self.done += 1
         self.tally[status] += 1
-        label = {p.CONVERTED: "ok", p.WARNINGS: "warnings", p.FAILED: "FAILED", p.SKIPPED: "skipped"}[status]
+        label = LABELS[status]
         line = f"[{self.done}/{self.total}] {label} {printable(name)}"
         if status == p.SKIPPED:
             line += " (output up to date)"
@@ -73,7 +81,7 @@ class Progress:
         if len(shown) > MAX_LISTED:
             shown = [*shown[:MAX_LISTED], f"    … {len(shown) - MAX_LISTED} more in the report"]
         if self.tty:
-            if status in (p.FAILED, p.WARNINGS):
+            if status in (p.FAILED, p.WARNINGS, p.LOSSES):
                 self._write("\r\x1b[K" + "\n".join([line, *shown]) + "\n")
             self._bar()
         else:
@@ -81,8 +89,9 @@ class Progress:
 
     def summary(self) -> str:
         t = self.tally
+        converted = t[p.CONVERTED] + t[p.WARNINGS] + t[p.LOSSES]
         text = (
-            f"converted {t[p.CONVERTED] + t[p.WARNINGS]} ({t[p.WARNINGS]} with warnings), failed {t[p.FAILED]}, "
+            f"converted {converted} ({t[p.WARNINGS]} with warnings, {t[p.LOSSES]} with losses), failed {t[p.FAILED]}, "
             f"skipped {t[p.SKIPPED]} in {duration(time.monotonic() - self.start)}"
         )
         self._write(("\r\x1b[K" if self.tty else "") + text + "\n")

@@ -22,7 +22,7 @@ from ..mapping.passthrough import extension_names
 from ..report import RunReport, operator_lines
 from . import bodies, joints, unwritten
 from .collision_meshes import collision_mesh
-from .context import EXPORT_APPROXIMATED, EXPORT_NOT_WRITTEN, Builder, ExportSession
+from .context import EXPORT_NOT_WRITTEN, Y_UP_OFF, Builder, ExportSession
 from .node_order import moves_nodes
 from .node_order import restore_scene as restore_node_order
 from .selection import session_decision
@@ -115,7 +115,7 @@ class ExportRun:
         if not session.yup:
             self.report.add(
                 Severity.WARNING,
-                EXPORT_APPROXIMATED,
+                Y_UP_OFF,
                 "",
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )

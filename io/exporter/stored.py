@@ -28,7 +28,7 @@ from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape
 from ..mapping.values_to_gltf import native_material, shape_from_json, shapes_close
-from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, pg_of
+from .context import EXPORT_EDITED, EXPORT_SKIPPED, STORED_UNREADABLE, Builder, exact_key, pg_of
 from .native import bounds_of, compound_child, derive_shape, native_motion
 
 _SHAPE_KEY = ("stored shape",)  # Builder.memo key prefixes: implicit shapes, filters, materials
@@ -234,7 +234,7 @@ def _stored_shape(b: Builder, ob, holder, shape_json: str, shape_passthrough: st
         if derived is None:
             b.warn(EXPORT_SKIPPED, ptr, f"stored shape of {ob.name!r} unreadable: geometry skipped")
             return None
-        b.warn(EXPORT_EDITED, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
+        b.warn(STORED_UNREADABLE, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
         return b.add_shape(derived), False
     edited = False
     if usable and shape.params is not None and view is not None:  # unknown type: kept

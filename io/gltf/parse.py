@@ -39,7 +39,7 @@ def run_validator(gltf: object) -> list[Diagnostic]:
     try:
         return list(validate_gltf(gltf))
     except Exception as exc:
-        return [Diagnostic(Severity.WARNING, INTERNAL, "", f"validator failed: {type(exc).__name__}: {exc}")]
+        return [Diagnostic(Severity.ERROR, INTERNAL, "", f"validator failed: {type(exc).__name__}: {exc}")]
 
 
 def parse_gltf(gltf: object, *, validate: bool = True) -> ParseResult:

@@ -17,12 +17,11 @@ from .. import gltf_addon
 from ..collector import gc_paused
 from ..diagnostics import Severity
 from ..gltf.parse import parse_gltf
-from ..gltf.validate.codes import INTERNAL_ERROR
 from ..mapping.sync_gate import paused as sync_paused
 from ..report import RunReport, operator_lines
 from . import bodies, filters, joint_empties, joints, triggers
 from .bodies import replacement_candidates
-from .context import ImportContext
+from .context import PLACEHOLDER_FAILED, ImportContext
 from .joint_empties import JointEmpties, node_joints
 from .proxies import EmptyPlaceholders, remove_replaced
 from .reproduce import step as reproduce
@@ -51,9 +50,8 @@ class ImportRun:
         with gc_paused():  # many short-lived objects: no full collector passes in between
             self.json = gltf_addon.raw_json(gltf)
             result = parse_gltf(self.json)
-        for diag in result.diagnostics:  # the import goes on without the dropped data: never an ERROR here
-            severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
-            self.report.add(severity, diag.code, diag.pointer, diag.message)
+        for diag in result.diagnostics:  # the import goes on without the dropped data, at the code's one severity
+            self.report.add(diag.severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
         if not self.document.is_empty():
@@ -71,7 +69,7 @@ class ImportRun:
         try:
             self.placeholders.before_node(vnode, gltf_node)
         except Exception as exc:  # the Empty is then replaced after the nodes: never worth more than a note
-            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"creating a mesh object for an Empty failed: {exc}")
+            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", f"creating a mesh object for an Empty failed: {exc}")
 
     def after_node(self, vnode, gltf_node, blender_object, gltf) -> None:
         """After each object is created: the node's data back as the file has it."""
@@ -83,7 +81,7 @@ class ImportRun:
             self.placeholders.after_node(vnode, gltf_node)
             self.joint_empties.after_node(gltf_node, blender_object)
         except Exception as exc:
-            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"restoring a node after its object failed: {exc}")
+            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", f"restoring a node after its object failed: {exc}")
 
     def after_nodes(self, blender_scene, gltf) -> None:
         """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics."""

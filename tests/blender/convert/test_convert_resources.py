@@ -174,6 +174,6 @@ def test_inputs_read_resources_only_inside_the_input_folder(tmp_path):
     assert failure["code"] == "CONVERT_IMPORT_FAILED" and "Traceback" not in failure["message"], failure
     assert "\n" not in failure["message"] and "buffer" in failure["message"], failure
     warned = [(d["code"], d["pointer"], d["severity"]) for d in files["models/no_image.glb"]["diagnostics"]]
-    assert ("FILE_RESOURCE_MISSING", "/images/0/uri", "warning") in warned
+    assert ("FILE_IMAGE_MISSING", "/images/0/uri", "warning") in warned
     written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     assert written == ["models/no_image.glb", "models/shared.glb"]

@@ -1,0 +1,117 @@
+"""One severity per problem through a batch (docs/diagnostics.md, "What a batch does with each severity"): a body
+with ``mass: -1`` is ``VALUE_NOT_IN_RANGE`` ERROR in ``validate`` and in the import report a conversion carries;
+without ``--strict`` the file converts without that motion, the report lists exactly what was lost and the run
+exits 3 ("converted with losses"); with ``--strict`` it fails and writes nothing; over the corpus, ``--strict``
+fails exactly the files our validator finds physics errors in."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+from convert_helpers import convert, report
+
+from blenderkit import submodule
+from testkit import FIXTURES, ROOT, corpus_files, corpus_id, read_json
+
+RB = "KHR_physics_rigid_bodies"
+MASS = f"/nodes/1/extensions/{RB}/motion/mass"
+
+
+def _two_bodies(tmp_path):
+    """``basic_body.gltf`` with a second body whose mass is -1 (its motion is invalid, its collider is not)."""
+    gltf = read_json(FIXTURES / "basic_body.gltf")
+    bad = copy.deepcopy(gltf["nodes"][0])
+    bad["name"], bad["translation"] = "BadMass", [3.0, 2.0, 0.0]
+    bad["extensions"][RB]["motion"]["mass"] = -1
+    gltf["nodes"].append(bad)
+    gltf["scenes"][0]["nodes"].append(1)
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "two.gltf").write_text(json.dumps(gltf))
+    return src
+
+
+def _validate(*args) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "validate", *map(str, args)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_negative_mass_is_one_error_everywhere_and_a_loss_without_strict(tmp_path, addon):
+    src = _two_bodies(tmp_path)
+    checked = _validate("--json", src / "two.gltf")
+    assert checked.returncode == 1, checked.stderr
+    (row,) = [d for f in json.loads(checked.stdout)["files"] for d in f["diagnostics"] if d["pointer"] == MASS]
+    assert (row["code"], row["severity"]) == ("VALUE_NOT_IN_RANGE", "error")
+
+    result = convert(src, "-o", tmp_path / "out", "--report", tmp_path / "r.json")
+    assert result.returncode == 3, result.stderr  # converted with losses
+    assert "1 with losses" in result.stderr and "converted with losses two.gltf" in result.stderr
+    entry = report(tmp_path / "r.json")["two.gltf"]
+    assert entry["status"] == "losses"
+    imported = [d for d in entry["diagnostics"] if d["pointer"] == MASS]
+    assert [(d["stage"], d["code"], d["severity"]) for d in imported] == [("import", "VALUE_NOT_IN_RANGE", "error")]
+    assert {(d["code"], d["pointer"]) for d in entry["lost"]} >= {("VALUE_NOT_IN_RANGE", MASS)}
+    summary = json.loads((tmp_path / "r.json").read_text())["summary"]
+    assert (summary["losses"], summary["failed"], summary["strict"]) == (1, 0, False)
+    written = read_json(tmp_path / "out" / "two.gltf")
+    by_name = {n["name"]: n for n in written["nodes"]}
+    assert by_name["Box"]["extensions"][RB]["motion"]["mass"] == pytest.approx(3.0)
+    assert "motion" not in by_name["BadMass"]["extensions"][RB]  # dropped for its error, its collider kept
+    assert "collider" in by_name["BadMass"]["extensions"][RB]
+
+
+def test_strict_fails_a_file_whose_physics_lost_anything(tmp_path):
+    src = _two_bodies(tmp_path)
+    (src / "good.gltf").write_text((FIXTURES / "basic_body.gltf").read_text())
+    result = convert(src, "-o", tmp_path / "out", "--strict", "--report", tmp_path / "r.json")
+    assert result.returncode == 1, result.stderr
+    files = report(tmp_path / "r.json")
+    assert files["two.gltf"]["status"] == "failed" and files["good.gltf"]["status"] == "converted"
+    assert "CONVERT_STRICT_LOSS" in {d["code"] for d in files["two.gltf"]["diagnostics"]}
+    assert not (tmp_path / "out" / "two.gltf").exists() and (tmp_path / "out" / "good.gltf").is_file()
+    assert "failed 1" in result.stderr
+
+
+@pytest.mark.corpus
+def test_corpus_strict_fails_exactly_the_files_with_invalid_physics(tmp_path, addon):
+    files, parse = submodule(addon, "io.gltf.files"), submodule(addon, "io.gltf.parse")
+    picked = corpus_files()
+    if not picked:
+        pytest.skip("../shared/corpus not found")
+
+    def invalid(path) -> bool:
+        try:
+            document = files.load(path).json
+        except Exception:
+            return True
+        return any(d.severity.name == "ERROR" for d in parse.parse_gltf(document).diagnostics)
+
+    names = {}
+    for i, path in enumerate(picked):  # one folder per file: corpus names repeat across folders
+        target = tmp_path / "in" / f"{i:03d}"
+        target.mkdir(parents=True)
+        for sibling in path.parent.iterdir():  # the file and its resources, never another model
+            if sibling == path or (sibling.is_file() and sibling.suffix.lower() not in (".gltf", ".glb", ".blend")):
+                (target / sibling.name).write_bytes(sibling.read_bytes())
+        names[f"{i:03d}/{path.name}"] = path
+    result = convert(
+        tmp_path / "in",
+        "-o",
+        tmp_path / "out",
+        "--strict",
+        "--jobs",
+        "2",
+        "--report",
+        tmp_path / "r.json",
+        timeout=3600,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    entries = report(tmp_path / "r.json")
+    failed = {name for name in names if entries[name]["status"] == "failed"}
+    expected = {name for name, path in names.items() if invalid(path)}
+    wrong = {corpus_id(names[n]): [d["code"] for d in entries[n]["diagnostics"]] for n in failed ^ expected}
+    assert not wrong
