@@ -63,7 +63,7 @@ REGISTRY: dict[str, CodeInfo] = {
         "A number outside its schema range or not finite: negative mass, friction, restitution, stiffness, "
         "damping, maxForce, size or radius; drive axis > 2."
     ),
-    "VALUE_NOT_IN_LIST": CodeInfo(W, "A string outside its enum where a default applies (combine modes)."),
+    "VALUE_NOT_IN_LIST": _lost("A string outside its enum where a default applies (combine modes): not kept."),
     "ARRAY_LENGTH_NOT_IN_LIST": _error("A vector has the wrong length (float3, quaternion)."),
     "EMPTY_ENTITY": _error("An array that must not be empty is empty (empty limit axes count as absent)."),
     "DUPLICATE_ELEMENTS": _error("An array that must be unique repeats an element."),
@@ -261,6 +261,9 @@ REGISTRY: dict[str, CodeInfo] = {
     "CONVERT_RETRIED": CodeInfo(I, "The first worker crashed or broke on this file; a new worker converted it."),
     "CONVERT_IMAGE_RENAMED": CodeInfo(W, "An image named like a path is renamed before a .gltf export."),
     "CONVERT_INTERNAL_ERROR": CodeInfo(E, "An unexpected exception while converting this file (the worker goes on)."),
+    "CONVERT_SAME_ASSET_SKIPPED": CodeInfo(
+        I, "X.gltf and X.glb side by side would be written to one output: the other one is converted."
+    ),
     "CONVERT_STRICT_LOSS": CodeInfo(E, "convert --strict: the file's physics lost something, so no output."),
     # -- joint metrics and the reference evaluator (sim/) ----------------------------------------------------------
     "METRICS_UNREADABLE": CodeInfo(E, "The samples file cannot be read."),

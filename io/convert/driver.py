@@ -15,7 +15,7 @@ import pathlib
 import sys
 import time
 
-from ..diagnostics import printable
+from ..diagnostics import Severity, printable
 from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
@@ -50,6 +50,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write a JSON report: per file status, time, counts, diagnostics with code and JSON pointer",
     )
     parser.add_argument("--skip-existing", action="store_true", help="skip files whose output is newer")
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="convert only inputs whose path inside IN (or file name) matches GLOB (repeatable; * crosses /)",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out inputs whose path inside IN (or file name) matches GLOB (repeatable; wins over --include)",
+    )
     parser.add_argument("--validate", action="store_true", help="validate each glTF output; errors fail the file")
     parser.add_argument(
         "--strict",
@@ -106,7 +120,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     started = time.monotonic()
     try:
         shard = parse_shard(args.shard) if args.shard else None
-        every = plan(args.inputs, args.output, args.format)  # walked once; the report is checked against all shards
+        every = plan(args.inputs, args.output, args.format, include=args.include, exclude=args.exclude)  # walked once
         if args.report:
             check_report(args.report, every, args.inputs)
         jobs = take_shard(every, shard)
@@ -117,7 +131,13 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     results: dict[str, dict] = {}
     todo = []
     for job in jobs:
-        if args.skip_existing and up_to_date(job):
+        if job.same_as is not None:  # X.gltf and X.glb side by side: the other one is converted
+            why = f"the same asset in the other container is converted to {job.same_as!r}; this one is skipped"
+            diagnostic = p.diag("plan", Severity.INFO, p.SAME_ASSET_SKIPPED, "", why)
+            results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": [diagnostic]}
+            results[job.key]["note"] = f"same asset as {job.same_as}"
+            progress.finished(job.key, results[job.key])
+        elif args.skip_existing and up_to_date(job):
             p.remove_partial(job.output)  # stale: left by a run killed between the final rename and its clean-up
             results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": []}
             progress.finished(job.key, results[job.key])

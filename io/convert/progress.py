@@ -70,7 +70,7 @@ class Progress:
         label = LABELS[status]
         line = f"[{self.done}/{self.total}] {label} {printable(name)}"
         if status == p.SKIPPED:
-            line += " (output up to date)"
+            line += f" ({result.get('note', 'output up to date')})"
         elif status != p.FAILED:
             line += f" ({result.get('seconds', 0):.2f} s; {counts_text(result.get('counts', {}))})"
         problems = [d for d in result.get("diagnostics", []) if d["severity"] in ("warning", "error")]

@@ -37,6 +37,7 @@ WORKER_BROKEN = "CONVERT_WORKER_BROKEN"  # Blender was unusable after this file,
 RETRIED = "CONVERT_RETRIED"  # the first worker crashed or broke on this file; a new worker converted it
 IMAGE_RENAMED = "CONVERT_IMAGE_RENAMED"  # an image named like a path, renamed before a .gltf export
 INTERNAL = "CONVERT_INTERNAL_ERROR"  # an unexpected exception in the worker
+SAME_ASSET_SKIPPED = "CONVERT_SAME_ASSET_SKIPPED"  # X.gltf beside X.glb: the other one is converted (INFO)
 STRICT_LOSS = "CONVERT_STRICT_LOSS"  # --strict: the file's physics lost something, so it fails (no output)
 
 #: The stages whose diagnostics speak of the input's physics on its way to the output (the others: the files).

@@ -76,42 +76,58 @@ def test_strict_fails_a_file_whose_physics_lost_anything(tmp_path):
     assert "failed 1" in result.stderr
 
 
+def _family(document: dict) -> str:
+    """``omi`` for a file with OMI physics (converted ``--to omi``, its own family), else ``2026``."""
+    used = document.get("extensionsUsed")
+    names = used if isinstance(used, list) else [json.dumps(document)]
+    return "omi" if any("OMI_" in str(name) for name in names) else "2026"
+
+
 @pytest.mark.corpus
 def test_corpus_strict_fails_exactly_the_files_with_invalid_physics(tmp_path, addon):
+    """Each corpus file converted ``--strict`` into its own family's newest revision (KHR → 2026, OMI → omi: a
+    revision change may lose what the target cannot hold, which is not the file's fault): the failed files are
+    exactly those whose physics our parser finds invalid (a diagnostic the registry marks ``loses_physics``: an
+    ERROR, an enum value without meaning, a reference to a dropped object) or that cannot be read."""
     files, parse = submodule(addon, "io.gltf.files"), submodule(addon, "io.gltf.parse")
+    loses = submodule(addon, "io.diagnostics").loses_physics
     picked = corpus_files()
     if not picked:
         pytest.skip("../shared/corpus not found")
 
-    def invalid(path) -> bool:
+    def invalid(document) -> bool:
+        return document is None or any(loses(d.code) for d in parse.parse_gltf(document).diagnostics)
+
+    names, expected = {"2026": {}, "omi": {}}, set()
+    for i, path in enumerate(picked):  # one folder per file: corpus names repeat across folders
         try:
             document = files.load(path).json
         except Exception:
-            return True
-        return any(d.severity.name == "ERROR" for d in parse.parse_gltf(document).diagnostics)
-
-    names = {}
-    for i, path in enumerate(picked):  # one folder per file: corpus names repeat across folders
-        target = tmp_path / "in" / f"{i:03d}"
+            document = None
+        family = _family(document) if isinstance(document, dict) else "2026"
+        target = tmp_path / family / f"{i:03d}"
         target.mkdir(parents=True)
         for sibling in path.parent.iterdir():  # the file and its resources, never another model
             if sibling == path or (sibling.is_file() and sibling.suffix.lower() not in (".gltf", ".glb", ".blend")):
                 (target / sibling.name).write_bytes(sibling.read_bytes())
-        names[f"{i:03d}/{path.name}"] = path
-    result = convert(
-        tmp_path / "in",
-        "-o",
-        tmp_path / "out",
-        "--strict",
-        "--jobs",
-        "2",
-        "--report",
-        tmp_path / "r.json",
-        timeout=3600,
-    )
-    assert result.returncode in (0, 1), result.stderr
-    entries = report(tmp_path / "r.json")
-    failed = {name for name in names if entries[name]["status"] == "failed"}
-    expected = {name for name, path in names.items() if invalid(path)}
-    wrong = {corpus_id(names[n]): [d["code"] for d in entries[n]["diagnostics"]] for n in failed ^ expected}
+        names[family][f"{i:03d}/{path.name}"] = path
+        if invalid(document):
+            expected.add(path)
+    failed, entries = set(), {}
+    for family, named in names.items():
+        if not named:
+            continue
+        out, log = tmp_path / f"out-{family}", tmp_path / f"{family}.json"
+        result = convert(
+            tmp_path / family, "-o", out, "--strict", "--to", family, "--jobs", "2", "--report", log, timeout=3600
+        )
+        assert result.returncode in (0, 1), result.stderr
+        for name, entry in report(log).items():
+            entries[named[name]] = entry
+            if entry["status"] == "failed":
+                failed.add(named[name])
+    wrong = {
+        corpus_id(path): sorted({f"{d['stage']}:{d['code']}" for d in entries[path]["diagnostics"]})
+        for path in failed ^ expected
+    }
     assert not wrong
