@@ -19,7 +19,7 @@ import pathlib
 import sys
 from collections.abc import Callable
 
-from .diagnostics import Diagnostic, PhysicsDataError, Severity, printable, safe_streams
+from .diagnostics import Diagnostic, PhysicsDataError, Severity, loses_physics, printable, safe_streams
 from .gltf.extensions import TARGETS
 from .gltf.files import load, save
 from .gltf.safe_files import BLOCKING
@@ -187,10 +187,12 @@ def run_migrate(args: argparse.Namespace) -> int:
     if any(d.code in BLOCKING for d in saved):
         print(printable(f"error: {args.input}: resources refused or not copied; nothing written"), file=sys.stderr)
         return 1
-    lossy = sum(d.code == "PHYSICS_WRITE_LOSSY" for d in diags)
-    errors = sum(d.severity >= Severity.ERROR for d in diags + saved)
-    dropped = f", {errors} error(s): invalid physics not written, missing resources not copied" if errors else ""
-    summary = f"{args.input} -> {args.output} ({args.to}): {lossy} lossy conversion(s){dropped}"
+    problems = [d for d in diags + saved if d.severity >= Severity.WARNING]  # the lines printed above
+    errors = sum(d.severity >= Severity.ERROR for d in problems)
+    lost = sum(loses_physics(d.code) for d in problems)
+    counted = f"{errors} error(s), {len(problems) - errors} warning(s) ({lost} of these lose physics)"
+    dropped = ": invalid physics not written, missing resources not copied" if errors else ""
+    summary = f"{args.input} -> {args.output} ({args.to}): {counted}{dropped}"
     print(printable(summary), file=sys.stderr)
     return 1 if errors else 0
 

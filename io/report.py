@@ -62,14 +62,17 @@ class Reporting:
 
 
 def operator_lines(report: RunReport, headline: str, shown: bool) -> list[tuple[str, str]]:
-    """("INFO"|"WARNING", text) lines for an operator: ``headline`` with the warning and note counts, then the
-    first warnings (every line through ``diagnostics.printable``, via ``Diagnostic.__str__`` for the warnings).
-    Empty unless ``shown`` (the run built something) or there are diagnostics."""
+    """("INFO"|"WARNING", text) lines for an operator: ``headline`` with the error, warning and note counts (each
+    diagnostic at its code's one severity), then the first errors and warnings (every line through
+    ``diagnostics.printable``, via ``Diagnostic.__str__``). Reported at WARNING, never ERROR: the glTF itself
+    imported or exported. Empty unless ``shown`` (the run built something) or there are diagnostics."""
     if not report.diagnostics and not shown:
         return []
     warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
+    errors = sum(d.severity >= Severity.ERROR for d in warnings)
     notes = len(report.diagnostics) - len(warnings)
-    text = printable(f"{headline}; {len(warnings)} warnings, {notes} notes (details in the console)")
+    counted = f"{errors} errors, {len(warnings) - errors} warnings, {notes} notes"
+    text = printable(f"{headline}; {counted} (details in the console)")
     lines = [("WARNING" if warnings else "INFO", text)]
     lines += [("WARNING", f"glTF Physics: {d}") for d in warnings[:MAX_REPORTED]]
     if len(warnings) > MAX_REPORTED:

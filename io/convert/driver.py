@@ -207,6 +207,8 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
         "jobs": args.jobs,
         "summary": {
             "files": len(files),
+            # "written": every output written (converted + warnings + losses), the summary line's "converted N"
+            "written": sum(statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.LOSSES)),
             **{s: statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.LOSSES, p.FAILED, p.SKIPPED)},
             "not_run": statuses.count("not_run"),
             "strict": bool(getattr(args, "strict", False)),

@@ -23,6 +23,7 @@ import shutil
 import urllib.parse
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity
+from ..gltf.counts import COUNT_KEYS, physics_counts
 from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import IMAGE_MISSING, MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
@@ -53,14 +54,8 @@ def _reset(enable) -> None:
 
 
 def document_counts(document: object) -> dict:
-    """Bodies, colliders, joints, triggers of a glTF's physics as our parser reads it (the exporter's definition)."""
-    nodes = parse_gltf(document).document.nodes.values()
-    return {
-        "bodies": sum(n.motion is not None for n in nodes),
-        "colliders": sum(n.collider is not None for n in nodes),
-        "joints": sum(n.joint is not None for n in nodes),
-        "triggers": sum(n.trigger is not None for n in nodes),
-    }
+    """Bodies, colliders, joints, triggers of a glTF's physics as our parser reads it (``gltf/counts.py``)."""
+    return physics_counts(parse_gltf(document).document)
 
 
 def read_input(
@@ -244,24 +239,22 @@ def _set_uri(document: dict, where: str, uri: str) -> None:
 
 
 def _counts(kind: str) -> dict:
+    """The counts of the last ``kind`` run report (its summary's numbers: ``gltf/counts.py``)."""
     report = LAST_REPORTS.get(kind)
     counts = report.counts if report is not None else {}
-    return {
-        "bodies": counts.get("rigid_bodies", 0),
-        "colliders": counts.get("colliders", 0),
-        "joints": counts.get("joints", 0),
-        "triggers": counts.get("triggers", 0),
-    }
+    return {key: counts.get(key, 0) for key in COUNT_KEYS}
 
 
 def _scene_counts() -> dict:
+    """A ``.blend`` saved again as ``.blend``: its Blender rigid bodies as the exporter would write them (an active
+    or animated body is a body with a collider, a passive one a collider), its constraints as joints."""
     import bpy
 
-    objects = bpy.data.objects
+    objects = [ob for ob in bpy.data.objects if ob.rigid_body is not None]
     return {
-        "bodies": sum(1 for ob in objects if ob.rigid_body is not None),
-        "colliders": 0,
-        "joints": sum(1 for ob in objects if ob.rigid_body_constraint is not None),
+        "bodies": sum(1 for ob in objects if ob.rigid_body.type == "ACTIVE" or ob.rigid_body.kinematic),
+        "colliders": len(objects),
+        "joints": sum(1 for ob in bpy.data.objects if ob.rigid_body_constraint is not None),
         "triggers": 0,
     }
 

@@ -8,6 +8,7 @@ import time
 from typing import TextIO
 
 from ..diagnostics import printable
+from ..gltf.counts import counts_text
 from . import protocol as p
 
 MAX_LISTED = 5  # diagnostics printed per problem file (all of them are in --report)
@@ -28,10 +29,6 @@ def duration(seconds: float) -> str:
         if seconds >= 3600
         else (f"{seconds // 60}:{seconds % 60:02d}")
     )
-
-
-def counts_text(counts: dict) -> str:
-    return ", ".join(f"{counts.get(k, 0)} {k}" for k in p.COUNT_KEYS)
 
 
 class Progress:
@@ -89,10 +86,10 @@ class Progress:
 
     def summary(self) -> str:
         t = self.tally
-        converted = t[p.CONVERTED] + t[p.WARNINGS] + t[p.LOSSES]
+        written = t[p.CONVERTED] + t[p.WARNINGS] + t[p.LOSSES]  # each number is a key of the report's summary
         text = (
-            f"converted {converted} ({t[p.WARNINGS]} with warnings, {t[p.LOSSES]} with losses), failed {t[p.FAILED]}, "
-            f"skipped {t[p.SKIPPED]} in {duration(time.monotonic() - self.start)}"
+            f"written {written} ({t[p.CONVERTED]} converted, {t[p.WARNINGS]} with warnings, {t[p.LOSSES]} with "
+            f"losses), failed {t[p.FAILED]}, skipped {t[p.SKIPPED]} in {duration(time.monotonic() - self.start)}"
         )
         self._write(("\r\x1b[K" if self.tty else "") + text + "\n")
         return text

@@ -16,6 +16,7 @@ import pathlib
 import shutil
 
 from ..diagnostics import Diagnostic, Severity, loses_physics
+from ..gltf.counts import COUNT_KEYS  # noqa: F401  (the report's counts: one definition with every summary)
 
 MARK = "@@gltf_physics-convert@@ "
 
@@ -42,8 +43,6 @@ STRICT_LOSS = "CONVERT_STRICT_LOSS"  # --strict: the file's physics lost somethi
 
 #: The stages whose diagnostics speak of the input's physics on its way to the output (the others: the files).
 PHYSICS_STAGES = ("import", "export")
-
-COUNT_KEYS = ("bodies", "colliders", "joints", "triggers")
 
 
 def diag(stage: str, severity: Severity, code: str, pointer: str, message: str) -> dict:

@@ -17,6 +17,7 @@ import json
 from .. import gltf_addon
 from ..collector import gc_paused
 from ..diagnostics import Severity, pointer, printable
+from ..gltf.counts import COUNT_KEYS, counts_text, physics_counts
 from ..gltf.write import write_target
 from ..mapping.passthrough import extension_names
 from ..report import RunReport, operator_lines
@@ -150,11 +151,8 @@ def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, st
     """("INFO"|"WARNING", text) lines for the export operator: one summary, the first warnings, then every Blender
     setting that was not written (``GLTF_PHYSICS_EXPORT_NOT_WRITTEN``: one line per setting)."""
     counts = report.counts
-    headline = (
-        f"glTF Physics ({revision}): {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('colliders', 0)} "
-        f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers"
-    )
-    lines = operator_lines(report, headline, any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")))
+    headline = f"glTF Physics ({revision}): {counts_text(counts)}"  # the physics written (gltf/counts.py)
+    lines = operator_lines(report, headline, any(counts.get(key) for key in COUNT_KEYS))
     unwritten = [d for d in report.diagnostics if d.code == EXPORT_NOT_WRITTEN]
     return lines + [("INFO", f"glTF Physics: {d.message}") for d in unwritten]
 
@@ -214,10 +212,8 @@ def build(session: ExportSession, plan) -> None:
     builder.guarded("", "settings without a glTF field", unwritten.note_unwritten, builder)
     builder.finish_nodes()
     counts = session.report.counts
-    counts["rigid_bodies"] = sum(1 for n in builder.doc.nodes.values() if n.motion is not None)
-    counts["colliders"] = sum(1 for n in builder.doc.nodes.values() if n.collider is not None)
-    counts["triggers"] = sum(1 for n in builder.doc.nodes.values() if n.trigger is not None)
-    counts["joints"] = sum(1 for n in builder.doc.nodes.values() if n.joint is not None)
+    counts.update(physics_counts(builder.doc))  # one definition with the import's (gltf/counts.py)
+    counts["rigid_bodies"] = counts["bodies"]
     counts["added_nodes"] = len(builder.new_nodes)
     if builder.doc.is_empty():
         return

@@ -16,6 +16,7 @@ import json
 from .. import gltf_addon
 from ..collector import gc_paused
 from ..diagnostics import Severity
+from ..gltf.counts import COUNT_KEYS, counts_text, physics_counts
 from ..gltf.parse import parse_gltf
 from ..mapping.sync_gate import paused as sync_paused
 from ..report import RunReport, operator_lines
@@ -133,11 +134,8 @@ def _import_density(scene) -> float:
 def summary_lines(report: RunReport) -> list[tuple[str, str]]:
     """("INFO"|"WARNING", text) lines for the import operator: one summary plus the first warnings."""
     counts = report.counts
-    headline = (
-        f"glTF Physics: {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('constraints', 0)} constraints, "
-        f"{counts.get('triggers', 0)} triggers"
-    )
-    return operator_lines(report, headline, bool(counts.get("rigid_bodies") or counts.get("triggers")))
+    headline = f"glTF Physics: {counts_text(counts)}"  # the file's physics as read (gltf/counts.py)
+    return operator_lines(report, headline, any(counts.get(key) for key in COUNT_KEYS))
 
 
 def build(ctx: ImportContext) -> None:
@@ -180,6 +178,7 @@ def _build(ctx: ImportContext) -> None:
     ctx.guarded("", "joints", joints.build, ctx)
     ctx.guarded("", "reproduction", reproduce.build, ctx)
     counts = ctx.report.counts
+    counts.update(physics_counts(ctx.document))  # what summaries show: one definition with the export's
     counts["rigid_bodies"] = len(ctx.body_objects)
     counts["triggers"] = len(ctx.trigger_objects)
     if ctx.world is not None and ctx.world.constraints is not None:

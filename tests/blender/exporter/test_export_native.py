@@ -341,7 +341,7 @@ def test_y_up_off_is_reported_and_summary_reaches_the_operator(clean, tmp_path):
     assert any("+Y Up is off" in d.message for d in report.diagnostics)
     pipeline = submodule(clean, "io.exporter.pipeline")
     (summary, *rest) = pipeline.export_summary_lines(report, "2026")
-    assert summary[0] == "WARNING" and "1 rigid bodies, 2 colliders, 0 joints" in summary[1]
+    assert summary[0] == "WARNING" and "1 body, 2 colliders, 0 joints" in summary[1]
     assert len([text for level, text in rest if level == "WARNING"]) == 1
     assert [level for level, text in rest if "damping" in text] == ["INFO"]  # Blender's default damping, unwritten
 
