@@ -19,7 +19,15 @@ import pathlib
 import sys
 from collections.abc import Callable
 
-from .diagnostics import Diagnostic, PhysicsDataError, Severity, loses_physics, printable, safe_streams
+from .diagnostics import (
+    Diagnostic,
+    PhysicsDataError,
+    Severity,
+    internal_failure,
+    loses_physics,
+    printable,
+    safe_streams,
+)
 from .gltf.extensions import TARGETS
 from .gltf.files import load, save
 from .gltf.safe_files import BLOCKING
@@ -73,8 +81,11 @@ def _file_diagnostics(path: str) -> tuple[list[Diagnostic], bool]:
         return [exc.diagnostic], False
     try:
         return parse_gltf(document).diagnostics, True
-    except Exception as exc:  # a bug of ours on this input: reported for this file, the run goes on
-        return [Diagnostic(Severity.ERROR, INTERNAL_ERROR, "", f"{type(exc).__name__}: {exc}")], True
+    except Exception:  # a bug of ours on this input: reported for this file, the run goes on
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        return [Diagnostic(Severity.ERROR, INTERNAL_ERROR, "", internal_failure("validating this file"))], True
 
 
 #: What ``validate`` says of a file: no errors (warnings allowed); physics errors or not a glTF object; unreadable.

@@ -48,6 +48,12 @@ def safe_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
+def internal_failure(what: str) -> str:
+    """The message of a step or an object that raised (a bug of ours): one sentence saying what was left out, never
+    Python's exception text (the caller logs the exception and its traceback to the console)."""
+    return f"{what} failed on an internal error of glTF Physics and was left out (the error is in the console)"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One problem: ``pointer`` is an RFC 6901 JSON pointer into the glTF document.

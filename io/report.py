@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Diagnostic, Severity, printable
+from .diagnostics import Diagnostic, Severity, internal_failure, printable
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +51,15 @@ class Reporting:
         self.report.add(Severity.INFO, code, ptr, message)
 
     def guarded(self, ptr: str | Callable[[], str], what: str, func: Callable, *args) -> Any:
-        """Run one step/object; an exception becomes a WARNING at ``ptr`` (code ``FAILED``) and None is returned,
-        so one bad object never aborts the run. ``ptr`` may be a function giving it (called only on failure)."""
+        """Run one step/object; an exception becomes a WARNING at ``ptr`` (code ``FAILED``: one sentence, the
+        exception and its traceback go to the console) and None is returned, so one bad object never aborts the
+        run. ``ptr`` may be a function giving it (called only on failure)."""
         try:
             return func(*args)
-        except Exception as exc:
+        except Exception:
             where = ptr() if callable(ptr) else ptr
-            self.warn(self.FAILED, where, f"{what} failed: {type(exc).__name__}: {exc}")
+            log.exception("glTF Physics: %s failed at %s", what, where or "/")
+            self.warn(self.FAILED, where, internal_failure(what))
             return None
 
 

@@ -22,7 +22,7 @@ import re
 import shutil
 import urllib.parse
 
-from ..diagnostics import Diagnostic, PhysicsDataError, Severity
+from ..diagnostics import Diagnostic, PhysicsDataError, Severity, internal_failure
 from ..gltf.counts import COUNT_KEYS, physics_counts
 from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
@@ -299,8 +299,9 @@ def convert(job: dict, enable) -> dict:
                 _validate(target, out)
             if target is not None and p.status_of(out) != p.FAILED:
                 _commit_gltf(target, dst, out)
-    except Exception as exc:  # one bad file never stops the worker
-        out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", f"{type(exc).__name__}: {exc}"))
+    except Exception:  # one bad file never stops the worker
+        logging.getLogger(__name__).exception("glTF Physics: converting %s failed", src)
+        out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", internal_failure("converting this file")))
     finally:
         _remove(tmp)
     return {"status": p.status_of(out), "counts": counts, "diagnostics": out}

@@ -300,21 +300,35 @@ def _pre_combined(pmat, rb) -> bool:
     )
 
 
-def _stored_filter(b: Builder, pflt) -> int | None:
+def _system_names(text: str) -> tuple[str, ...] | None:
+    """A stored list of collision-system names (JSON text); ``ValueError`` when it is not a JSON list."""
+    if not text:
+        return None
+    names = json.loads(text)
+    if not isinstance(names, list):
+        raise ValueError("not a list")
+    return tuple(str(v) for v in names)
+
+
+def _stored_filter(b: Builder, pflt, ob, ptr: str) -> int | None:
+    """The collider's stored collision filter; a list a script broke (not JSON) leaves the filter out with a
+    WARNING at its pointer, never the collider."""
     if not pflt.has_filter:
         return None
     texts = (pflt.collision_systems, pflt.collide_with_systems, pflt.not_collide_with_systems)
     key = (*_FILTER_KEY, *texts, pflt.name, pflt.passthrough)  # strings only: equal keys, equal filters
     index = b.memo.get(key)
     if index is None:
-
-        def lst(text: str):
-            return None if not text else tuple(str(v) for v in json.loads(text))
-
+        try:
+            systems = [_system_names(text) for text in texts]
+        except ValueError:
+            why = f"the stored collision systems of {ob.name!r} are not readable: it is written without its filter"
+            b.warn(STORED_UNREADABLE, ptr, why)
+            return None
         flt = CollisionFilter(
-            collision_systems=lst(texts[0]),
-            collide_with_systems=lst(texts[1]),
-            not_collide_with_systems=lst(texts[2]),
+            collision_systems=systems[0],
+            collide_with_systems=systems[1],
+            not_collide_with_systems=systems[2],
             name=key[-2] or None,
         )
         index = b.memo[key] = b.add_filter(restore(flt, key[-1]))
@@ -340,7 +354,7 @@ def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
             return None
     rb = holder.rigid_body if holder is not None else None
     collider = Collider(geometry=geometry, material=_stored_material(b, pc.material, rb, ptr + "/physicsMaterial"))
-    collider.filter = _stored_filter(b, pc.filter)  # collections of imported colliders came from the filters
+    collider.filter = _stored_filter(b, pc.filter, ob, ptr + "/collisionFilter")  # imported colliders' collections
     return restore(collider, pc.passthrough)
 
 
@@ -367,4 +381,5 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None
-    return restore(Trigger(geometry=geometry, filter=_stored_filter(b, pt.filter)), pt.passthrough)
+    flt = _stored_filter(b, pt.filter, ob, ptr + "/collisionFilter")
+    return restore(Trigger(geometry=geometry, filter=flt), pt.passthrough)

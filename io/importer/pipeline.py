@@ -15,7 +15,7 @@ import json
 
 from .. import gltf_addon
 from ..collector import gc_paused
-from ..diagnostics import Severity
+from ..diagnostics import Severity, internal_failure
 from ..gltf.counts import COUNT_KEYS, counts_text, physics_counts
 from ..gltf.parse import parse_gltf
 from ..mapping.sync_gate import paused as sync_paused
@@ -69,8 +69,8 @@ class ImportRun:
             return
         try:
             self.placeholders.before_node(vnode, gltf_node)
-        except Exception as exc:  # the Empty is then replaced after the nodes: never worth more than a note
-            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", f"creating a mesh object for an Empty failed: {exc}")
+        except Exception:  # the Empty is then replaced after the nodes: never worth more than a note
+            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", internal_failure("a mesh object for an Empty"))
 
     def after_node(self, vnode, gltf_node, blender_object, gltf) -> None:
         """After each object is created: the node's data back as the file has it."""
@@ -81,8 +81,8 @@ class ImportRun:
                 return
             self.placeholders.after_node(vnode, gltf_node)
             self.joint_empties.after_node(gltf_node, blender_object)
-        except Exception as exc:
-            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", f"restoring a node after its object failed: {exc}")
+        except Exception:
+            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", internal_failure("restoring a node's own data"))
 
     def after_nodes(self, blender_scene, gltf) -> None:
         """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics."""
