@@ -147,6 +147,10 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     if isinstance(command, str):
         print(printable(f"error: {command}"), file=sys.stderr)
         return 2
+    missing = _missing_bpy(command)
+    if missing is not None:
+        print(printable(missing), file=sys.stderr)
+        return 2
     pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate, strict=args.strict)
 
     def on_event(kind: str, job: Job, result: dict | None) -> None:
@@ -160,11 +164,8 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     try:
         pool.run(todo, on_event)
     except StartError as exc:
-        print(
-            f"\nerror: {printable(exc)}\nconvert {START_HINT}",
-            file=sys.stderr,
-        )
-        code = 2
+        print(printable(f"error: {_start_failure(str(exc))} {START_HINT}"), file=sys.stderr)
+        return 2  # nothing ran: no summary, no report
     except KeyboardInterrupt:
         print("\ninterrupted: files not converted are listed as not_run in the report", file=sys.stderr)
         code = 130
@@ -178,6 +179,28 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     if code is not None:
         return code
     return exit_code([r["status"] for r in results.values()])
+
+
+def _missing_bpy(command: list[str]) -> str | None:
+    """The one line to print when the workers would be this very Python and it has no ``bpy`` module (found
+    without starting anything); None otherwise (a ``--python`` or ``--blender`` worker says so when it starts)."""
+    import importlib.util
+
+    if command[0] != sys.executable or "--background" in command or importlib.util.find_spec("bpy") is not None:
+        return None
+    return (
+        f"error: convert runs Blender's bpy module and this Python ({sys.executable}) has none: install the bpy "
+        "wheel into it, or pass --python PATH of a Python that has it, or --blender PATH of a Blender"
+    )
+
+
+def _start_failure(text: str) -> str:
+    """A worker's start failure as one line: what failed and the last line of its traceback, never the traceback."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "no worker could start"
+    head = lines[0].split(": Traceback")[0]
+    return head if len(lines) == 1 else f"{head}: {lines[-1]}"
 
 
 def exit_code(statuses: list[str]) -> int:

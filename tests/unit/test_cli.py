@@ -187,3 +187,44 @@ def test_register_adds_a_subcommand():
         assert cli.main(["hello"]) == 7
     finally:
         cli.SUBCOMMANDS.remove(add)
+
+
+def _one_clean_line(result: subprocess.CompletedProcess) -> str:
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 2 and len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr and "\\n" not in result.stderr and "failed 0" not in result.stderr
+    return lines[0]
+
+
+def test_convert_without_bpy_says_so_in_one_line(tmp_path):
+    """This Python without bpy (``-S``: no site-packages): one line naming what to do, no worker started."""
+    import sys
+
+    command = [
+        sys.executable,
+        "-S",
+        "-P",
+        str(ROOT / "bin" / "launch.py"),
+        "convert",
+        str(FIXTURES / "basic_body.gltf"),
+    ]
+    result = subprocess.run([*command, "-o", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    line = _one_clean_line(result)
+    assert "bpy" in line and "--python" in line and "--blender" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_that_cannot_start_is_one_line(tmp_path):
+    """A ``--python`` whose bootstrap dies with a traceback: its last line, never the traceback or a summary."""
+    fake = tmp_path / "python"
+    fake.write_text(
+        "#!/bin/sh\n"
+        "echo 'Traceback (most recent call last):' >&2\n"
+        "echo '  File \"bootstrap.py\", line 30, in _enable' >&2\n"
+        "echo \"ModuleNotFoundError: No module named 'bpy'\" >&2\n"
+        "exit 1\n"
+    )
+    fake.chmod(0o755)
+    result = run("convert", FIXTURES / "basic_body.gltf", "-o", tmp_path / "out", "--python", fake)
+    line = _one_clean_line(result)
+    assert line.startswith("error: ") and "No module named 'bpy'" in line
