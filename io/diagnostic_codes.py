@@ -261,6 +261,9 @@ REGISTRY: dict[str, CodeInfo] = {
     "CONVERT_RETRIED": CodeInfo(I, "The first worker crashed or broke on this file; a new worker converted it."),
     "CONVERT_IMAGE_RENAMED": CodeInfo(W, "An image named like a path is renamed before a .gltf export."),
     "CONVERT_INTERNAL_ERROR": CodeInfo(E, "An unexpected exception while converting this file (the worker goes on)."),
+    "CONVERT_CONTENT_NOT_KEPT": CodeInfo(
+        W, "The input uses non-physics extensions io_scene_gltf2 does not carry: the output has none of their data."
+    ),
     "CONVERT_SAME_ASSET_SKIPPED": CodeInfo(
         I, "X.gltf and X.glb side by side would be written to one output: the other one is converted."
     ),

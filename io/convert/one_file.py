@@ -24,6 +24,7 @@ import urllib.parse
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity, internal_failure
 from ..gltf.counts import COUNT_KEYS, physics_counts
+from ..gltf.extensions import PHYSICS_EXTENSIONS
 from ..gltf.files import gltf_json_bytes, load, resource_uris
 from ..gltf.parse import parse_gltf
 from ..gltf.safe_files import IMAGE_MISSING, MISSING, atomic_write_bytes, copy_resource, publish_resource, safe_resource
@@ -33,6 +34,17 @@ from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
 GLTF_FORMATS = {".gltf": "GLTF_SEPARATE", ".glb": "GLB"}
+#: Export options of a conversion: io_scene_gltf2's defaults leave out what a glTF input carries and its import
+#: keeps — ``extras`` (custom properties), cameras, KHR_lights_punctual lights, custom vertex attributes and more
+#: than four skin influences per vertex — so a glTF → glTF conversion turns them on (docs/convert.md, "What a
+#: conversion keeps"). Only the options the running io_scene_gltf2 has are passed.
+KEEP_CONTENT = {
+    "export_extras": True,
+    "export_cameras": True,
+    "export_lights": True,
+    "export_attributes": True,
+    "export_all_influences": True,
+}
 
 
 class _Collect(logging.Handler):
@@ -175,8 +187,10 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
     collect = _Collect()
     logger = logging.getLogger("glTFImporter_errors")
     logger.addHandler(collect)
+    known = bpy.ops.export_scene.gltf.get_rna_type().properties.keys()
+    keep = {name: value for name, value in KEEP_CONTENT.items() if name in known}
     try:
-        result = bpy.ops.export_scene.gltf(filepath=str(target), export_format=GLTF_FORMATS[dst.suffix.lower()])
+        result = bpy.ops.export_scene.gltf(filepath=str(target), export_format=GLTF_FORMATS[dst.suffix.lower()], **keep)
     except RuntimeError as exc:
         result = {operator_error(str(exc))}
     finally:
@@ -187,6 +201,21 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
         out.append(p.diag("export", Severity.ERROR, p.EXPORT_FAILED, "", why))
         return None
     return target
+
+
+def _extensions_not_kept(src: pathlib.Path, target: pathlib.Path, out: list[dict]) -> None:
+    """One ``CONVERT_CONTENT_NOT_KEPT`` WARNING naming the input's extensions the output lacks (but the physics ones
+    the model converts)
+    — io_scene_gltf2 imports only the ones it knows (``GODOT_single_root``, ``KHR_xmp_json_ld``, vendor extensions,
+    ``OMI_physics_gravity`` are gone): a glTF → glTF conversion never loses content without a word."""
+    used = load(src).json.get("extensionsUsed")
+    written = load(target).json.get("extensionsUsed") or []
+    if not isinstance(used, list):
+        return
+    lost = sorted({str(e) for e in used} - set(PHYSICS_EXTENSIONS) - {str(e) for e in written})
+    if lost:
+        why = f"io_scene_gltf2 does not carry the extension(s) {', '.join(lost)}: the output has none of their data"
+        out.append(p.diag("export", Severity.WARNING, p.CONTENT_NOT_KEPT, "/extensionsUsed", why))
 
 
 def _validate(target: pathlib.Path, out: list[dict]) -> None:
@@ -294,6 +323,8 @@ def convert(job: dict, enable) -> dict:
             target = _export(dst, tmp, job, out)
             counts = _counts("export")
             _report("export", out)
+            if target is not None and src.suffix.lower() in GLTF_FORMATS:
+                _extensions_not_kept(src, target, out)
             p.strict_gate(out, bool(job.get("strict")))
             if target is not None and job.get("validate"):
                 _validate(target, out)

@@ -38,6 +38,7 @@ WORKER_BROKEN = "CONVERT_WORKER_BROKEN"  # Blender was unusable after this file,
 RETRIED = "CONVERT_RETRIED"  # the first worker crashed or broke on this file; a new worker converted it
 IMAGE_RENAMED = "CONVERT_IMAGE_RENAMED"  # an image named like a path, renamed before a .gltf export
 INTERNAL = "CONVERT_INTERNAL_ERROR"  # an unexpected exception in the worker
+CONTENT_NOT_KEPT = "CONVERT_CONTENT_NOT_KEPT"  # a non-physics extension of the input io_scene_gltf2 drops (WARNING)
 SAME_ASSET_SKIPPED = "CONVERT_SAME_ASSET_SKIPPED"  # X.gltf beside X.glb: the other one is converted (INFO)
 STRICT_LOSS = "CONVERT_STRICT_LOSS"  # --strict: the file's physics lost something, so it fails (no output)
 
