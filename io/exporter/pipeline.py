@@ -110,6 +110,7 @@ class ExportRun:
 
     def extensions(self, gltf2_plan, export_settings) -> None:
         """Everything gathered and flattened: final node indices are known; build and write the physics."""
+        gltf_addon.drop_own_extras(gltf2_plan, EXTRAS_KEY)  # Blender 4.x writes our property groups as extras
         session = self._session(export_settings)
         if session is None:
             return
@@ -125,6 +126,10 @@ class ExportRun:
                 build(session, gltf2_plan)
         finally:
             _report_export(self.report, session.revision, export_settings)
+
+
+#: The name of our property groups (``Object.gltf_physics``, ``Scene.gltf_physics``): never written as extras.
+EXTRAS_KEY = "gltf_physics"
 
 
 @functools.cache

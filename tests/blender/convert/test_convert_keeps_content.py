@@ -107,3 +107,18 @@ def submodule_files():
     from testkit import submodule
 
     return submodule("io.gltf.files")
+
+
+def test_our_property_groups_are_never_written_as_extras(tmp_path, addon, clean):
+    """Blender 4.x keeps registered property groups among the custom properties: with *Custom Properties* on,
+    io_scene_gltf2 wrote ``Object.gltf_physics`` / ``Scene.gltf_physics`` as extras (our bookkeeping)."""
+    import bpy
+
+    from export_helpers import export
+    from joint_helpers import import_gltf
+
+    import_gltf(addon, FIXTURES / "basic_body.gltf")
+    bpy.data.objects["Box"]["user_value"] = 7
+    written = export(tmp_path / "out.gltf", "2026", export_extras=True)
+    assert written["nodes"][0]["extras"] == {"user_value": 7}
+    assert "gltf_physics" not in json.dumps([s.get("extras") for s in written["scenes"]])
