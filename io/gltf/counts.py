@@ -1,10 +1,11 @@
 """The one definition of what a summary counts: **bodies, colliders, joints, triggers** of a physics document.
 
 A body is a glTF node with a ``motion``, a collider a node with a ``collider`` (a static collider is a collider,
-not a body), a joint a node with a ``joint``, a trigger a node with a ``trigger`` (simple or compound). The import
-counts the document it read (after invalid objects were dropped), the export the document it wrote, ``convert``
-the output's (the input's for a ``.blend`` output); the import and export summaries, ``convert``'s per-file lines
-and its report's ``counts`` all come from here, so one file gives the same numbers everywhere.
+not a body), a joint a node with a ``joint``, a trigger a node with a ``trigger`` (simple or compound). The export
+counts the document it wrote, ``convert`` the output's (the input's for a ``.blend`` output), the import the ones
+of the document it read that it built in Blender (``importer.pipeline.built_counts``: one it could not build has
+its own WARNING); the import and export summaries, ``convert``'s lines and its report's ``counts`` use these
+definitions, so a file that loses nothing gives the same numbers everywhere.
 """
 
 from __future__ import annotations

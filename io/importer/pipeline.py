@@ -16,7 +16,7 @@ import json
 from .. import gltf_addon
 from ..collector import gc_paused
 from ..diagnostics import Severity, internal_failure
-from ..gltf.counts import COUNT_KEYS, counts_text, physics_counts
+from ..gltf.counts import COUNT_KEYS, counts_text
 from ..gltf.parse import parse_gltf
 from ..mapping.sync_gate import paused as sync_paused
 from ..report import RunReport, operator_lines
@@ -131,6 +131,18 @@ def _import_density(scene) -> float:
     return float(settings.import_density) if settings is not None else 1000.0
 
 
+def built_counts(ctx: ImportContext, joints_built: int) -> dict[str, int]:
+    """The file's bodies, colliders, joints and triggers (``gltf/counts.py``'s definition: a static collider is a
+    collider, not a body) that this import built in Blender; one it could not build has its own WARNING."""
+    nodes = ctx.document.nodes
+    return {
+        "bodies": sum(1 for i in ctx.body_objects if i in nodes and nodes[i].motion is not None),
+        "colliders": sum(1 for i in ctx.collider_objects if i in nodes and nodes[i].collider is not None),
+        "joints": joints_built,
+        "triggers": len(ctx.trigger_objects),
+    }
+
+
 def summary_lines(report: RunReport) -> list[tuple[str, str]]:
     """("INFO"|"WARNING", text) lines for the import operator: one summary plus the first warnings."""
     counts = report.counts
@@ -178,7 +190,7 @@ def _build(ctx: ImportContext) -> None:
     ctx.guarded("", "joints", joints.build, ctx)
     ctx.guarded("", "reproduction", reproduce.build, ctx)
     counts = ctx.report.counts
-    counts.update(physics_counts(ctx.document))  # what summaries show: one definition with the export's
+    counts.update(built_counts(ctx, counts.get("joints", 0)))  # what summaries show: gltf/counts.py's definition
     counts["rigid_bodies"] = len(ctx.body_objects)
     counts["triggers"] = len(ctx.trigger_objects)
     if ctx.world is not None and ctx.world.constraints is not None:
