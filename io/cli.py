@@ -15,10 +15,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pathlib
 import sys
 from collections.abc import Callable
 
-from .diagnostics import Diagnostic, PhysicsDataError, Severity, printable, safe_streams
+from .diagnostics import (
+    Diagnostic,
+    PhysicsDataError,
+    Severity,
+    internal_failure,
+    loses_physics,
+    printable,
+    safe_streams,
+)
 from .gltf.extensions import TARGETS
 from .gltf.files import load, save
 from .gltf.safe_files import BLOCKING
@@ -72,29 +81,75 @@ def _file_diagnostics(path: str) -> tuple[list[Diagnostic], bool]:
         return [exc.diagnostic], False
     try:
         return parse_gltf(document).diagnostics, True
-    except Exception as exc:  # a bug of ours on this input: reported for this file, the run goes on
-        return [Diagnostic(Severity.ERROR, INTERNAL_ERROR, "", f"{type(exc).__name__}: {exc}")], True
+    except Exception:  # a bug of ours on this input: reported for this file, the run goes on
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        return [Diagnostic(Severity.ERROR, INTERNAL_ERROR, "", internal_failure("validating this file"))], True
+
+
+#: What ``validate`` says of a file: no errors (warnings allowed); physics errors or not a glTF object; unreadable.
+VALID, INVALID, UNREADABLE = "ok", "failed", "unreadable"
+
+
+def _validate_paths(paths: list[str]) -> list[str]:
+    """The files to validate: each FILE as given, each folder's ``.gltf`` / ``.glb`` files (walked recursively,
+    hidden entries skipped, sorted)."""
+    out = []
+    for text in paths:
+        if os.path.isdir(text):
+            for top, dirs, files in os.walk(text):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found = (f for f in sorted(files) if not f.startswith(".") and f.lower().endswith((".gltf", ".glb")))
+                out += [os.path.join(top, f) for f in found]
+        else:
+            out.append(text)
+    return out
+
+
+def _file_entry(path: str, diags: list[Diagnostic], readable: bool) -> dict:
+    """One file of a ``validate`` run: its status, its counts per severity and its diagnostics."""
+    errors = sum(d.severity >= Severity.ERROR for d in diags)
+    warnings = sum(d.severity == Severity.WARNING for d in diags)
+    status = UNREADABLE if not readable else INVALID if errors else VALID
+    counts = {"errors": errors, "warnings": warnings, "infos": len(diags) - errors - warnings}
+    return {"file": path, "status": status, **counts, "diagnostics": [d.to_dict() for d in diags]}
+
+
+def _totals(entries: list[dict]) -> dict:
+    statuses = [e["status"] for e in entries]
+    return {
+        "files": len(entries),
+        **{status: statuses.count(status) for status in (VALID, INVALID, UNREADABLE)},
+        **{key: sum(e[key] for e in entries) for key in ("errors", "warnings", "infos")},
+    }
 
 
 def run_validate(args: argparse.Namespace) -> int:
     """Exit codes: 0 no errors; 1 a file has physics errors or is not a glTF object; 2 a file is unreadable
-    (missing, not JSON, beyond the JSON limits)."""
-    results = [(path, *_file_diagnostics(path)) for path in args.files]
-    failed = any(d.severity >= Severity.ERROR for _, diags, _ in results for d in diags)
-    code = EXIT_USAGE if not all(readable for *_, readable in results) else EXIT_INPUT_ERRORS if failed else EXIT_OK
+    (missing, not JSON, beyond the JSON limits) or a folder holds no glTF file. ``--json`` lists every file with its
+    status (clean ones too) and the totals; the human output ends with the totals."""
+    paths = _validate_paths(args.files)
+    results = [(path, *_file_diagnostics(path)) for path in paths]
+    entries = [_file_entry(path, diags, readable) for path, diags, readable in results]
+    totals = _totals(entries)
+    code = EXIT_USAGE if totals[UNREADABLE] or not entries else EXIT_INPUT_ERRORS if totals[INVALID] else EXIT_OK
     if args.json:
-        rows = [{"file": path, **d.to_dict()} for path, diags, _ in results for d in diags]
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"files": entries, "totals": totals}, indent=2))
         return code
-    for path, diags, _ in results:
-        errors = sum(d.severity >= Severity.ERROR for d in diags)
-        warnings = sum(d.severity == Severity.WARNING for d in diags)
-        status = "FAILED" if errors else "ok"
-        infos = len(diags) - errors - warnings
-        print(f"{printable(path)}: {status} ({errors} errors, {warnings} warnings, {infos} infos)")
+    for (path, diags, _), entry in zip(results, entries, strict=True):
+        status = "ok" if entry["status"] == VALID else "FAILED"
+        counts = f"{entry['errors']} errors, {entry['warnings']} warnings, {entry['infos']} infos"
+        print(f"{printable(path)}: {status} ({counts})")
         for diag in diags:
             if diag.severity >= args.min_severity:
                 print(f"  {diag}")
+    if not entries:
+        print("error: no .gltf or .glb file found", file=sys.stderr)
+    print(
+        f"{totals['files']} files: {totals[VALID]} ok, {totals[INVALID]} failed, {totals[UNREADABLE]} unreadable; "
+        f"{totals['errors']} errors, {totals['warnings']} warnings, {totals['infos']} infos"
+    )
     return code
 
 
@@ -143,10 +198,12 @@ def run_migrate(args: argparse.Namespace) -> int:
     if any(d.code in BLOCKING for d in saved):
         print(printable(f"error: {args.input}: resources refused or not copied; nothing written"), file=sys.stderr)
         return 1
-    lossy = sum(d.code == "PHYSICS_WRITE_LOSSY" for d in diags)
-    errors = sum(d.severity >= Severity.ERROR for d in diags + saved)
-    dropped = f", {errors} error(s): invalid physics not written, missing resources not copied" if errors else ""
-    summary = f"{args.input} -> {args.output} ({args.to}): {lossy} lossy conversion(s){dropped}"
+    problems = [d for d in diags + saved if d.severity >= Severity.WARNING]  # the lines printed above
+    errors = sum(d.severity >= Severity.ERROR for d in problems)
+    lost = sum(loses_physics(d.code) for d in problems)
+    counted = f"{errors} error(s), {len(problems) - errors} warning(s) ({lost} of these lose physics)"
+    dropped = ": invalid physics not written, missing resources not copied" if errors else ""
+    summary = f"{args.input} -> {args.output} ({args.to}): {counted}{dropped}"
     print(printable(summary), file=sys.stderr)
     return 1 if errors else 0
 
@@ -166,9 +223,12 @@ def add_validate(subparsers) -> None:
         "Exit code 0 no errors, 1 a file has errors (or is not a glTF object), 2 usage error or a file is "
         "unreadable (missing, not JSON, nested deeper than 400 levels, an integer over 4,300 digits).",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help=".gltf or .glb files")
+    parser.add_argument("files", nargs="+", metavar="FILE", help=".gltf or .glb files, or folders (walked)")
     parser.add_argument(
-        "--json", action="store_true", help="print a JSON list of {file, severity, code, pointer, message}"
+        "--json",
+        action="store_true",
+        help='print {"files": [{file, status, errors, warnings, infos, diagnostics: [{severity, code, pointer, '
+        'message}]}], "totals": {...}}: every file, clean ones too',
     )
     parser.add_argument(
         "--min-severity",
@@ -212,7 +272,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             add(subparsers)
     for adder in SUBCOMMANDS:
         adder(subparsers)
+    version = f"gltf-physics {extension_version()}"
+    parser.add_argument("--version", action="version", version=version)
+    for command in subparsers.choices.values():  # every subcommand says it too (``convert --version``)
+        command.add_argument("--version", action="version", version=version)
     return parser
+
+
+def extension_version() -> str:
+    """The extension's version, read from ``blender_manifest.toml`` (the one version source, shipped in the zip)."""
+    import tomllib
+
+    manifest = pathlib.Path(__file__).resolve().parent.parent / "blender_manifest.toml"
+    try:
+        with manifest.open("rb") as handle:
+            return str(tomllib.load(handle)["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown (blender_manifest.toml not readable)"
 
 
 def _named_command(argv: list[str] | None) -> str | None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from enum import IntEnum
+
+from .diagnostic_codes import REGISTRY, CodeInfo, Severity, loses_physics, severity_of
+
+__all__ = ["REGISTRY", "CodeInfo", "Severity", "loses_physics", "severity_of"]  # the registry, for every layer
 
 #: What never reaches a console, a log, an operator report or a Blender name raw: C0/C1 control characters (a
 #: newline in a key would forge a line, ESC starts terminal sequences), lone UTF-16 surrogates (valid in JSON, not
@@ -45,22 +48,18 @@ def safe_streams() -> None:
             reconfigure(errors="backslashreplace")
 
 
-class Severity(IntEnum):
-    """How bad a diagnostic is; ordered so that ``max()`` gives the worst."""
-
-    INFO = 0
-    HINT = 1
-    WARNING = 2
-    ERROR = 3
-
-    @property
-    def label(self) -> str:
-        return self.name.lower()
+def internal_failure(what: str) -> str:
+    """The message of a step or an object that raised (a bug of ours): one sentence saying what was left out, never
+    Python's exception text (the caller logs the exception and its traceback to the console)."""
+    return f"{what} failed on an internal error of glTF Physics and was left out (the error is in the console)"
 
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One problem: ``pointer`` is an RFC 6901 JSON pointer into the glTF document."""
+    """One problem: ``pointer`` is an RFC 6901 JSON pointer into the glTF document.
+
+    ``severity`` is the registered one of ``code`` (``diagnostic_codes.REGISTRY``) whatever the emitter passed:
+    one severity per problem in every command; only a code the registry does not know keeps the one given."""
 
     severity: Severity
     code: str
@@ -68,6 +67,9 @@ class Diagnostic:
     message: str
 
     def __post_init__(self) -> None:
+        info = REGISTRY.get(self.code)
+        if info is not None and info.severity is not self.severity:
+            object.__setattr__(self, "severity", info.severity)
         if type(self.pointer) is not str:  # a lazy ``JsonPointer`` (or any path object): its text, built now
             object.__setattr__(self, "pointer", str(self.pointer))
 

@@ -516,6 +516,19 @@ def report_to_export_operator(export_settings, level: str, message: str) -> None
     report_to_operator(SimpleNamespace(log=log), level, message)
 
 
+def drop_own_extras(gltf2_plan, key: str) -> None:
+    """Remove ``key`` from the ``extras`` of every scene and node of the export plan (dropping an ``extras`` left
+    empty). Blender 4.x keeps registered property groups among an ID's custom properties, so io_scene_gltf2 with
+    *Custom Properties* on (``export_extras``, always on in ``convert``) writes ``Object.gltf_physics`` and
+    ``Scene.gltf_physics`` as extras: our bookkeeping, not the user's content (Blender 5.0+ keeps them apart)."""
+    for item in [*(getattr(gltf2_plan, "scenes", None) or []), *(getattr(gltf2_plan, "nodes", None) or [])]:
+        extras = getattr(item, "extras", None)
+        if isinstance(extras, dict) and key in extras:
+            del extras[key]
+            if not extras:
+                item.extras = None
+
+
 def new_node(name: str, translation: list, rotation: list, scale) -> Any:
     """A ``gltf2_io.Node`` with only a name and a TRS (``scale`` None when it is (1, 1, 1))."""
     from io_scene_gltf2.io.com import gltf2_io

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 from . import gltf_addon
-from .diagnostics import Severity
+from .diagnostics import Severity, internal_failure
 from .exporter.pipeline import ExportRun
 from .gltf.validate.codes import INTERNAL_ERROR
 from .importer.pipeline import ImportRun
@@ -36,9 +36,9 @@ def _guarded(kind: str):
             self.report.hooks_called.append(name)
             try:
                 return method(self, *args)
-            except Exception as exc:
+            except Exception:
                 log.exception("%s hook %s failed", kind, name)
-                self.report.add(Severity.ERROR, INTERNAL_ERROR, "", f"{name} failed: {type(exc).__name__}: {exc}")
+                self.report.add(Severity.ERROR, INTERNAL_ERROR, "", internal_failure(f"the {kind} step {name}"))
                 return None
 
         hook.__name__ = name
@@ -63,9 +63,9 @@ class GltfPhysicsImport:
         LAST_REPORTS["import"] = self.report
         try:  # io_scene_gltf2 creates the hooks outside any guard of ours: nothing here may reach it
             self.extensions = gltf_addon.handled_extensions()
-        except Exception as exc:
+        except Exception:
             log.exception("import hook set-up failed")
-            self.report.add(Severity.ERROR, INTERNAL_ERROR, "", f"set-up failed: {type(exc).__name__}: {exc}")
+            self.report.add(Severity.ERROR, INTERNAL_ERROR, "", internal_failure("setting up the physics import"))
 
     @_guarded("import")
     def gather_import_gltf_before_hook(self, gltf):

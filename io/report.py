@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diagnostics import Diagnostic, Severity, printable
+from .diagnostics import Diagnostic, Severity, internal_failure, printable
 
 log = logging.getLogger(__name__)
 
@@ -51,25 +51,30 @@ class Reporting:
         self.report.add(Severity.INFO, code, ptr, message)
 
     def guarded(self, ptr: str | Callable[[], str], what: str, func: Callable, *args) -> Any:
-        """Run one step/object; an exception becomes a WARNING at ``ptr`` (code ``FAILED``) and None is returned,
-        so one bad object never aborts the run. ``ptr`` may be a function giving it (called only on failure)."""
+        """Run one step/object; an exception becomes a WARNING at ``ptr`` (code ``FAILED``: one sentence, the
+        exception and its traceback go to the console) and None is returned, so one bad object never aborts the
+        run. ``ptr`` may be a function giving it (called only on failure)."""
         try:
             return func(*args)
-        except Exception as exc:
+        except Exception:
             where = ptr() if callable(ptr) else ptr
-            self.warn(self.FAILED, where, f"{what} failed: {type(exc).__name__}: {exc}")
+            log.exception("glTF Physics: %s failed at %s", what, where or "/")
+            self.warn(self.FAILED, where, internal_failure(what))
             return None
 
 
 def operator_lines(report: RunReport, headline: str, shown: bool) -> list[tuple[str, str]]:
-    """("INFO"|"WARNING", text) lines for an operator: ``headline`` with the warning and note counts, then the
-    first warnings (every line through ``diagnostics.printable``, via ``Diagnostic.__str__`` for the warnings).
-    Empty unless ``shown`` (the run built something) or there are diagnostics."""
+    """("INFO"|"WARNING", text) lines for an operator: ``headline`` with the error, warning and note counts (each
+    diagnostic at its code's one severity), then the first errors and warnings (every line through
+    ``diagnostics.printable``, via ``Diagnostic.__str__``). Reported at WARNING, never ERROR: the glTF itself
+    imported or exported. Empty unless ``shown`` (the run built something) or there are diagnostics."""
     if not report.diagnostics and not shown:
         return []
     warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
+    errors = sum(d.severity >= Severity.ERROR for d in warnings)
     notes = len(report.diagnostics) - len(warnings)
-    text = printable(f"{headline}; {len(warnings)} warnings, {notes} notes (details in the console)")
+    counted = f"{errors} errors, {len(warnings) - errors} warnings, {notes} notes"
+    text = printable(f"{headline}; {counted} (details in the console)")
     lines = [("WARNING" if warnings else "INFO", text)]
     lines += [("WARNING", f"glTF Physics: {d}") for d in warnings[:MAX_REPORTED]]
     if len(warnings) > MAX_REPORTED:

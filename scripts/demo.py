@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     check = import_module(addon.__name__ + ".io.check.job")  # the scene simulated, as `gltf-physics check` does
     summary = import_module(addon.__name__ + ".io.check.output").summary_lines(check.check_scene(scene, 120))
     print("check:", *summary, sep="\n")
+    written = sorted(p.name for p in out.parent.iterdir() if p.stem == out.stem)
+    print(f"export written to {out.resolve()} ({', '.join(written)})")
     sys.stdout.flush()
     return 0
 

@@ -26,6 +26,15 @@ from ..sim.quat import multiply
 from ..sim.shapes import Box, Capsule, Cylinder, Mesh, Plane, Shape, Sphere, validate
 
 IDENTITY = (0.0, 0.0, 0.0, 1.0)
+#: A value smaller than this fraction of its read-out's own scale (a body's size, its largest inertia) is rounding
+#: noise of the computation — a centred box's centre of mass comes out as -1.217e-18 — and is shown as 0.
+NOISE = 1e-9
+
+
+def without_noise(values: Sequence[float], scale: float) -> tuple[float, ...]:
+    """``values`` with every component below ``NOISE × |scale|`` set to 0 (and no ``-0.0``): what a panel shows."""
+    limit = NOISE * abs(scale)
+    return tuple(0.0 if abs(v) <= limit else float(v) + 0.0 for v in values)
 
 
 def _number(sub: dict, key: str, default):
@@ -140,12 +149,13 @@ def mass_readout(parts: Sequence[Part], density: float) -> MassReadout | None:
     except PhysicsDataError:
         return None
     diagonal, q = inertia.principal_axes(total.inertia)
-    x, y, z, w = (float(c) for c in q)
+    x, y, z, w = without_noise([float(c) for c in q], 1.0)
+    volume = total.mass / density
     return MassReadout(
         mass=total.mass,
-        volume=total.mass / density,
-        center_of_mass=tuple(float(c) for c in total.center_of_mass),
-        inertia_diagonal=tuple(float(d) for d in diagonal),
+        volume=volume,
+        center_of_mass=without_noise(total.center_of_mass, volume ** (1.0 / 3.0)),  # the body's size
+        inertia_diagonal=without_noise(diagonal, max(abs(float(d)) for d in diagonal)),
         orientation=(w, x, y, z),
         tensor=total.inertia,
         parts=len(children),

@@ -2,9 +2,10 @@
 
 The same ``run`` serves ``bin/gltf-physics convert`` (workers: this Python with the ``bpy`` module, or
 ``--blender PATH``) and ``blender --background --command gltf_physics convert`` (workers: that Blender). Exit
-codes: 0 every file converted (or skipped), 1 some failed, 2 usage error, an OUT that cannot be written or is locked
-by another run (``state``), or no worker could start; 130 after Ctrl-C, 128 + the signal after SIGTERM / SIGHUP
-(the report is written in all three).
+codes (``EXIT_*``): 0 every file converted (or skipped), 1 some failed, 2 usage error, an OUT that cannot be
+written or is locked by another run (``state``), or no worker could start, 3 none failed but some converted with
+losses (part of their physics did not reach the output; ``--strict`` fails those files instead); 130 after Ctrl-C,
+128 + the signal after SIGTERM / SIGHUP (the report is written in all three).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 import threading
 import time
 
-from ..diagnostics import printable, strict_json_text
+from ..diagnostics import Severity, printable, strict_json_text
 from ..gltf.extensions import TARGETS
 from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
@@ -28,11 +29,15 @@ from .plan import FORMATS, Job, PlanError, check_report, parse_shard, plan, take
 from .pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from .progress import Progress
 
+#: Exit codes of ``convert`` (docs/convert.md): all converted; some failed; usage error; some converted with losses.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LOSSES = 0, 1, 2, 3
+
 DESCRIPTION = (
     "Convert .gltf, .glb and .blend files (folders walked recursively; OUT mirrors each folder's tree) through "
     "Blender: glTF → glTF re-exports in revision --to, glTF → .blend imports and saves, .blend → glTF exports "
     "Blender-authored physics. Each file is written atomically (no partial output after a failure or a kill); "
-    "inputs are never overwritten. Exit code 0 all converted, 1 some failed, 2 usage error."
+    "inputs are never overwritten. Exit code 0 all converted, 1 some failed, 2 usage error, 3 some converted with "
+    "losses (physics dropped or left out: listed in the report; --strict fails those files instead)."
 )
 
 
@@ -55,7 +60,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip files whose output a run made with the same options from the same input and resources",
     )
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="convert only inputs whose path inside IN (or file name) matches GLOB (repeatable; * crosses /)",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out inputs whose path inside IN (or file name) matches GLOB (repeatable; wins over --include)",
+    )
     parser.add_argument("--validate", action="store_true", help="validate each glTF output; errors fail the file")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (write nothing for) a file whose physics lost anything on the way: invalid physics dropped by "
+        "the import, values the output cannot hold (default: converted with losses, exit code 3)",
+    )
     parser.add_argument(
         "--timeout",
         type=timeout_seconds,
@@ -91,7 +116,7 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     started = time.monotonic()
     try:
         shard = parse_shard(args.shard) if args.shard else None
-        every = plan(args.inputs, args.output, args.format)  # walked once; the report is checked against all shards
+        every = plan(args.inputs, args.output, args.format, include=args.include, exclude=args.exclude)  # walked once
         if args.report:
             check_report(args.report, every, args.inputs)
             refused = refuse_report("--report", args.report, args.output)
@@ -108,6 +133,10 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     if isinstance(command, str):
         print(printable(f"error: {command}"), file=sys.stderr)
         return 2
+    missing = _missing_bpy(command)
+    if missing is not None:
+        print(printable(missing), file=sys.stderr)
+        return 2
     out = pathlib.Path(args.output).resolve()
     try:
         with state.locked(out, shard) as lock, _stop_signals():  # OUT's first write: a read-only OUT stops here
@@ -123,7 +152,36 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
             code = code or 2
     if code is not None:
         return code
-    return 1 if any(r["status"] == p.FAILED for r in results.values()) else 0
+    return exit_code([r["status"] for r in results.values()])
+
+
+def _missing_bpy(command: list[str]) -> str | None:
+    """The one line to print when the workers would be this very Python and it has no ``bpy`` module (found
+    without starting anything); None otherwise (a ``--python`` or ``--blender`` worker says so when it starts)."""
+    import importlib.util
+
+    if command[0] != sys.executable or "--background" in command or importlib.util.find_spec("bpy") is not None:
+        return None
+    return (
+        f"error: convert runs Blender's bpy module and this Python ({sys.executable}) has none: install the bpy "
+        "wheel into it, or pass --python PATH of a Python that has it, or --blender PATH of a Blender"
+    )
+
+
+def _start_failure(text: str) -> str:
+    """A worker's start failure as one line: what failed and the last line of its traceback, never the traceback."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "no worker could start"
+    head = lines[0].split(": Traceback")[0]
+    return head if len(lines) == 1 else f"{head}: {lines[-1]}"
+
+
+def exit_code(statuses: list[str]) -> int:
+    """1 when a file failed, else 3 when a file was converted with losses, else 0 (skipped files count as done)."""
+    if p.FAILED in statuses:
+        return EXIT_FAILED
+    return EXIT_LOSSES if p.LOSSES in statuses else EXIT_OK
 
 
 class Stopped(BaseException):
@@ -175,7 +233,13 @@ def _convert(
             p.remove_partial(job.output)
         todo = []
         for job in jobs:
-            if args.skip_existing and state.up_to_date(state.stamp_path(out, job.key), options, job.output):
+            if job.same_as is not None:  # X.gltf and X.glb side by side: the other one is converted
+                why = f"the same asset in the other container is converted to {job.same_as!r}; this one is skipped"
+                diagnostic = p.diag("plan", Severity.INFO, p.SAME_ASSET_SKIPPED, "", why)
+                results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": [diagnostic]}
+                results[job.key]["note"] = f"same asset as {job.same_as}"
+                progress.finished(job.key, results[job.key])
+            elif args.skip_existing and state.up_to_date(state.stamp_path(out, job.key), options, job.output):
                 results[job.key] = {"status": p.SKIPPED, "seconds": 0.0, "counts": {}, "diagnostics": []}
                 progress.finished(job.key, results[job.key])
             else:
@@ -191,10 +255,10 @@ def _convert(
         def stamp(job: Job) -> dict:
             return {"stamp": str(state.stamp_path(out, job.key))}
 
-        pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate, stamp)
+        pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate, stamp, strict=args.strict)
         pool.run(todo, on_event)
     except StartError as exc:
-        print(f"\nerror: {printable(exc)}\nconvert {START_HINT}", file=sys.stderr)
+        print(printable(f"\nerror: {_start_failure(str(exc))} {START_HINT}"), file=sys.stderr)
         code = 2
     except KeyboardInterrupt:
         print("\ninterrupted: files not converted are listed as not_run in the report", file=sys.stderr)
@@ -215,7 +279,13 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
     for job in jobs:
         result = results.get(job.key, {"status": "not_run", "seconds": 0.0, "counts": {}, "diagnostics": []})
         counts = {k: result.get("counts", {}).get(k, 0) for k in p.COUNT_KEYS} if result.get("counts") else {}
-        files.append({"input": str(job.input), "output": str(job.output), "name": job.key, **result, "counts": counts})
+        lost = [
+            {k: d[k] for k in ("stage", "code", "pointer", "message")}
+            for d in result.get("diagnostics", [])
+            if p.loses(d)
+        ]
+        entry = {"input": str(job.input), "output": str(job.output), "name": job.key, **result, "counts": counts}
+        files.append({**entry, "lost": lost})
     statuses = [f["status"] for f in files]
     report = {
         "to": args.to,
@@ -224,7 +294,11 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
         "jobs": args.jobs,
         "summary": {
             "files": len(files),
-            **{s: statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.FAILED, p.SKIPPED)},
+            # "written": every output written (converted + warnings + losses), the summary line's "converted N"
+            "written": sum(statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.LOSSES)),
+            **{s: statuses.count(s) for s in (p.CONVERTED, p.WARNINGS, p.LOSSES, p.FAILED, p.SKIPPED)},
+            "not_run": statuses.count("not_run"),
+            "strict": bool(getattr(args, "strict", False)),
             "seconds": round(seconds, 3),
             "text": summary,
         },

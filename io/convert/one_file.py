@@ -22,10 +22,19 @@ import pathlib
 import re
 import urllib.parse
 
-from ..diagnostics import Diagnostic, PhysicsDataError, Severity
+from ..diagnostics import Diagnostic, PhysicsDataError, Severity, internal_failure
+from ..gltf.counts import COUNT_KEYS, physics_counts
+from ..gltf.extensions import PHYSICS_EXTENSIONS
 from ..gltf.files import gltf_json_bytes, load, resource_limit, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import MISSING, RENAMED, atomic_write_bytes, publish_resource, safe_resource
+from ..gltf.safe_files import (
+    IMAGE_MISSING,
+    MISSING,
+    RENAMED,
+    atomic_write_bytes,
+    publish_resource,
+    safe_resource,
+)
 from ..hooks import LAST_REPORTS
 from . import protocol as p
 from . import publish, state
@@ -34,6 +43,17 @@ from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
 GLTF_FORMATS = {".gltf": "GLTF_SEPARATE", ".glb": "GLB"}
+#: Export options of a conversion: io_scene_gltf2's defaults leave out what a glTF input carries and its import
+#: keeps — ``extras`` (custom properties), cameras, KHR_lights_punctual lights, custom vertex attributes and more
+#: than four skin influences per vertex — so a glTF → glTF conversion turns them on (docs/convert.md, "What a
+#: conversion keeps"). Only the options the running io_scene_gltf2 has are passed.
+KEEP_CONTENT = {
+    "export_extras": True,
+    "export_cameras": True,
+    "export_lights": True,
+    "export_attributes": True,
+    "export_all_influences": True,
+}
 
 
 class _Collect(logging.Handler):
@@ -55,14 +75,8 @@ def _reset(enable) -> None:
 
 
 def document_counts(document: object) -> dict:
-    """Bodies, colliders, joints, triggers of a glTF's physics as our parser reads it (the exporter's definition)."""
-    nodes = parse_gltf(document).document.nodes.values()
-    return {
-        "bodies": sum(n.motion is not None for n in nodes),
-        "colliders": sum(n.collider is not None for n in nodes),
-        "joints": sum(n.joint is not None for n in nodes),
-        "triggers": sum(n.trigger is not None for n in nodes),
-    }
+    """Bodies, colliders, joints, triggers of a glTF's physics as our parser reads it (``gltf/counts.py``)."""
+    return physics_counts(parse_gltf(document).document)
 
 
 def read_input(
@@ -140,7 +154,7 @@ def _resource_problems(
                 resources.append(found)
             continue
         if found.code == MISSING and where.startswith("/images/"):
-            found = dataclasses.replace(found, severity=Severity.WARNING)
+            found = dataclasses.replace(found, code=IMAGE_MISSING, severity=Severity.WARNING)
         problems.append(found)
     return problems
 
@@ -196,8 +210,10 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
     collect = _Collect()
     logger = logging.getLogger("glTFImporter_errors")
     logger.addHandler(collect)
+    known = bpy.ops.export_scene.gltf.get_rna_type().properties.keys()
+    keep = {name: value for name, value in KEEP_CONTENT.items() if name in known}
     try:
-        result = bpy.ops.export_scene.gltf(filepath=str(target), export_format=GLTF_FORMATS[dst.suffix.lower()])
+        result = bpy.ops.export_scene.gltf(filepath=str(target), export_format=GLTF_FORMATS[dst.suffix.lower()], **keep)
     except RuntimeError as exc:
         result = {operator_error(str(exc))}
     finally:
@@ -208,6 +224,21 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
         out.append(p.diag("export", Severity.ERROR, p.EXPORT_FAILED, "", why))
         return None
     return target
+
+
+def _extensions_not_kept(src: pathlib.Path, target: pathlib.Path, out: list[dict]) -> None:
+    """One ``CONVERT_CONTENT_NOT_KEPT`` WARNING naming the input's extensions the output lacks (but the physics ones
+    the model converts)
+    — io_scene_gltf2 imports only the ones it knows (``GODOT_single_root``, ``KHR_xmp_json_ld``, vendor extensions,
+    ``OMI_physics_gravity`` are gone): a glTF → glTF conversion never loses content without a word."""
+    used = load(src).json.get("extensionsUsed")
+    written = load(target).json.get("extensionsUsed") or []
+    if not isinstance(used, list):
+        return
+    lost = sorted({str(e) for e in used} - set(PHYSICS_EXTENSIONS) - {str(e) for e in written})
+    if lost:
+        why = f"io_scene_gltf2 does not carry the extension(s) {', '.join(lost)}: the output has none of their data"
+        out.append(p.diag("export", Severity.WARNING, p.CONTENT_NOT_KEPT, "/extensionsUsed", why))
 
 
 def _validate(target: pathlib.Path, out: list[dict]) -> None:
@@ -275,24 +306,22 @@ def _set_uri(document: dict, where: str, uri: str) -> None:
 
 
 def _counts(kind: str) -> dict:
+    """The counts of the last ``kind`` run report (its summary's numbers: ``gltf/counts.py``)."""
     report = LAST_REPORTS.get(kind)
     counts = report.counts if report is not None else {}
-    return {
-        "bodies": counts.get("rigid_bodies", 0),
-        "colliders": counts.get("colliders", 0),
-        "joints": counts.get("joints", 0),
-        "triggers": counts.get("triggers", 0),
-    }
+    return {key: counts.get(key, 0) for key in COUNT_KEYS}
 
 
 def _scene_counts() -> dict:
+    """A ``.blend`` saved again as ``.blend``: its Blender rigid bodies as the exporter would write them (an active
+    or animated body is a body with a collider, a passive one a collider), its constraints as joints."""
     import bpy
 
-    objects = bpy.data.objects
+    objects = [ob for ob in bpy.data.objects if ob.rigid_body is not None]
     return {
-        "bodies": sum(1 for ob in objects if ob.rigid_body is not None),
-        "colliders": 0,
-        "joints": sum(1 for ob in objects if ob.rigid_body_constraint is not None),
+        "bodies": sum(1 for ob in objects if ob.rigid_body.type == "ACTIVE" or ob.rigid_body.kinematic),
+        "colliders": len(objects),
+        "joints": sum(1 for ob in bpy.data.objects if ob.rigid_body_constraint is not None),
         "triggers": 0,
     }
 
@@ -323,7 +352,10 @@ def convert(job: dict, enable) -> dict:
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
         stamp = _stamper(job, read, dst)
-        if to_blend:
+        p.strict_gate(out, bool(job.get("strict")))
+        if p.status_of(out) == p.FAILED:  # --strict and the import already lost physics: nothing written
+            pass
+        elif to_blend:
             counts = counts or _scene_counts()  # a glTF input: its own physics
             bpy.ops.wm.save_as_mainfile(filepath=str(tmp), copy=True, check_existing=False)
             stamp(tmp)
@@ -332,12 +364,16 @@ def convert(job: dict, enable) -> dict:
             target = _export(dst, tmp, job, out)
             counts = _counts("export")
             _report("export", out)
+            if target is not None and src.suffix.lower() in GLTF_FORMATS:
+                _extensions_not_kept(src, target, out)
+            p.strict_gate(out, bool(job.get("strict")))
             if target is not None and job.get("validate"):
                 _validate(target, out)
             if target is not None and p.status_of(out) != p.FAILED:
                 _commit_gltf(target, dst, out, stamp)
-    except Exception as exc:  # one bad file never stops the worker
-        out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", f"{type(exc).__name__}: {exc}"))
+    except Exception:  # one bad file never stops the worker
+        logging.getLogger(__name__).exception("glTF Physics: converting %s failed", src)
+        out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", internal_failure("converting this file")))
     finally:
         p.remove_partial(dst)  # settles a failed commit
     return {"status": p.status_of(out), "counts": counts, "diagnostics": out}

@@ -7,10 +7,19 @@
 * Jobs are sorted by output path relative to ``OUT`` (the same on every machine whatever the absolute paths), then
   ``--shard K/N`` keeps every N-th job starting at K-1: together the N shards convert each file exactly once.
 * ``--skip-existing`` is decided by the output's stamp (``state``).
+* ``--include`` / ``--exclude`` (repeatable ``fnmatch`` globs, ``*`` also crosses ``/``) keep / drop an input by
+  its path relative to the IN folder it was found in (a file IN: its name) or by its file name alone; excludes win.
+* **The same asset twice** (``X.gltf`` and ``X.glb`` side by side, as the Khronos samples ship): when both would be
+  written to the same output (every ``--format`` but ``same``), the one already in the output's container is
+  converted (for ``.blend``: the self-contained ``.glb``) and the other is listed as skipped with an INFO
+  ``CONVERT_SAME_ASSET_SKIPPED`` naming the one converted; with ``same`` both are converted, each to its own name.
+* OUT must not be inside an input folder (nor contain one): a later run over that folder would convert the outputs
+  again, so it is a usage error.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import pathlib
 import sys
 from dataclasses import dataclass
@@ -32,6 +41,7 @@ class Job:
     output: pathlib.Path
     key: str  # output path relative to OUT, posix: the sort key and the report's name
     root: pathlib.Path | None = None  # the IN folder the input was found in (its own folder for a file IN)
+    same_as: str | None = None  # the same asset in the other container is converted instead (its key): skipped
 
     def to_json(self, to: str, validate: bool) -> dict:
         root = str(self.root if self.root is not None else self.input.parent)
@@ -70,6 +80,11 @@ def _sources(inputs: list[str], out: pathlib.Path) -> list[tuple[pathlib.Path, p
             root = path.resolve()
             if out == root or root.is_relative_to(out):
                 raise PlanError(f"OUT {str(out)!r} contains the input folder {text!r}: choose another OUT")
+            if out.is_relative_to(root):
+                raise PlanError(
+                    f"OUT {str(out)!r} is inside the input folder {text!r}: a later run over {text!r} would convert "
+                    "these outputs again; choose an OUT outside it"
+                )
             sources += [(f, pathlib.PurePosixPath(f.relative_to(path).as_posix()), root) for f in _walk(path, out)]
         elif path.is_file():
             if not path.name.lower().endswith(SUFFIXES):
@@ -84,17 +99,60 @@ def _sources(inputs: list[str], out: pathlib.Path) -> list[tuple[pathlib.Path, p
     return sources
 
 
-def plan(inputs: list[str], out: str, fmt: str, shard: tuple[int, int] | None = None) -> list[Job]:
-    """The sorted, sharded jobs; raises ``PlanError`` for a usage error (a missing input, OUT containing an
-    input, two inputs with the same output)."""
+def selected(relative: pathlib.PurePosixPath, include: list[str], exclude: list[str]) -> bool:
+    """``--include`` / ``--exclude``: a pattern matches the path relative to its IN folder or the file name."""
+
+    def matches(patterns: list[str]) -> bool:
+        texts = (relative.as_posix(), relative.name)
+        return any(fnmatch.fnmatchcase(t, pattern) for pattern in patterns for t in texts)
+
+    return (not include or matches(include)) and not matches(exclude)
+
+
+def _preferred(first: pathlib.PurePosixPath, second: pathlib.PurePosixPath, key: str) -> int | None:
+    """Which of two inputs written to the same output ``key`` is converted (0 or 1): only for one asset in both
+    glTF containers side by side (same folder, same stem); the one in the output's container, for a ``.blend``
+    output the ``.glb``. None when they are not such a pair (a usage error)."""
+    pair = {first.suffix.lower(), second.suffix.lower()}
+    if pair != {".gltf", ".glb"} or first.with_suffix("") != second.with_suffix(""):
+        return None
+    wanted = pathlib.PurePosixPath(key).suffix.lower()
+    wanted = wanted if wanted in pair else ".glb"
+    return 0 if first.suffix.lower() == wanted else 1
+
+
+def plan(
+    inputs: list[str],
+    out: str,
+    fmt: str,
+    shard: tuple[int, int] | None = None,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+) -> list[Job]:
+    """The sorted, sharded jobs (the same asset in the other container as a skipped job, ``same_as``); raises
+    ``PlanError`` for a usage error (a missing input, OUT containing an input or inside an input folder, two
+    different inputs with the same output)."""
     out_root = pathlib.Path(out).resolve()
-    jobs: dict[str, Job] = {}
+    jobs: dict[str, tuple[Job, pathlib.PurePosixPath]] = {}
+    skipped: list[Job] = []
     for source, relative, root in _sources(inputs, out_root):
+        if not selected(relative, include or [], exclude or []):
+            continue
         key = output_name(relative, fmt).as_posix()
+        job = Job(source.absolute(), out_root / key, key, root)
         if key in jobs:
-            raise PlanError(f"{str(jobs[key].input)!r} and {str(source)!r} would both be written to {key!r}")
-        jobs[key] = Job(source.absolute(), out_root / key, key, root)
-    return take_shard([jobs[key] for key in sorted(jobs)], shard)
+            other, other_relative = jobs[key]
+            winner = _preferred(other_relative, relative, key) if other.root == root else None
+            if winner is None:
+                raise PlanError(f"{str(other.input)!r} and {str(source)!r} would both be written to {key!r}")
+            kept, dropped = (other, (job, relative)) if winner == 0 else (job, (other, other_relative))
+            jobs[key] = (kept, relative if winner == 1 else other_relative)
+            lost, lost_relative = dropped
+            skipped.append(Job(lost.input, lost.output, lost_relative.as_posix(), lost.root, same_as=key))
+            continue
+        jobs[key] = (job, relative)
+    every = [job for job, _ in jobs.values()] + skipped
+    return take_shard(sorted(every, key=lambda j: j.key), shard)
 
 
 def take_shard(jobs: list[Job], shard: tuple[int, int] | None) -> list[Job]:

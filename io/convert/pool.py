@@ -179,10 +179,11 @@ class Pool:
         to: str,
         validate: bool,
         annotate: Callable[[Job], dict] | None = None,
+        strict: bool = False,
     ):
         """``annotate(job)``: keys added to each job's line (``convert``: where the worker writes its stamp)."""
         self.command, self.slots, self.timeout, self.recycle = command, slots, timeout, recycle
-        self.to, self.validate, self.annotate = to, validate, annotate
+        self.to, self.validate, self.annotate, self.strict = to, validate, annotate, strict
         self.todo: queue.Queue = queue.Queue()
         self.events: queue.Queue = queue.Queue()
         self.stopping = threading.Event()
@@ -280,6 +281,8 @@ class Pool:
                     self.events.put(("done", job, p.failure("worker", p.WORKER_CRASHED, "worker did not start")))
                 continue
             line = job.to_json(self.to, self.validate) | (self.annotate(job) if self.annotate else {})
+            if self.strict:  # convert --strict: a file whose physics lost anything fails (protocol.strict_gate)
+                line["strict"] = True
             if not worker.send(line):  # its stdin is gone: it died
                 retry.appendleft(job)
                 if not sent:  # nothing to read an answer for: replace it now

@@ -8,9 +8,18 @@ import time
 from typing import TextIO
 
 from ..diagnostics import printable
+from ..gltf.counts import counts_text
 from . import protocol as p
 
 MAX_LISTED = 5  # diagnostics printed per problem file (all of them are in --report)
+#: The word of each status on a file's line.
+LABELS = {
+    p.CONVERTED: "ok",
+    p.WARNINGS: "warnings",
+    p.LOSSES: "converted with losses",
+    p.FAILED: "FAILED",
+    p.SKIPPED: "skipped",
+}
 
 
 def duration(seconds: float) -> str:
@@ -22,10 +31,6 @@ def duration(seconds: float) -> str:
     )
 
 
-def counts_text(counts: dict) -> str:
-    return ", ".join(f"{counts.get(k, 0)} {k}" for k in p.COUNT_KEYS)
-
-
 class Progress:
     def __init__(self, total: int, stream: TextIO | None = None, tty: bool | None = None):
         self.stream = stream or sys.stderr
@@ -33,7 +38,7 @@ class Progress:
         self.total, self.done = total, 0
         self.start = time.monotonic()
         self.current = ""
-        self.tally = {p.CONVERTED: 0, p.WARNINGS: 0, p.FAILED: 0, p.SKIPPED: 0}
+        self.tally = {p.CONVERTED: 0, p.WARNINGS: 0, p.LOSSES: 0, p.FAILED: 0, p.SKIPPED: 0}
 
     def _write(self, text: str) -> None:
         self.stream.write(text)
@@ -59,10 +64,10 @@ class Progress:
         status = result["status"]
         self.done += 1
         self.tally[status] += 1
-        label = {p.CONVERTED: "ok", p.WARNINGS: "warnings", p.FAILED: "FAILED", p.SKIPPED: "skipped"}[status]
+        label = LABELS[status]
         line = f"[{self.done}/{self.total}] {label} {printable(name)}"
         if status == p.SKIPPED:
-            line += " (output up to date)"
+            line += f" ({result.get('note', 'output up to date')})"
         elif status != p.FAILED:
             line += f" ({result.get('seconds', 0):.2f} s; {counts_text(result.get('counts', {}))})"
         problems = [d for d in result.get("diagnostics", []) if d["severity"] in ("warning", "error")]
@@ -73,7 +78,7 @@ class Progress:
         if len(shown) > MAX_LISTED:
             shown = [*shown[:MAX_LISTED], f"    … {len(shown) - MAX_LISTED} more in the report"]
         if self.tty:
-            if status in (p.FAILED, p.WARNINGS):
+            if status in (p.FAILED, p.WARNINGS, p.LOSSES):
                 self._write("\r\x1b[K" + "\n".join([line, *shown]) + "\n")
             self._bar()
         else:
@@ -81,9 +86,10 @@ class Progress:
 
     def summary(self) -> str:
         t = self.tally
+        written = t[p.CONVERTED] + t[p.WARNINGS] + t[p.LOSSES]  # each number is a key of the report's summary
         text = (
-            f"converted {t[p.CONVERTED] + t[p.WARNINGS]} ({t[p.WARNINGS]} with warnings), failed {t[p.FAILED]}, "
-            f"skipped {t[p.SKIPPED]} in {duration(time.monotonic() - self.start)}"
+            f"written {written} ({t[p.CONVERTED]} converted, {t[p.WARNINGS]} with warnings, {t[p.LOSSES]} with "
+            f"losses), failed {t[p.FAILED]}, skipped {t[p.SKIPPED]} in {duration(time.monotonic() - self.start)}"
         )
         self._write(("\r\x1b[K" if self.tty else "") + text + "\n")
         return text

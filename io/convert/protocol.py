@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import pathlib
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, loses_physics
+from ..gltf.counts import COUNT_KEYS  # noqa: F401  (the report's counts: one definition with every summary)
 from . import publish
 
 MARK = "@@gltf_physics-convert@@ "
@@ -21,6 +22,7 @@ MARK = "@@gltf_physics-convert@@ "
 # Statuses of a file in the report.
 CONVERTED = "converted"
 WARNINGS = "warnings"  # converted, with at least one WARNING diagnostic
+LOSSES = "losses"  # converted, but part of the input's physics did not reach the output (the report says what)
 FAILED = "failed"
 SKIPPED = "skipped"
 
@@ -35,8 +37,12 @@ WORKER_BROKEN = "CONVERT_WORKER_BROKEN"  # Blender was unusable after this file,
 RETRIED = "CONVERT_RETRIED"  # the first worker crashed or broke on this file; a new worker converted it
 IMAGE_RENAMED = "CONVERT_IMAGE_RENAMED"  # an image named like a path, renamed before a .gltf export
 INTERNAL = "CONVERT_INTERNAL_ERROR"  # an unexpected exception in the worker
+CONTENT_NOT_KEPT = "CONVERT_CONTENT_NOT_KEPT"  # a non-physics extension of the input io_scene_gltf2 drops (WARNING)
+SAME_ASSET_SKIPPED = "CONVERT_SAME_ASSET_SKIPPED"  # X.gltf beside X.glb: the other one is converted (INFO)
+STRICT_LOSS = "CONVERT_STRICT_LOSS"  # --strict: the file's physics lost something, so it fails (no output)
 
-COUNT_KEYS = ("bodies", "colliders", "joints", "triggers")
+#: The stages whose diagnostics speak of the input's physics on its way to the output (the others: the files).
+PHYSICS_STAGES = ("import", "export")
 
 
 def diag(stage: str, severity: Severity, code: str, pointer: str, message: str) -> dict:
@@ -47,12 +53,32 @@ def staged(stage: str, diagnostic: Diagnostic) -> dict:
     return {"stage": stage, **diagnostic.to_dict()}
 
 
+def loses(diagnostic: dict) -> bool:
+    """True when ``diagnostic`` (a staged dict) says part of the input's physics did not reach the output: an
+    import or export diagnostic whose code the registry marks ``loses_physics`` (an object dropped for an ERROR, a
+    value left out)."""
+    return diagnostic.get("stage") in PHYSICS_STAGES and loses_physics(diagnostic["code"])
+
+
 def status_of(diagnostics: list[dict]) -> str:
-    """converted / warnings / failed from the diagnostics' severities."""
-    severities = {d["severity"] for d in diagnostics}
-    if Severity.ERROR.label in severities:
+    """The file's status (docs/diagnostics.md, "What a batch does with each severity"): ``failed`` for an ERROR that
+    is not a loss of physics (the file could not be read, converted, validated or written; ``--strict`` adds
+    ``CONVERT_STRICT_LOSS``), else ``losses`` when physics was lost, else ``warnings`` / ``converted``."""
+    error = Severity.ERROR.label
+    if any(d["severity"] == error and not loses(d) for d in diagnostics):
         return FAILED
-    return WARNINGS if Severity.WARNING.label in severities else CONVERTED
+    if any(loses(d) for d in diagnostics):
+        return LOSSES
+    return WARNINGS if any(d["severity"] == Severity.WARNING.label for d in diagnostics) else CONVERTED
+
+
+def strict_gate(diagnostics: list[dict], strict: bool) -> None:
+    """``convert --strict``: one ``CONVERT_STRICT_LOSS`` ERROR (so the file fails, no output) when physics was lost,
+    naming how many losses the report lists."""
+    lost = [d for d in diagnostics if loses(d)]
+    if strict and lost and not any(d["code"] == STRICT_LOSS for d in diagnostics):
+        why = f"--strict: the physics lost {len(lost)} thing(s) on the way (listed in this file's diagnostics)"
+        diagnostics.append(diag("worker", Severity.ERROR, STRICT_LOSS, "", why))
 
 
 def failure(stage: str, code: str, message: str, seconds: float = 0.0) -> dict:

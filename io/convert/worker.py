@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+import traceback
 from collections.abc import Callable
 from typing import TextIO
 
-from ..diagnostics import Severity
+from ..diagnostics import Severity, internal_failure
 from . import protocol as p
 from .one_file import convert
 
@@ -64,11 +65,13 @@ def serve(
         try:
             job = json.loads(line)
             result = handlers.get(job.get("kind"), convert)(job, enable)
-        except Exception as exc:  # a bad job line or a bug: this file fails, the worker goes on
+        except Exception:  # a bad job line or a bug: this file fails, the worker goes on
+            traceback.print_exc(file=sys.stderr)  # the worker's stderr: the driver quotes it when the worker dies
+            why = internal_failure("converting this file")
             result = {
                 "status": p.FAILED,
                 "counts": {},
-                "diagnostics": [p.diag("worker", Severity.ERROR, p.INTERNAL, "", f"{type(exc).__name__}: {exc}")],
+                "diagnostics": [p.diag("worker", Severity.ERROR, p.INTERNAL, "", why)],
             }
         result["seconds"] = round(time.perf_counter() - start, 3)
         broken = health()

@@ -75,7 +75,7 @@ def keep_settings(b: Builder) -> None:
                 entry = settings_entry(body_values(rb, in_compound(ob)), BODY)
             physics.extras, kept = with_entry(physics.extras, BODY_KEY, entry)
             if not kept:
-                b.note(EXPORT_SKIPPED, "", f"{ob.name!r}: its node's extras are not an object: Blender settings lost")
+                b.warn(EXPORT_SKIPPED, "", f"{ob.name!r}: its node's extras are not an object: Blender settings lost")
     if not b.doc.nodes:
         return
     entry = settings_entry(world_values(bpy.context.scene), WORLD)

@@ -11,7 +11,16 @@ from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
 from ..mapping.values_to_gltf import export_filters_from_collections
-from .context import EXPORT_APPROXIMATED, EXPORT_SKIPPED, PROXY_ROLES, Builder, has_stored, is_helper_joint, pg_of
+from .context import (
+    EXPORT_APPROXIMATED,
+    EXPORT_INSTANCED,
+    EXPORT_SKIPPED,
+    PROXY_ROLES,
+    Builder,
+    has_stored,
+    is_helper_joint,
+    pg_of,
+)
 from .native import NativeBody, native_collider, native_motion
 from .stored import stored_collider, stored_motion, stored_trigger
 
@@ -55,7 +64,7 @@ def add_object(b: Builder, ob) -> None:
     if pg is not None and pg.gltf_parent is not None and (motion is not None or collider is not None):
         b.reparent.append((ob, pg.gltf_parent))
     if len(indices) > 1:
-        b.note(EXPORT_SKIPPED, ptr, f"{ob.name!r} is exported {len(indices)} times (instancing): physics on each")
+        b.note(EXPORT_INSTANCED, ptr, f"{ob.name!r} is exported {len(indices)} times (instancing): physics on each")
 
 
 def assign_native_filters(b: Builder) -> None:

@@ -24,6 +24,10 @@ EXPORT_SKIPPED = "GLTF_PHYSICS_EXPORT_SKIPPED"  # something that could not be wr
 EXPORT_EDITED = "GLTF_PHYSICS_EXPORT_EDITED"  # stored file values overridden by edited Blender settings (INFO)
 EXPORT_APPROXIMATED = "GLTF_PHYSICS_EXPORT_APPROXIMATED"  # Blender value written in an approximate form (INFO)
 EXPORT_FAILED = "GLTF_PHYSICS_EXPORT_FAILED"  # one object or step raised (WARNING)
+STORED_UNREADABLE = "GLTF_PHYSICS_EXPORT_STORED_UNREADABLE"  # a broken stored value, written from Blender (WARNING)
+Y_UP_OFF = "GLTF_PHYSICS_EXPORT_Y_UP_OFF"  # +Y Up off in the dialog; physics written for +Y up anyway (WARNING)
+EXPORT_INSTANCED = "GLTF_PHYSICS_EXPORT_INSTANCED"  # an object exported several times, physics on each (INFO)
+DISABLED_JOINT = "GLTF_PHYSICS_EXPORT_DISABLED_JOINT"  # a disabled constraint, not written (INFO)
 EXPORT_NOT_WRITTEN = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"  # a Blender setting not at its default with no glTF field (INFO)
 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape

@@ -26,7 +26,7 @@ from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
 from .blender_settings import keep_constraint
-from .context import EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
+from .context import DISABLED_JOINT, EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
 
 AXES = "xyz"
 POSE_TOL = 1e-4
@@ -88,7 +88,7 @@ def _one(b: Builder, empty) -> None:
         b.warn(EXPORT_SKIPPED, "", f"{_where(empty)}: needs two different rigid bodies, not exported")
         return
     if not c.enabled:
-        b.note(EXPORT_SKIPPED, "", f"{_where(empty)}: disabled, not exported")
+        b.note(DISABLED_JOINT, "", f"{_where(empty)}: disabled, not exported")
         return
     if role == "JOINT":
         description = stored_description(pj)

@@ -17,13 +17,14 @@ import json
 from .. import gltf_addon
 from ..collector import gc_paused
 from ..diagnostics import Severity, pointer, printable
+from ..gltf.counts import COUNT_KEYS, counts_text, physics_counts
 from ..gltf.validate.codes import EXPORT_PLAYS_DIFFERENTLY
 from ..gltf.write import write_target
 from ..mapping.passthrough import extension_names
 from ..report import MAX_REPORTED, RunReport, operator_lines
 from . import blender_settings, bodies, joints, unwritten
 from .collision_meshes import collision_mesh
-from .context import EXPORT_APPROXIMATED, Builder, ExportSession
+from .context import Y_UP_OFF, Builder, ExportSession
 from .node_order import moves_nodes
 from .node_order import restore_scene as restore_node_order
 from .selection import session_decision
@@ -111,13 +112,14 @@ class ExportRun:
 
     def extensions(self, gltf2_plan, export_settings) -> None:
         """Everything gathered and flattened: final node indices are known; build and write the physics."""
+        gltf_addon.drop_own_extras(gltf2_plan, EXTRAS_KEY)  # Blender 4.x writes our property groups as extras
         session = self._session(export_settings)
         if session is None:
             return
         if not session.yup:
             self.report.add(
                 Severity.WARNING,
-                EXPORT_APPROXIMATED,
+                Y_UP_OFF,
                 "",
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )
@@ -126,6 +128,10 @@ class ExportRun:
                 build(session, gltf2_plan)
         finally:
             _report_export(self.report, session.revision, export_settings)
+
+
+#: The name of our property groups (``Object.gltf_physics``, ``Scene.gltf_physics``): never written as extras.
+EXTRAS_KEY = "gltf_physics"
 
 
 @functools.cache
@@ -152,11 +158,8 @@ def export_summary_lines(report: RunReport, revision: str) -> list[tuple[str, st
     """("INFO"|"WARNING", text) lines for the export operator: one summary, the first warnings, then every other
     Blender setting that plays differently (``GLTF_PHYSICS_EXPORT_PLAYS_DIFFERENTLY``: one line per setting)."""
     counts = report.counts
-    headline = (
-        f"glTF Physics ({revision}): {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('colliders', 0)} "
-        f"colliders, {counts.get('joints', 0)} joints, {counts.get('triggers', 0)} triggers"
-    )
-    lines = operator_lines(report, headline, any(counts.get(k) for k in ("rigid_bodies", "colliders", "joints")))
+    headline = f"glTF Physics ({revision}): {counts_text(counts)}"  # the physics written (gltf/counts.py)
+    lines = operator_lines(report, headline, any(counts.get(key) for key in COUNT_KEYS))
     warnings = [d for d in report.diagnostics if d.severity >= Severity.WARNING]
     hidden = [d for d in warnings[MAX_REPORTED:] if d.code == EXPORT_PLAYS_DIFFERENTLY]
     return lines + [("WARNING", f"glTF Physics: {d}") for d in hidden]
@@ -219,10 +222,8 @@ def build(session: ExportSession, plan) -> None:
     builder.guarded("", "settings without a glTF field", unwritten.warn_unwritten, builder)
     builder.finish_nodes()
     counts = session.report.counts
-    counts["rigid_bodies"] = sum(1 for n in builder.doc.nodes.values() if n.motion is not None)
-    counts["colliders"] = sum(1 for n in builder.doc.nodes.values() if n.collider is not None)
-    counts["triggers"] = sum(1 for n in builder.doc.nodes.values() if n.trigger is not None)
-    counts["joints"] = sum(1 for n in builder.doc.nodes.values() if n.joint is not None)
+    counts.update(physics_counts(builder.doc))  # one definition with the import's (gltf/counts.py)
+    counts["rigid_bodies"] = counts["bodies"]
     counts["added_nodes"] = len(builder.new_nodes)
     if builder.doc.is_empty():
         return

@@ -28,7 +28,7 @@ from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape, stored_json
 from ..mapping.values_to_gltf import native_material, shape_from_json, shapes_close
-from .context import EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, pg_of
+from .context import EXPORT_EDITED, EXPORT_SKIPPED, STORED_UNREADABLE, Builder, exact_key, pg_of
 from .native import bounds_of, compound_child, derive_shape, native_motion
 
 _SHAPE_KEY = ("stored shape",)  # Builder.memo key prefixes: implicit shapes, filters, materials
@@ -234,7 +234,7 @@ def _stored_shape(b: Builder, ob, holder, shape_json: str, shape_passthrough: st
         if derived is None:
             b.warn(EXPORT_SKIPPED, ptr, f"stored shape of {ob.name!r} unreadable: geometry skipped")
             return None
-        b.warn(EXPORT_EDITED, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
+        b.warn(STORED_UNREADABLE, ptr, f"stored shape of {ob.name!r} unreadable: written from Blender")
         return b.add_shape(derived), False
     edited = False
     if usable and shape.params is not None and view is not None:  # unknown type: kept
@@ -303,7 +303,7 @@ def _pre_combined(pmat, rb) -> bool:
 def _stored_filter(b: Builder, pflt, ptr: str, name: str) -> int | None:
     """The index of the stored collision filter of object ``name`` (None without one). A systems text that is not
     a JSON array of names (edited in Blender, nested too deep) leaves the filter out with a WARNING at ``ptr``: the
-    collider is written without it, so it collides with everything."""
+    collider is written without it, so it collides with everything; never the collider."""
     if not pflt.has_filter:
         return None
     texts = (pflt.collision_systems, pflt.collide_with_systems, pflt.not_collide_with_systems)
@@ -321,9 +321,12 @@ def _stored_filter(b: Builder, pflt, ptr: str, name: str) -> int | None:
 
         try:
             systems = [lst(text) for text in texts]
-        except ValueError as exc:
-            why = f"the stored collision filter of {name!r} is unreadable ({exc}): written without a filter"
-            b.warn(EXPORT_SKIPPED, ptr + "/filter", why)
+        except ValueError:
+            why = (
+                f"the stored collision filter of {name!r} is not readable (not a JSON array of names): "
+                "it is written without its filter"
+            )
+            b.warn(STORED_UNREADABLE, ptr, why)
             return None
         flt = CollisionFilter(
             collision_systems=systems[0],
@@ -355,7 +358,7 @@ def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
     rb = holder.rigid_body if holder is not None else None
     collider = Collider(geometry=geometry, material=_stored_material(b, pc.material, rb, ptr + "/physicsMaterial"))
     # collections of imported colliders came from the filters
-    collider.filter = _stored_filter(b, pc.filter, ptr, ob.name)
+    collider.filter = _stored_filter(b, pc.filter, ptr + "/collisionFilter", ob.name)
     return restore(collider, pc.passthrough)
 
 
@@ -382,4 +385,5 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None
-    return restore(Trigger(geometry=geometry, filter=_stored_filter(b, pt.filter, ptr, ob.name)), pt.passthrough)
+    flt = _stored_filter(b, pt.filter, ptr + "/collisionFilter", ob.name)
+    return restore(Trigger(geometry=geometry, filter=flt), pt.passthrough)

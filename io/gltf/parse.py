@@ -14,14 +14,17 @@ limit or a drive).  The readers then read what is left, type-defensively; anythi
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Diagnostic, Severity, internal_failure
 from .model import PhysicsDocument
 from .read.common import INTERNAL, INVALID_TYPE, ReadContext
 from .read.khr import read_khr
 from .read.omi import read_omi
 from .validate.document import validate_gltf
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -38,8 +41,9 @@ def run_validator(gltf: object) -> list[Diagnostic]:
     """``validate.validate_gltf`` guarded: a crash in it becomes one diagnostic instead of an exception."""
     try:
         return list(validate_gltf(gltf))
-    except Exception as exc:
-        return [Diagnostic(Severity.WARNING, INTERNAL, "", f"validator failed: {type(exc).__name__}: {exc}")]
+    except Exception:
+        log.exception("glTF Physics: the validator failed")
+        return [Diagnostic(Severity.ERROR, INTERNAL, "", internal_failure("validating the physics"))]
 
 
 def parse_gltf(gltf: object, *, validate: bool = True) -> ParseResult:
@@ -59,6 +63,7 @@ def parse_gltf(gltf: object, *, validate: bool = True) -> ParseResult:
             exts = {}
         read_khr(ctx, document, exts)
         read_omi(ctx, document, exts)
-    except Exception as exc:
-        ctx.diags.error(INTERNAL, "", f"internal parser error: {type(exc).__name__}: {exc}")
+    except Exception:
+        log.exception("glTF Physics: reading the physics failed")
+        ctx.diags.error(INTERNAL, "", internal_failure("reading the rest of the physics"))
     return ParseResult(document, validator_diags + ctx.diags.items)

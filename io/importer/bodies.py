@@ -18,7 +18,7 @@ from ..gltf.nodes import nearest_marked, parent_map
 from ..mapping import passthrough
 from ..mapping import stored as props
 from .body_values import add_rigid_body, apply_motion, at, fit_float32
-from .context import APPROXIMATED, SKIPPED, ImportContext
+from .context import APPROXIMATED, DISABLED, SKIPPED, ImportContext
 from .geometry import GeometryData, ResolvedGeometry, new_shape_data, own_shape, resolve
 from .proxies import empty_mesh, holds_no_mesh, new_child_object, relative_transform, replace_with_mesh_object
 from .proxies import style_as_proxy as _style
@@ -94,7 +94,7 @@ def _prepare_collider(ctx: ImportContext, index: int):
     if collider.geometry is None:
         return None
     if _zero_scale(ctx, index):
-        ctx.note(SKIPPED, ptr, "node scale is zero on all axes: collider disabled")
+        ctx.note(DISABLED, ptr, "node scale is zero on all axes: collider disabled")
         return None
     geo = resolve(ctx, collider.geometry, ptr + "/geometry", _scale_of(ctx, index))
     if geo is None and collider.geometry.shape is not None:  # nothing realises it: written back as stored

@@ -20,6 +20,8 @@ IMPORT_FAILED = "GLTF_PHYSICS_IMPORT_FAILED"  # a step or an object could not be
 APPROXIMATED = "GLTF_PHYSICS_IMPORT_APPROXIMATED"  # Blender cannot hold the value exactly (INFO)
 NOT_SIMULATED = "GLTF_PHYSICS_IMPORT_STORED_ONLY"  # kept on the object for export, not simulated (INFO)
 SKIPPED = "GLTF_PHYSICS_IMPORT_SKIPPED"  # data that has nothing to attach to (WARNING)
+DISABLED = "GLTF_PHYSICS_IMPORT_DISABLED"  # a collider the file disables (zero scale), not built (INFO)
+PLACEHOLDER_FAILED = "GLTF_PHYSICS_IMPORT_PLACEHOLDER_FAILED"  # an Empty's placeholder mesh not set (INFO)
 
 
 @dataclass

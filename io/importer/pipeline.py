@@ -15,14 +15,14 @@ import json
 
 from .. import gltf_addon
 from ..collector import gc_paused
-from ..diagnostics import Severity
+from ..diagnostics import Severity, internal_failure
+from ..gltf.counts import COUNT_KEYS, counts_text
 from ..gltf.parse import parse_gltf
-from ..gltf.validate.codes import INTERNAL_ERROR
 from ..mapping.sync_gate import paused as sync_paused
 from ..report import RunReport, operator_lines
 from . import blender_settings, bodies, filters, joint_empties, joints, triggers
 from .bodies import replacement_candidates
-from .context import ImportContext
+from .context import PLACEHOLDER_FAILED, ImportContext
 from .joint_empties import JointEmpties, node_joints
 from .proxies import EmptyPlaceholders, remove_replaced
 from .reproduce import step as reproduce
@@ -51,9 +51,8 @@ class ImportRun:
         with gc_paused():  # many short-lived objects: no full collector passes in between
             self.json = gltf_addon.raw_json(gltf)
             result = parse_gltf(self.json)
-        for diag in result.diagnostics:  # the import goes on without the dropped data: never an ERROR here
-            severity = Severity.WARNING if diag.severity >= Severity.ERROR else diag.severity
-            self.report.add(severity, diag.code, diag.pointer, diag.message)
+        for diag in result.diagnostics:  # the import goes on without the dropped data, at the code's one severity
+            self.report.add(diag.severity, diag.code, diag.pointer, diag.message)
         self.document = result.document
         create_world_early(self.document, self.report)  # while the scene holds none of the file's objects
         if not self.document.is_empty():
@@ -70,8 +69,8 @@ class ImportRun:
             return
         try:
             self.placeholders.before_node(vnode, gltf_node)
-        except Exception as exc:  # the Empty is then replaced after the nodes: never worth more than a note
-            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"creating a mesh object for an Empty failed: {exc}")
+        except Exception:  # the Empty is then replaced after the nodes: never worth more than a note
+            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", internal_failure("a mesh object for an Empty"))
 
     def after_node(self, vnode, gltf_node, blender_object, gltf) -> None:
         """After each object is created: the node's data back as the file has it."""
@@ -82,8 +81,8 @@ class ImportRun:
                 return
             self.placeholders.after_node(vnode, gltf_node)
             self.joint_empties.after_node(gltf_node, blender_object)
-        except Exception as exc:
-            self.report.add(Severity.INFO, INTERNAL_ERROR, "", f"restoring a node after its object failed: {exc}")
+        except Exception:
+            self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", internal_failure("restoring a node's own data"))
 
     def after_nodes(self, blender_scene, gltf) -> None:
         """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics."""
@@ -132,14 +131,23 @@ def _import_density(scene) -> float:
     return float(settings.import_density) if settings is not None else 1000.0
 
 
+def built_counts(ctx: ImportContext, joints_built: int) -> dict[str, int]:
+    """The file's bodies, colliders, joints and triggers (``gltf/counts.py``'s definition: a static collider is a
+    collider, not a body) that this import built in Blender; one it could not build has its own WARNING."""
+    nodes = ctx.document.nodes
+    return {
+        "bodies": sum(1 for i in ctx.body_objects if i in nodes and nodes[i].motion is not None),
+        "colliders": sum(1 for i in ctx.collider_objects if i in nodes and nodes[i].collider is not None),
+        "joints": joints_built,
+        "triggers": len(ctx.trigger_objects),
+    }
+
+
 def summary_lines(report: RunReport) -> list[tuple[str, str]]:
     """("INFO"|"WARNING", text) lines for the import operator: one summary plus the first warnings."""
     counts = report.counts
-    headline = (
-        f"glTF Physics: {counts.get('rigid_bodies', 0)} rigid bodies, {counts.get('constraints', 0)} constraints, "
-        f"{counts.get('triggers', 0)} triggers"
-    )
-    return operator_lines(report, headline, bool(counts.get("rigid_bodies") or counts.get("triggers")))
+    headline = f"glTF Physics: {counts_text(counts)}"  # the file's physics as read (gltf/counts.py)
+    return operator_lines(report, headline, any(counts.get(key) for key in COUNT_KEYS))
 
 
 def build(ctx: ImportContext) -> None:
@@ -183,6 +191,7 @@ def _build(ctx: ImportContext) -> None:
     ctx.guarded("", "Blender-only settings", blender_settings.apply, ctx)
     ctx.guarded("", "reproduction", reproduce.build, ctx)
     counts = ctx.report.counts
+    counts.update(built_counts(ctx, counts.get("joints", 0)))  # what summaries show: gltf/counts.py's definition
     counts["rigid_bodies"] = len(ctx.body_objects)
     counts["triggers"] = len(ctx.trigger_objects)
     if ctx.world is not None and ctx.world.constraints is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
+from ..diagnostics import Severity, internal_failure
 from ..gltf.model import PhysicsDocument
 from .context import IMPORT_FAILED
 
@@ -38,5 +38,5 @@ def create_world_early(document: PhysicsDocument | None, report) -> None:
         return
     try:
         ensure_world(bpy.context.scene)
-    except Exception as exc:
-        report.add(Severity.WARNING, IMPORT_FAILED, "", f"creating the rigid-body world failed: {exc}")
+    except Exception:
+        report.add(Severity.WARNING, IMPORT_FAILED, "", internal_failure("creating the rigid-body world"))

@@ -2,12 +2,14 @@
 run through the real launcher ``bin/gltf-physics`` in a subprocess."""
 
 import json
+import pathlib
 import subprocess
+import tomllib
 
 import khronos
 import pytest
 
-from testkit import ROOT, corpus_files, read_json, submodule
+from testkit import FIXTURES, ROOT, corpus_files, read_json, submodule
 
 gltf_file = submodule("io.gltf.files")
 migrate = submodule("io.gltf.migrate")
@@ -75,7 +77,10 @@ def test_validate_invalid_file_json_and_exit_1():
     good = _one("glTF_Physics/tests/RigidBodies_Joint/RigidBodies_Joint_02.gltf")
     result = run("validate", "--json", good, bad)
     assert result.returncode == 1
-    rows = json.loads(result.stdout)
+    listed = json.loads(result.stdout)
+    assert [(f["file"], f["status"]) for f in listed["files"]] == [(str(good), "ok"), (str(bad), "failed")]
+    assert (listed["totals"]["files"], listed["totals"]["ok"], listed["totals"]["failed"]) == (2, 1, 1)
+    rows = [{"file": f["file"], **d} for f in listed["files"] for d in f["diagnostics"]]
     assert rows and all(set(r) == {"file", "severity", "code", "pointer", "message"} for r in rows)
     errors = [r for r in rows if r["severity"] == "error"]
     assert errors and all(r["file"] == str(bad) for r in errors)
@@ -89,8 +94,43 @@ def test_validate_unreadable_and_not_json(tmp_path):
     broken.write_text("{not json", encoding="utf-8")
     result = run("validate", "--json", broken, tmp_path / "missing.gltf")
     assert result.returncode == 2  # unreadable input (issue 11, item 8; was 1 before)
-    codes = [r["code"] for r in json.loads(result.stdout)]
-    assert codes == ["FILE_INVALID_JSON", "FILE_UNREADABLE"]
+    listed = json.loads(result.stdout)["files"]
+    assert [d["code"] for f in listed for d in f["diagnostics"]] == ["FILE_INVALID_JSON", "FILE_UNREADABLE"]
+    assert [f["status"] for f in listed] == ["unreadable", "unreadable"]
+
+
+def test_validate_walks_folders_lists_clean_files_and_ends_with_totals(tmp_path):
+    (tmp_path / "lib" / "sub").mkdir(parents=True)
+    (tmp_path / "lib" / "a.gltf").write_text((FIXTURES / "basic_body.gltf").read_text(), encoding="utf-8")
+    (tmp_path / "lib" / "sub" / "b.gltf").write_text((FIXTURES / "import" / "malformed.gltf").read_text())
+    (tmp_path / "lib" / "notes.txt").write_text("not a model")
+    result = run("validate", "--json", tmp_path / "lib")
+    assert result.returncode == 1, result.stderr
+    listed = json.loads(result.stdout)
+    statuses = {pathlib.Path(f["file"]).name: f["status"] for f in listed["files"]}
+    assert statuses == {"a.gltf": "ok", "b.gltf": "failed"}  # the clean file is listed too
+    assert listed["totals"] == {
+        "files": 2,
+        "ok": 1,
+        "failed": 1,
+        "unreadable": 0,
+        "errors": 7,
+        "warnings": 0,
+        "infos": 7,
+    }
+    human = run("validate", tmp_path / "lib")
+    assert human.stdout.splitlines()[-1] == "2 files: 1 ok, 1 failed, 0 unreadable; 7 errors, 0 warnings, 7 infos"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run("validate", empty).returncode == 2
+
+
+@pytest.mark.parametrize("command", [[], ["validate"], ["migrate"], ["convert"], ["metrics"], ["check"]])
+def test_version_on_the_command_and_every_subcommand(command):
+    manifest = tomllib.loads((ROOT / "blender_manifest.toml").read_text(encoding="utf-8"))
+    result = run(*command, "--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"gltf-physics {manifest['version']}"
 
 
 @pytest.mark.corpus
@@ -147,3 +187,44 @@ def test_register_adds_a_subcommand():
         assert cli.main(["hello"]) == 7
     finally:
         cli.SUBCOMMANDS.remove(add)
+
+
+def _one_clean_line(result: subprocess.CompletedProcess) -> str:
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 2 and len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr and "\\n" not in result.stderr and "failed 0" not in result.stderr
+    return lines[0]
+
+
+def test_convert_without_bpy_says_so_in_one_line(tmp_path):
+    """This Python without bpy (``-S``: no site-packages): one line naming what to do, no worker started."""
+    import sys
+
+    command = [
+        sys.executable,
+        "-S",
+        "-P",
+        str(ROOT / "bin" / "launch.py"),
+        "convert",
+        str(FIXTURES / "basic_body.gltf"),
+    ]
+    result = subprocess.run([*command, "-o", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    line = _one_clean_line(result)
+    assert "bpy" in line and "--python" in line and "--blender" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_that_cannot_start_is_one_line(tmp_path):
+    """A ``--python`` whose bootstrap dies with a traceback: its last line, never the traceback or a summary."""
+    fake = tmp_path / "python"
+    fake.write_text(
+        "#!/bin/sh\n"
+        "echo 'Traceback (most recent call last):' >&2\n"
+        "echo '  File \"bootstrap.py\", line 30, in _enable' >&2\n"
+        "echo \"ModuleNotFoundError: No module named 'bpy'\" >&2\n"
+        "exit 1\n"
+    )
+    fake.chmod(0o755)
+    result = run("convert", FIXTURES / "basic_body.gltf", "-o", tmp_path / "out", "--python", fake)
+    line = _one_clean_line(result)
+    assert line.startswith("error: ") and "No module named 'bpy'" in line

@@ -72,7 +72,7 @@ def test_validate_json_keeps_original_values(tmp_path):
     source = _write(tmp_path / "in.gltf", _hostile_doc())
     result = run("validate", "--json", source, env={"PYTHONIOENCODING": "ascii"})
     assert result.returncode == 1
-    rows = json.loads(result.stdout)
+    rows = [d for f in json.loads(result.stdout)["files"] for d in f["diagnostics"]]
     assert any(r["pointer"].endswith("/motion/\ud801" + FORGED_KEY.replace("/", "~1")) for r in rows), rows
 
 
@@ -111,7 +111,7 @@ def test_validate_json_reports_every_file_of_the_run(tmp_path, kind):
     result = run("validate", "--json", good, bad, good)
     assert result.returncode == (1 if kind in READABLE else 2), result.stderr
     assert b"Traceback" not in result.stderr
-    rows = json.loads(result.stdout)
+    rows = [{"file": f["file"], **d} for f in json.loads(result.stdout)["files"] for d in f["diagnostics"]]
     mine = [r for r in rows if r["file"] == str(bad)]
     assert len(mine) == 1 and mine[0]["severity"] == "error" and mine[0]["pointer"] in ("", "/"), mine
     human = run("validate", good, bad)

@@ -108,10 +108,12 @@ def test_migrate_that_drops_invalid_physics_exits_1_and_does_not_claim_a_clean_r
     result = run("migrate", source, out, "--to", "2026")
     assert result.returncode == 1, result.stderr
     assert "ERROR VALUE_NOT_IN_RANGE at /nodes/2/extensions/KHR_physics_rigid_bodies/motion/mass" in result.stderr
-    summary = result.stderr.strip().splitlines()[-1]
+    lines = result.stderr.strip().splitlines()
+    summary, printed = lines[-1], lines[:-1]
     assert summary.endswith(
-        "0 lossy conversion(s), 1 error(s): invalid physics not written, missing resources not copied"
+        "1 error(s), 0 warning(s) (1 of these lose physics): invalid physics not written, missing resources not copied"
     )
+    assert len(printed) == 1  # the summary counts exactly the lines it follows
     written = json.loads(out.read_text(encoding="utf-8"))["nodes"][2]
     assert "motion" not in written.get("extensions", {}).get("KHR_physics_rigid_bodies", {})
 

@@ -49,9 +49,13 @@ def test_bad_shards_are_usage_errors(text):
 
 
 def test_usage_errors(tmp_path):
-    _tree(tmp_path / "lib", ["a.gltf", "a.glb"])
-    with pytest.raises(plan.PlanError, match="both be written"):
+    _tree(tmp_path / "lib", ["a.gltf", "a.glb", "a.blend"])
+    with pytest.raises(plan.PlanError, match="both be written"):  # a .blend is another asset, not the same twice
         plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), "glb")
+    _tree(tmp_path / "two", ["x/a.gltf"])
+    _tree(tmp_path / "three", ["x/a.glb"])
+    with pytest.raises(plan.PlanError, match="both be written"):  # side by side only, not from two IN folders
+        plan.plan([str(tmp_path / "two"), str(tmp_path / "three")], str(tmp_path / "out"), "glb")
     with pytest.raises(plan.PlanError, match="contains the input"):
         plan.plan([str(tmp_path / "lib")], str(tmp_path), "same")
     with pytest.raises(plan.PlanError, match="contains the input"):
@@ -60,10 +64,42 @@ def test_usage_errors(tmp_path):
         plan.plan([str(tmp_path / "missing")], str(tmp_path / "out"), "same")
 
 
-def test_an_output_folder_inside_the_input_is_not_walked(tmp_path):
+def test_an_output_folder_inside_an_input_folder_is_refused(tmp_path):
+    """A later run over the input folder (with any OUT) would convert these outputs again."""
     _tree(tmp_path / "lib", ["a.gltf", "out/a.glb"])
-    jobs = plan.plan([str(tmp_path / "lib")], str(tmp_path / "lib" / "out"), "glb")
-    assert [j.key for j in jobs] == ["a.glb"]
+    for out in (tmp_path / "lib" / "out", tmp_path / "lib" / "new" / "deeper"):
+        with pytest.raises(plan.PlanError, match="inside the input folder"):
+            plan.plan([str(tmp_path / "lib")], str(out), "glb")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "converted", "skipped"),
+    [
+        ("glb", {"a.glb": "a.glb"}, {"a.gltf": "a.glb"}),
+        ("gltf", {"a.gltf": "a.gltf"}, {"a.glb": "a.gltf"}),
+        ("blend", {"a.blend": "a.glb"}, {"a.gltf": "a.blend"}),
+        ("same", {"a.gltf": "a.gltf", "a.glb": "a.glb"}, {}),
+    ],
+)
+def test_the_same_asset_in_both_containers_is_converted_once(tmp_path, fmt, converted, skipped):
+    """X.gltf + X.glb side by side (the Khronos samples): the one in the output's container (a .blend: the .glb)
+    is converted, the other is a skipped job naming it; with ``same`` each keeps its own name."""
+    _tree(tmp_path / "lib", ["sub/a.gltf", "sub/a.glb", "sub/b.gltf"])
+    jobs = plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), fmt)
+    run = {j.key.removeprefix("sub/"): j.input.name for j in jobs if j.same_as is None and "a." in j.key}
+    assert run == converted
+    dropped = {j.key.removeprefix("sub/"): j.same_as.removeprefix("sub/") for j in jobs if j.same_as is not None}
+    assert dropped == skipped
+    assert len({j.key for j in jobs}) == len(jobs)
+
+
+def test_include_and_exclude_globs(tmp_path):
+    _tree(tmp_path / "lib", ["cars/a.gltf", "cars/old/b.gltf", "props/c.glb", "props/d.gltf"])
+    keys = lambda **kw: [j.key for j in plan.plan([str(tmp_path / "lib")], str(tmp_path / "out"), "same", **kw)]  # noqa: E731
+    assert keys(include=["cars/*"]) == ["cars/a.gltf", "cars/old/b.gltf"]  # * crosses /
+    assert keys(include=["cars/*"], exclude=["*/old/*"]) == ["cars/a.gltf"]
+    assert keys(include=["*.glb", "d.gltf"]) == ["props/c.glb", "props/d.gltf"]  # a file name alone matches too
+    assert keys(exclude=["props/*"]) == ["cars/a.gltf", "cars/old/b.gltf"]
 
 
 def test_skip_existing_removes_a_stale_partial_beside_a_finished_output(tmp_path, capsys):

@@ -225,7 +225,7 @@ def test_progress_bar_on_a_terminal_and_lines_otherwise():
     assert "\r\x1b[K" in text and "files/s" in text and "2/2" in text
     assert "FAILED lib/a.glb\n    ERROR FILE_INVALID_JSON at /: bad" in text
     assert "skipped lib/b.glb" not in text  # only problems leave a line above the bar
-    assert bar.summary() == "converted 0 (0 with warnings), failed 1, skipped 1 in 0:00"
+    assert bar.summary() == "written 0 (0 converted, 0 with warnings, 0 with losses), failed 1, skipped 1 in 0:00"
 
     plain = io.StringIO()
     lines = progress.Progress(1, plain, tty=False)

@@ -55,7 +55,18 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context):
-        return context.scene is not None and any(adopt_steps.has_legacy(ob) for ob in context.scene.objects)
+        """Runs when the scene has an object with the other add-on's settings; says why not otherwise (a script
+        gets that sentence instead of Blender's "context is incorrect")."""
+        if context.scene is None:
+            cls.poll_message_set("No scene: open or create a scene first")
+            return False
+        if not any(adopt_steps.has_legacy(ob) for ob in context.scene.objects):
+            cls.poll_message_set(
+                "No object of this scene has settings of the other glTF-physics add-on "
+                "(khr_physics_extra_props / khr_physics_extra_constraint_props): nothing to adopt"
+            )
+            return False
+        return True
 
     def execute(self, context):
         objects = [ob for ob in context.scene.objects if adopt_steps.has_legacy(ob)]

@@ -23,7 +23,17 @@ class GLTF_PHYSICS_OT_remove_reproduction_helpers(bpy.types.Operator):
 
     @classmethod
     def poll(cls, context) -> bool:
-        return context.scene is not None and cleanup.has_reproduction(context.scene)
+        """Runs when the scene has reproduction helpers; says why not otherwise (a script gets that sentence
+        instead of Blender's "context is incorrect")."""
+        if context.scene is None:
+            cls.poll_message_set("No scene: open or create a scene first")
+            return False
+        if not cleanup.has_reproduction(context.scene):
+            cls.poll_message_set(
+                "This scene has no reproduction helpers: they are added by the glTF import with Reproduce Motion on"
+            )
+            return False
+        return True
 
     def execute(self, context):
         count = cleanup.remove_helpers(context.scene)

@@ -78,7 +78,7 @@ def _check_joint(out: DiagnosticList, ob) -> None:
     if ob.rigid_body_constraint is None:
         out.warning(NOT_SIMULATED, _ptr(ob, "joint"), "a glTF joint without a rigid-body constraint is not simulated")
     if joint.node_a is None or joint.node_b is None:
-        out.warning(BAD_VALUE, _ptr(ob, "joint"), "the joint needs both frame nodes (A and B)")
+        out.error(BAD_VALUE, _ptr(ob, "joint"), "the joint needs both frame nodes (A and B)")
     for i, limit in enumerate(joint.limits):
         where = _ptr(ob, "joint", "limits", i)
         if not any(limit.axes):

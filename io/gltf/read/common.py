@@ -25,6 +25,7 @@ DROPPED = "PHYSICS_PARSE_DROPPED"
 DROPPED_REFERENCE = "PHYSICS_PARSE_REFERENCE_TO_DROPPED"
 CONVERTED = "PHYSICS_PARSE_CONVERTED"
 INTERNAL = "PHYSICS_PARSE_INTERNAL_ERROR"
+IGNORED = "PHYSICS_PARSE_IGNORED"  # a value of the wrong type or an unknown kind, read without it (WARNING)
 OUT_OF_RANGE = "PHYSICS_PARSE_OUT_OF_RANGE"  # a computed value glTF cannot store (WARNING; the value is not kept)
 
 #: glTF stores physics numbers as 32-bit floats: the largest finite one and the smallest non-zero (subnormal) one.
@@ -98,7 +99,7 @@ class ReadContext:
     def report(self, severity: Severity, code: str, ptr: str | JsonPointer, message: str) -> None:
         """Record a parser diagnostic unless the validator already reported something at or around ``ptr``."""
         ptr = str(ptr)  # a lazy JsonPointer becomes its text here, when something is reported
-        if severity >= Severity.ERROR or code in (INVALID_TYPE, MISSING_PROPERTY, UNRESOLVED):
+        if severity >= Severity.ERROR or code in (INVALID_TYPE, IGNORED, MISSING_PROPERTY, UNRESOLVED):
             for seen in self._seen:
                 if seen == ptr or seen.startswith(ptr + "/") or ptr.startswith(seen + "/"):
                     return
@@ -224,7 +225,7 @@ class ReadContext:
                 target.extensions = dict(d["extensions"])
             else:  # not worth dropping the whole object (or, at the root, the document) for
                 self.report(
-                    Severity.WARNING, INVALID_TYPE, pointer_join(ptr, "extensions"), "expected a JSON object; ignored"
+                    Severity.WARNING, IGNORED, pointer_join(ptr, "extensions"), "expected a JSON object; ignored"
                 )
         target.unknown = {k: v for k, v in d.items() if k not in known and k != "extras" and k != "extensions"}
         return target

@@ -28,7 +28,7 @@ from ..model import (
     Trigger,
 )
 from ..nodes import nearest_marked, parent_map
-from .common import CONVERTED, INVALID_TYPE, DropUnitError, ReadContext, pointer_join
+from .common import CONVERTED, IGNORED, INVALID_TYPE, DropUnitError, ReadContext, pointer_join
 from .omi_legacy import LEGACY_BODY_KINDS, read_legacy_inertia, read_legacy_joints
 from .resources import IndexMap, read_filter, read_joint_description, read_list, read_material, read_node_joint
 from .shapes import OMI_DEFAULTS, read_legacy_round, read_params
@@ -154,7 +154,7 @@ def read_omi_motion(ctx: ReadContext, d: dict, ptr: str, legacy_kind: str | None
         if kind not in (DYNAMIC, KINEMATIC, STATIC):
             ctx.report(
                 Severity.WARNING,
-                INVALID_TYPE,
+                IGNORED,
                 pointer_join(ptr, "type"),
                 f"motion type {kind!r} is not static/kinematic/dynamic: read as dynamic",
             )
@@ -238,7 +238,7 @@ def read_omi_body(ctx: ReadContext, node: NodePhysics, ext: dict, ptr: str, maps
         if kind is None:
             ctx.report(
                 Severity.WARNING,
-                INVALID_TYPE,
+                IGNORED,
                 pointer_join(ptr, "type"),
                 f"unknown legacy body type {legacy!r}: ignored",
             )

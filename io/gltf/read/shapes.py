@@ -89,8 +89,8 @@ def read_legacy_round(ctx: ReadContext, shape_type: str, d: dict, ptr: str, expl
     if shape_type == CAPSULE:
         centre = height - 2.0 * radius
         if centre <= 0.0:
-            ctx.report(
-                Severity.WARNING,
+            ctx.report(  # the problem itself is the validator's OMI_LEGACY_CAPSULE_HEIGHT warning
+                Severity.INFO,
                 CONVERTED,
                 pointer_join(ptr, "height"),
                 f"legacy capsule total height {height} <= 2 * radius {radius}: kept as a sphere-like capsule",

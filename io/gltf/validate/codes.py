@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...diagnostics import Severity
-
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
+from ...diagnostics import REGISTRY, Severity
 
 
 @dataclass(frozen=True)
 class CodeInfo:
-    """Documentation of one code."""
+    """Documentation of one validator code: the registry's severity and meaning, and an example pointer."""
 
     severity: Severity
     meaning: str
@@ -55,6 +53,7 @@ COLLISION_PREFIX = "KHR_COLLISION_SHAPES_"
 # Our own codes.
 OWN_PREFIX = "GLTF_PHYSICS_"
 INTERNAL_ERROR = "GLTF_PHYSICS_INTERNAL_ERROR"
+VALUE_NOT_USABLE = "GLTF_PHYSICS_VALUE_NOT_USABLE"  # an enum value without a default: the object is unusable
 NOT_DECLARED = "GLTF_PHYSICS_EXTENSION_NOT_DECLARED"
 INFINITE_MASS = "GLTF_PHYSICS_INFINITE_MASS"
 INFINITE_INERTIA = "GLTF_PHYSICS_INFINITE_INERTIA"
@@ -89,196 +88,61 @@ _P = "/nodes/0/extensions/KHR_physics_rigid_bodies"
 _J = "/extensions/KHR_physics_rigid_bodies/physicsJoints/0"
 _S = "/extensions/KHR_implicit_shapes/shapes/0"
 
+#: Code → an example pointer (docs/diagnostics.md's table); severity and meaning are the registry's.
+EXAMPLES: dict[str, str] = {
+    TYPE_MISMATCH: f"{_P}/collider/geometry/shape",
+    UNDEFINED_PROPERTY: f"{_P}/joint",
+    UNEXPECTED_PROPERTY: f"{_P}/customProperty",
+    VALUE_NOT_IN_RANGE: f"{_P}/motion/mass",
+    VALUE_NOT_IN_LIST: "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/frictionCombine",
+    ARRAY_LENGTH_NOT_IN_LIST: f"{_P}/motion/centerOfMass",
+    EMPTY_ENTITY: "/extensions/KHR_physics_rigid_bodies/physicsMaterials",
+    DUPLICATE_ELEMENTS: f"{_J}/limits/0/linearAxes/1",
+    INVALID_INDEX: f"{_J}/limits/0/linearAxes/0",
+    UNRESOLVED_REFERENCE: f"{_P}/collider/geometry/shape",
+    UNSATISFIED_DEPENDENCY: f"{_P}/collider/geometry",
+    ONE_OF_MISMATCH: f"{_P}/trigger",
+    ROTATION_NON_UNIT: f"{_P}/motion/inertiaOrientation",
+    IMPLICIT_PREFIX + COMPOUND_SHAPE: f"{_S}/box",
+    IMPLICIT_PREFIX + DEGENERATE_SHAPE: f"{_S}/sphere/radius",
+    COLLISION_PREFIX + COMPOUND_SHAPE: "/extensions/KHR_collision_shapes/shapes/0/box",
+    COLLISION_PREFIX + DEGENERATE_SHAPE: "/extensions/KHR_collision_shapes/shapes/0/capsule",
+    COLLISION_PREFIX + DUPLICATE_WEIGHTS: "/extensions/KHR_collision_shapes/shapes/0/mesh",
+    IMPLICIT_PREFIX + DUPLICATE_WEIGHTS: f"{_S}/mesh",
+    SHAPE_WEIGHTS_INVALID: "/extensions/KHR_collision_shapes/shapes/0/mesh/weights",
+    JOINT_INVALID_RANGE: f"{_J}/limits/0",
+    JOINT_LIMITS_INCORRECT_SIZE: f"{_J}/limits/0/angularAxes",
+    JOINT_LIMITS_INVALID_AXIS: f"{_J}/limits/0/linearAxes/0",
+    FILTER_INVALID_SET: "/extensions/KHR_physics_rigid_bodies/collisionFilters/0",
+    TRIGGER_NODES_INVALID: f"{_P}/trigger/nodes/0",
+    INTERNAL_ERROR: f"{_P}",
+    VALUE_NOT_USABLE: f"{_J}/drives/0/type",
+    NOT_DECLARED: f"{_P}",
+    INFINITE_MASS: f"{_P}/motion/mass",
+    INFINITE_INERTIA: f"{_P}/motion/inertiaDiagonal/1",
+    JOINT_SELF_CONNECTED: f"{_P}/joint/connectedNode",
+    TRIGGER_NODE_NOT_DESCENDANT: f"{_P}/trigger/nodes/0",
+    GEOMETRY_NOT_EXACTLY_ONE: f"{_P}/collider/geometry",
+    GEOMETRY_NODE_WITHOUT_MESH: f"{_P}/collider/geometry/node",
+    LEGACY_COLLIDER_SHAPE: f"{_P}/collider/shape",
+    COLLIDER_ZERO_SCALE: f"{_P}/collider",
+    MOTION_IN_SKIN_JOINTS: f"{_P}/motion",
+    UNKNOWN_SHAPE_TYPE: f"{_S}/type",
+    SHAPE_TYPE_MISMATCH: f"{_S}/sphere",
+    SHAPE_PARAMETERS_MISSING: "/extensions/OMI_physics_shape/shapes/0",
+    CONVEX_HULL_IGNORED: "/extensions/KHR_collision_shapes/shapes/0/extensions/KHR_physics_rigid_bodies",
+    OMI_DEGENERATE_SHAPE: "/extensions/OMI_physics_shape/shapes/0/sphere/radius",
+    OMI_LEGACY_CAPSULE_HEIGHT: "/extensions/OMI_physics_shape/shapes/0/capsule/height",
+    OMI_LIMIT_BOTH_AXES: "/extensions/OMI_physics_joint/physicsJoints/0/limits/0",
+    OMI_LEGACY_FORM: "/nodes/0/extensions/OMI_physics_body/type",
+    DRIVE_TARGET_WITHOUT_GAIN: f"{_J}/drives/0/positionTarget",
+    OMI_EMPTY_TRIGGER: "/nodes/0/extensions/OMI_physics_body/trigger",
+    OMI_MOTION_TYPE_MISSING: "/nodes/0/extensions/OMI_physics_body/motion",
+    FLOAT32_OVERFLOW: f"{_P}/motion/mass",
+    OMI_NO_SHAPE: "/nodes/0/extensions/OMI_physics_body/collider/shape",
+}
+
+#: The validator's codes as documented: severity and meaning from the one registry (``io/diagnostic_codes``).
 CODES: dict[str, CodeInfo] = {
-    TYPE_MISMATCH: CodeInfo(
-        E, "A value has the wrong JSON type (also: the document is not an object).", f"{_P}/collider/geometry/shape"
-    ),
-    UNDEFINED_PROPERTY: CodeInfo(
-        E, "A required property is missing (pointer: the object that lacks it).", f"{_P}/joint"
-    ),
-    UNEXPECTED_PROPERTY: CodeInfo(W, "A property the schema does not define.", f"{_P}/customProperty"),
-    VALUE_NOT_IN_RANGE: CodeInfo(
-        E,
-        "A number outside its schema range or not finite: negative mass, friction, "
-        "restitution, stiffness, damping, maxForce, size or radius; drive axis > 2.",
-        f"{_P}/motion/mass",
-    ),
-    VALUE_NOT_IN_LIST: CodeInfo(
-        W,
-        "A string outside its enum (combine modes: warning; drive type/mode and OMI "
-        "motion/shape types, which make the object unusable: error).",
-        "/extensions/KHR_physics_rigid_bodies/physicsMaterials/0/frictionCombine",
-    ),
-    ARRAY_LENGTH_NOT_IN_LIST: CodeInfo(
-        E, "A vector has the wrong length (float3, quaternion).", f"{_P}/motion/centerOfMass"
-    ),
-    EMPTY_ENTITY: CodeInfo(
-        E,
-        "An array that must not be empty is empty (empty limit axes count as absent).",
-        "/extensions/KHR_physics_rigid_bodies/physicsMaterials",
-    ),
-    DUPLICATE_ELEMENTS: CodeInfo(E, "An array that must be unique repeats an element.", f"{_J}/limits/0/linearAxes/1"),
-    INVALID_INDEX: CodeInfo(E, "An index is negative (OMI: below -1).", f"{_J}/limits/0/linearAxes/0"),
-    UNRESOLVED_REFERENCE: CodeInfo(
-        E,
-        "An index points past the end of its array (shape, material, filter, joint, node, mesh, skin, OMI collider).",
-        f"{_P}/collider/geometry/shape",
-    ),
-    UNSATISFIED_DEPENDENCY: CodeInfo(
-        E,
-        "A node references a document-level object (shapes, materials, filters, "
-        "joints) but that root extension object is missing.",
-        f"{_P}/collider/geometry",
-    ),
-    ONE_OF_MISMATCH: CodeInfo(
-        E,
-        "Exactly one of two properties must be present: trigger geometry|shape vs nodes, "
-        "nodes with collisionFilter, limit linearAxes vs angularAxes.",
-        f"{_P}/trigger",
-    ),
-    ROTATION_NON_UNIT: CodeInfo(E, "inertiaOrientation is not a unit quaternion.", f"{_P}/motion/inertiaOrientation"),
-    IMPLICIT_PREFIX + COMPOUND_SHAPE: CodeInfo(E, "A shape carries more than one shape sub-object.", f"{_S}/box"),
-    IMPLICIT_PREFIX + DEGENERATE_SHAPE: CodeInfo(
-        I,
-        "Zero sphere radius, box size, capsule/cylinder height, both radii zero, zero capsule extent, zero plane size.",
-        f"{_S}/sphere/radius",
-    ),
-    COLLISION_PREFIX + COMPOUND_SHAPE: CodeInfo(
-        E, "2024-07 spelling of the compound-shape code.", "/extensions/KHR_collision_shapes/shapes/0/box"
-    ),
-    COLLISION_PREFIX + DEGENERATE_SHAPE: CodeInfo(
-        I, "2024-07 spelling of the degenerate-shape code.", "/extensions/KHR_collision_shapes/shapes/0/capsule"
-    ),
-    COLLISION_PREFIX + DUPLICATE_WEIGHTS: CodeInfo(
-        E, "A 2024-07 mesh shape has both weights and useNodeWeights.", "/extensions/KHR_collision_shapes/shapes/0/mesh"
-    ),
-    IMPLICIT_PREFIX + DUPLICATE_WEIGHTS: CodeInfo(
-        E, "Same as above, for mesh shapes found in KHR_implicit_shapes.", f"{_S}/mesh"
-    ),
-    SHAPE_WEIGHTS_INVALID: CodeInfo(
-        E,
-        "A mesh shape's weights length differs from the mesh's morph-target count.",
-        "/extensions/KHR_collision_shapes/shapes/0/mesh/weights",
-    ),
-    JOINT_INVALID_RANGE: CodeInfo(
-        E, "A joint limit has min > max (also OMI lowerLimit > upperLimit).", f"{_J}/limits/0"
-    ),
-    JOINT_LIMITS_INCORRECT_SIZE: CodeInfo(
-        E, "A limit axes array has more than 3 entries.", f"{_J}/limits/0/angularAxes"
-    ),
-    JOINT_LIMITS_INVALID_AXIS: CodeInfo(E, "A limit axis index is outside 0..2.", f"{_J}/limits/0/linearAxes/0"),
-    FILTER_INVALID_SET: CodeInfo(
-        E,
-        "A collision filter has both collideWithSystems and notCollideWithSystems.",
-        "/extensions/KHR_physics_rigid_bodies/collisionFilters/0",
-    ),
-    TRIGGER_NODES_INVALID: CodeInfo(
-        E, "A compound trigger lists a node that does not carry a simple trigger.", f"{_P}/trigger/nodes/0"
-    ),
-    INTERNAL_ERROR: CodeInfo(
-        E,
-        "The validator itself failed on this object (a bug); the object is reported instead of raising.",
-        "/nodes/0/extensions/KHR_physics_rigid_bodies",
-    ),
-    NOT_DECLARED: CodeInfo(
-        W,
-        "A physics extension is used but not listed in extensionsUsed.",
-        "/nodes/0/extensions/KHR_physics_rigid_bodies",
-    ),
-    INFINITE_MASS: CodeInfo(
-        I, "mass is 0: infinite mass per the KHR README (schema says > 0); accepted.", f"{_P}/motion/mass"
-    ),
-    INFINITE_INERTIA: CodeInfo(
-        I, "An inertiaDiagonal component is 0: that axis cannot rotate (KHR README).", f"{_P}/motion/inertiaDiagonal/1"
-    ),
-    JOINT_SELF_CONNECTED: CodeInfo(
-        E, "A joint's connectedNode is its own node (OMI legacy: nodeA == nodeB).", f"{_P}/joint/connectedNode"
-    ),
-    TRIGGER_NODE_NOT_DESCENDANT: CodeInfo(
-        W, "A compound trigger lists a node that is not its descendant.", f"{_P}/trigger/nodes/0"
-    ),
-    GEOMETRY_NOT_EXACTLY_ONE: CodeInfo(
-        E, "A geometry has none or more than one of shape / node / mesh.", f"{_P}/collider/geometry"
-    ),
-    GEOMETRY_NODE_WITHOUT_MESH: CodeInfo(
-        W, "geometry.node points at a node without a mesh in its subtree.", f"{_P}/collider/geometry/node"
-    ),
-    LEGACY_COLLIDER_SHAPE: CodeInfo(
-        I,
-        "collider/trigger uses 'shape' (2024-07 form) where 'geometry' is expected; read as geometry.shape.",
-        f"{_P}/collider/shape",
-    ),
-    COLLIDER_ZERO_SCALE: CodeInfo(
-        W, "A collider or trigger sits on a node whose scale is all zero (disabled).", f"{_P}/collider"
-    ),
-    MOTION_IN_SKIN_JOINTS: CodeInfo(
-        W, "A motion sits on a skin joint or inside a skin joint hierarchy.", f"{_P}/motion"
-    ),
-    UNKNOWN_SHAPE_TYPE: CodeInfo(
-        W,
-        "A KHR shape type we do not know (allowed by the schema, so other extensions "
-        "can add types; the shape cannot be simulated).",
-        f"{_S}/type",
-    ),
-    SHAPE_TYPE_MISMATCH: CodeInfo(
-        E, "A shape carries a sub-object of another type but not the one of its type.", f"{_S}/sphere"
-    ),
-    SHAPE_PARAMETERS_MISSING: CodeInfo(
-        I,
-        "A 2024-07 or OMI primitive shape lacks its sub-object; defaults apply.",
-        "/extensions/OMI_physics_shape/shapes/0",
-    ),
-    CONVEX_HULL_IGNORED: CodeInfo(
-        I,
-        "convexHull is set on a non-mesh shape, where it has no effect.",
-        "/extensions/KHR_collision_shapes/shapes/0/extensions/KHR_physics_rigid_bodies",
-    ),
-    OMI_DEGENERATE_SHAPE: CodeInfo(
-        I,
-        "An OMI_physics_shape / OMI_collider shape has a zero size, radius or height.",
-        "/extensions/OMI_physics_shape/shapes/0/sphere/radius",
-    ),
-    OMI_LEGACY_CAPSULE_HEIGHT: CodeInfo(
-        W,
-        "A legacy OMI capsule {radius, height=total} has height < 2·radius.",
-        "/extensions/OMI_physics_shape/shapes/0/capsule/height",
-    ),
-    OMI_LIMIT_BOTH_AXES: CodeInfo(
-        W,
-        "An OMI joint limit carries both linearAxes and angularAxes (weld-style); read as two limits.",
-        "/extensions/OMI_physics_joint/physicsJoints/0/limits/0",
-    ),
-    OMI_LEGACY_FORM: CodeInfo(
-        I,
-        "A legacy OMI form (body 'type', OMI_collider, node-level OMI_physics_shape, "
-        "joint constraints/nodeA/nodeB) was recognised.",
-        "/nodes/0/extensions/OMI_physics_body/type",
-    ),
-    DRIVE_TARGET_WITHOUT_GAIN: CodeInfo(
-        I,
-        "A drive has positionTarget without stiffness, velocityTarget without damping or the reverse (KHR 2024-10 "
-        "schema dependencies).",
-        "/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/0/positionTarget",
-    ),
-    OMI_EMPTY_TRIGGER: CodeInfo(
-        W,
-        "An OMI trigger has neither shape nor nodes (used by OMI's own examples to group "
-        "descendant triggers); read as such a grouping.",
-        "/nodes/0/extensions/OMI_physics_body/trigger",
-    ),
-    OMI_MOTION_TYPE_MISSING: CodeInfo(
-        W,
-        "An OMI motion lacks the required 'type' (OMI's triggers example does this); read as dynamic.",
-        "/nodes/0/extensions/OMI_physics_body/motion",
-    ),
-    FLOAT32_OVERFLOW: CodeInfo(
-        W,
-        "A number is beyond the 32-bit float range glTF stores (|v| > 3.4028235e38); importers and writers drop it.",
-        "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/mass",
-    ),
-    OMI_NO_SHAPE: CodeInfo(
-        I,
-        "An OMI collider, trigger or node-level shape writes 'shape': -1 (the schema default: no shape) explicitly.",
-        "/nodes/0/extensions/OMI_physics_body/collider/shape",
-    ),
+    code: CodeInfo(REGISTRY[code].severity, REGISTRY[code].meaning, example) for code, example in EXAMPLES.items()
 }

@@ -25,6 +25,7 @@ from .codes import (
     UNSATISFIED_DEPENDENCY,
     VALUE_NOT_IN_LIST,
     VALUE_NOT_IN_RANGE,
+    VALUE_NOT_USABLE,
 )
 from .context import Ctx, is_int, is_number, show, type_name
 
@@ -93,17 +94,19 @@ def get_enum(
     ptr: str,
     allowed: tuple[str, ...],
     required: bool = False,
-    severity: Severity = Severity.WARNING,
+    unusable: bool = False,
 ) -> str | None:
-    """A string member restricted to ``allowed``; returns None for other values."""
+    """A string member restricted to ``allowed``; returns None for other values. ``unusable``: no default applies
+    (the object cannot be used without a known value): ``VALUE_NOT_USABLE`` (ERROR), else the validator fork's
+    ``VALUE_NOT_IN_LIST`` (WARNING)."""
     value = get_string(ctx, obj, key, ptr, required)
     if value is None:
         return None
     if value not in allowed:
         valid = ", ".join(f"'{a}'" for a in allowed)
         ctx.add(
-            severity,
-            VALUE_NOT_IN_LIST,
+            Severity.ERROR if unusable else Severity.WARNING,
+            VALUE_NOT_USABLE if unusable else VALUE_NOT_IN_LIST,
             pointer_join(ptr, key),
             f"Invalid value {show(value)}. Valid values are ({valid}).",
         )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
-from ...diagnostics import Diagnostic, DiagnosticList, Severity
+from ...diagnostics import Diagnostic, DiagnosticList, Severity, internal_failure
 from ..nodes import nearest_marked
 from .codes import INTERNAL_ERROR
 
@@ -46,8 +47,9 @@ class Ctx:
         """Run one check; a bug in it becomes an ``INTERNAL_ERROR`` diagnostic on ``ptr`` instead of an exception."""
         try:
             check(*args)
-        except Exception as exc:  # last resort: validation must never raise
-            self.error(INTERNAL_ERROR, ptr, f"Validator failure ({type(exc).__name__}: {exc}); object not checked.")
+        except Exception:  # last resort: validation must never raise
+            logging.getLogger(__name__).exception("glTF Physics: the validator failed at %s", ptr or "/")
+            self.error(INTERNAL_ERROR, ptr, internal_failure("checking this object"))
 
     def once(self, key: str) -> bool:
         """True the first time ``key`` is seen (for once-per-document notes)."""

@@ -7,7 +7,9 @@ Codes and severities: ``validate_codes.CODES`` and ``docs/diagnostics.md``.
 
 from __future__ import annotations
 
-from ...diagnostics import Diagnostic, Severity
+import logging
+
+from ...diagnostics import Diagnostic, Severity, internal_failure
 from ..extensions import KHR_RIGID_BODIES as KHR_RB
 from ..extensions import NODE_EXTENSIONS, PHYSICS_EXTENSIONS
 from .bodies import validate_khr_node, validate_khr_root
@@ -27,8 +29,9 @@ def validate_gltf(gltf: object) -> list[Diagnostic]:
         ]
     try:
         ctx = Ctx(gltf)
-    except Exception as exc:  # last resort: validation must never raise
-        return [Diagnostic(Severity.ERROR, INTERNAL_ERROR, "", f"Validator failure ({type(exc).__name__}).")]
+    except Exception:  # last resort: validation must never raise
+        logging.getLogger(__name__).exception("glTF Physics: the validator failed")
+        return [Diagnostic(Severity.ERROR, INTERNAL_ERROR, "", internal_failure("validating the document"))]
     ctx.guard("", _validate_document, ctx)
     return list(ctx.out.items)
 

@@ -3,7 +3,6 @@ the legacy OMI_physics_joint form (root ``constraints``, node ``{constraints, no
 
 from __future__ import annotations
 
-from ...diagnostics import Severity
 from ..extensions import OMI_JOINT as OMI_PHYSICS_JOINT
 from .codes import (
     DRIVE_TARGET_WITHOUT_GAIN,
@@ -103,8 +102,8 @@ def _axes(ctx: Ctx, limit: dict, key: str, ptr: str, allow_empty: bool) -> bool:
 def _drive(ctx: Ctx, drive: dict, ptr: str) -> None:
     """One drive: type, mode and axis are required; gains and maxForce ≥ 0."""
     check_members(ctx, drive, DRIVE_MEMBERS, ptr)
-    get_enum(ctx, drive, "type", ptr, ("linear", "angular"), required=True, severity=Severity.ERROR)
-    get_enum(ctx, drive, "mode", ptr, ("force", "acceleration"), required=True, severity=Severity.ERROR)
+    get_enum(ctx, drive, "type", ptr, ("linear", "angular"), required=True, unusable=True)
+    get_enum(ctx, drive, "mode", ptr, ("force", "acceleration"), required=True, unusable=True)
     get_number(ctx, drive, "axis", ptr, minimum=0, maximum=2, required=True)
     if "axis" in drive and not is_int(drive["axis"]) and isinstance(drive["axis"], float):
         mismatch(ctx, pointer_join(ptr, "axis"), drive["axis"], "integer")

@@ -3,7 +3,6 @@ form), node-level OMI_physics_shape (2023-08) and OMI_collider (2023-05), OMI_ph
 
 from __future__ import annotations
 
-from ...diagnostics import Severity
 from ..extensions import OMI_BODY, OMI_COLLIDER, OMI_JOINT, OMI_SHAPE
 from .bodies import (
     VECTOR_MEMBERS,
@@ -91,7 +90,7 @@ def _legacy_note(ctx: Ctx, ptr: str, message: str) -> None:
 def _legacy_body(ctx: Ctx, body: dict, ptr: str) -> None:
     """2023 ``OMI_physics_body {type, mass, linearVelocity, angularVelocity, inertiaTensor}``."""
     check_members(ctx, body, LEGACY_BODY_MEMBERS, ptr)
-    kind = get_enum(ctx, body, "type", ptr, LEGACY_BODY_TYPES, severity=Severity.ERROR)
+    kind = get_enum(ctx, body, "type", ptr, LEGACY_BODY_TYPES, unusable=True)
     if kind is not None:
         _legacy_note(ctx, pointer_join(ptr, "type"), "Legacy OMI body 'type' (2023 form).")
     get_number(ctx, body, "mass", ptr, minimum=0)
@@ -108,7 +107,7 @@ def _body(ctx: Ctx, index: int, body: dict, ptr: str) -> None:
         here = pointer_join(ptr, "motion")
         check_members(ctx, motion, ("type", "mass", *VECTOR_MEMBERS, "gravityFactor"), here)
         if "type" in motion:
-            get_enum(ctx, motion, "type", here, MOTION_TYPES, severity=Severity.ERROR)
+            get_enum(ctx, motion, "type", here, MOTION_TYPES, unusable=True)
         else:
             ctx.warning(OMI_MOTION_TYPE_MISSING, here, "Motion lacks the required 'type'; read as dynamic.")
         ctx.guard(here, validate_motion, ctx, motion, here, True)

@@ -3,7 +3,6 @@ OMI_physics_shape (current and 2023 forms) and the archived OMI_collider."""
 
 from __future__ import annotations
 
-from ...diagnostics import Severity
 from ..extensions import KHR_COLLISION_SHAPES, KHR_IMPLICIT_SHAPES, KHR_RIGID_BODIES, OMI_COLLIDER
 from ..extensions import OMI_SHAPE as OMI_PHYSICS_SHAPE
 from .codes import (
@@ -242,7 +241,7 @@ def _omi_root(ctx: Ctx) -> None:
 
 def _omi_shape(ctx: Ctx, shape: dict, ptr: str) -> None:
     check_members(ctx, shape, ("type", *OMI_TYPES), ptr, named=True)
-    shape_type = get_enum(ctx, shape, "type", ptr, OMI_TYPES, required=True, severity=Severity.ERROR)
+    shape_type = get_enum(ctx, shape, "type", ptr, OMI_TYPES, required=True, unusable=True)
     present = [key for key in OMI_TYPES if key in shape]
     for key in present:
         sub = get_object(ctx, shape, key, ptr)
@@ -308,7 +307,7 @@ def _omi_collider_root(ctx: Ctx) -> None:
 
 def _omi_collider(ctx: Ctx, collider: dict, ptr: str) -> None:
     check_members(ctx, collider, ("type", "isTrigger", "size", "radius", "height", "mesh"), ptr, named=True)
-    kind = get_enum(ctx, collider, "type", ptr, OMI_COLLIDER_TYPES, required=True, severity=Severity.ERROR)
+    kind = get_enum(ctx, collider, "type", ptr, OMI_COLLIDER_TYPES, required=True, unusable=True)
     get_bool(ctx, collider, "isTrigger", ptr)
     if kind in ("hull", "trimesh"):
         get_index(ctx, collider, "mesh", ptr, len(ctx.meshes), required=True)

@@ -148,7 +148,11 @@ class _KhrWriter:
             if value is not None:
                 out[key] = list(value) if isinstance(value, tuple) else value
         if motion.mass == 0.0 or (motion.inertia_diagonal is not None and 0.0 in motion.inertia_diagonal):
-            self.ctx.invalid_value(ptr, "mass/inertia 0 (infinite, README) written; the schema requires > 0")
+            self.ctx.invalid_value(
+                ptr,
+                "a mass or inertia of 0 (infinite, as the KHR_physics_rigid_bodies README allows) is written as it "
+                "is, though the schema requires a value above 0",
+            )
         if motion.linear_velocity != (0.0, 0.0, 0.0):
             out["linearVelocity"] = list(motion.linear_velocity)
         if motion.angular_velocity != (0.0, 0.0, 0.0):

@@ -174,5 +174,5 @@ def test_inputs_read_resources_only_inside_the_input_folder(tmp_path):
     assert failure["code"] == "CONVERT_IMPORT_FAILED" and "Traceback" not in failure["message"], failure
     assert "\n" not in failure["message"] and "buffer" in failure["message"], failure
     warned = [(d["code"], d["pointer"], d["severity"]) for d in files["models/no_image.glb"]["diagnostics"]]
-    assert ("FILE_RESOURCE_MISSING", "/images/0/uri", "warning") in warned
+    assert ("FILE_IMAGE_MISSING", "/images/0/uri", "warning") in warned
     assert written(out) == ["models/no_image.glb", "models/shared.glb"]

@@ -29,7 +29,7 @@ def test_unreadable_stored_filter_text_is_a_warning_and_the_export_goes_on(clean
     report = last_export(clean)
     assert not [d for d in report.diagnostics if "RecursionError" in d.message or "INTERNAL" in d.code], report
     (warning,) = [d for d in report.diagnostics if "stored collision filter of 'Ghost'" in d.message]
-    assert warning.severity.label == "warning" and warning.pointer.endswith("/collider/filter")
+    assert warning.severity.label == "warning" and warning.pointer.endswith("/collider/collisionFilter")
     nodes = {node["name"]: node for node in document["nodes"]}
     assert "collisionFilter" not in nodes["Ghost"]["extensions"][RB]["collider"]
     assert "collisionFilter" in nodes["TeamA"]["extensions"][RB]["collider"]

@@ -168,7 +168,7 @@ def test_scale_rules(clean):
     assert _world_extents(negative) == pytest.approx((1.0, 3.0, 2.0))  # |[1, -2, 3]|, Y-up -> Z-up
     zero = bpy.data.objects["Zero"]
     assert zero.rigid_body is None and zero.gltf_physics.collider.disabled
-    assert ("GLTF_PHYSICS_IMPORT_SKIPPED", "/nodes/1/extensions/KHR_physics_rigid_bodies/collider") in _codes(report)
+    assert ("GLTF_PHYSICS_IMPORT_DISABLED", "/nodes/1/extensions/KHR_physics_rigid_bodies/collider") in _codes(report)
     egg = bpy.data.objects["Egg"]
     assert egg.rigid_body.collision_shape == "CONVEX_HULL" and _world_extents(egg) == pytest.approx((2.0, 2.0, 4.0))
 
@@ -220,8 +220,12 @@ def test_animated_body_follows_its_animation(clean):
 
 def test_malformed_data_imports_what_is_valid(clean):
     report = _import(clean, "malformed.gltf")
-    assert report.worst().name == "WARNING"
-    pointers = {d.pointer for d in report.diagnostics if d.severity.name == "WARNING"}
+    assert report.worst().name == "ERROR"  # the validator's severity: one severity per problem (docs/diagnostics.md)
+    mass = [
+        d for d in report.diagnostics if d.pointer.endswith("/nodes/4/extensions/KHR_physics_rigid_bodies/motion/mass")
+    ]
+    assert [(d.code, d.severity.name) for d in mass] == [("TYPE_MISMATCH", "ERROR")]
+    pointers = {d.pointer for d in report.diagnostics if d.severity.name in ("WARNING", "ERROR")}
     base = "/nodes/{}/extensions/KHR_physics_rigid_bodies"
     for expected in (
         base.format(1) + "/collider/geometry/shape",

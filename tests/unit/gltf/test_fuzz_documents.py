@@ -57,7 +57,7 @@ def _check_case(case, tmp_path, capsys) -> list[str]:
     if code not in _allowed(out + err) or "Traceback" in out + err:
         problems.append(f"validate exit {code}: {err[-300:]}")
     try:
-        rows = fuzzkit.strict_json(out)
+        rows = [d for f in fuzzkit.strict_json(out)["files"] for d in f["diagnostics"]]
     except ValueError as exc:
         return [*problems, f"validate --json is not JSON: {exc}"]
     internal = [row for row in rows if row["code"] == "INTERNAL_ERROR"]

@@ -135,7 +135,7 @@ def test_drive_with_unknown_type_is_an_error():
     doc["extensions"][RB]["physicsJoints"][0]["drives"] = [{"type": "spin", "mode": "force"}]
     diags = validate.validate_gltf(doc)
     assert {(d.code, d.pointer, d.severity) for d in diags} == {
-        ("VALUE_NOT_IN_LIST", f"{ROOT_RB}/physicsJoints/0/drives/0/type", Severity.ERROR),
+        ("GLTF_PHYSICS_VALUE_NOT_USABLE", f"{ROOT_RB}/physicsJoints/0/drives/0/type", Severity.ERROR),
         ("UNDEFINED_PROPERTY", f"{ROOT_RB}/physicsJoints/0/drives/0", Severity.ERROR),
     }
 
@@ -327,7 +327,7 @@ def test_omi_motion_type_rules():
     missing = validate.validate_gltf(omi_doc({"motion": {"mass": 2}}))
     assert [(d.code, d.severity) for d in missing] == [(codes.OMI_MOTION_TYPE_MISSING, Severity.WARNING)]
     assert found(omi_doc({"motion": {"type": "ghost"}})) == {
-        ("VALUE_NOT_IN_LIST", "/nodes/0/extensions/OMI_physics_body/motion/type")
+        ("GLTF_PHYSICS_VALUE_NOT_USABLE", "/nodes/0/extensions/OMI_physics_body/motion/type")
     }
 
 

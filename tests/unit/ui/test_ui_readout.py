@@ -188,3 +188,17 @@ def test_shape_json_round_trip_of_the_importers_form():
     data = {"type": "capsule", "capsule": {"height": 0.8, "radiusTop": 0.1, "radiusBottom": 0.3}}
     shape = ro.shape_from_json(json.dumps(data))
     assert shape == shapes.Capsule(0.8, 0.3, 0.1)
+
+
+def test_read_outs_show_no_rounding_noise():
+    """Two boxes placed symmetrically about the origin: the sum of their moments is 5.6e-18, -2.8e-18, not 0; the
+    panel showed "Centre of mass 5.551e-18, -2.776e-18, 0". Values below 1e-9 of the read-out's own scale are 0."""
+    box = ro.Box((1.0, 0.5, 0.25))
+    q = (0.0, math.sin(0.35), 0.0, math.cos(0.35))
+    parts = [ro.placed(box, q, (1, 1, 1), (0.3, 0.1, 0.0)), ro.placed(box, q, (1, 1, 1), (-0.3, -0.1, 0.0))]
+    out = ro.mass_readout(parts, 1000.0)
+    assert out.center_of_mass == (0.0, 0.0, 0.0)
+    assert all(math.copysign(1.0, c) == 1.0 for c in out.center_of_mass)  # no "-0"
+    assert "e-" not in "{:.4g}, {:.4g}, {:.4g}".format(*out.center_of_mass)
+    assert ro.without_noise([1e-12, -3.0, -0.0], 2.0) == (0.0, -3.0, 0.0)
+    assert ro.without_noise([1e-6], 2.0) == (1e-6,)  # small but real: kept
