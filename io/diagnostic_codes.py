@@ -195,6 +195,7 @@ REGISTRY: dict[str, CodeInfo] = {
     "FILE_RESOURCE_OVERSIZED": CodeInfo(E, "A buffer file is longer than its byteLength: refused unread."),
     "FILE_RESOURCE_MISSING": CodeInfo(E, "A buffer (or, for migrate, any resource) does not exist or cannot be read."),
     "FILE_IMAGE_MISSING": CodeInfo(W, "An image file does not exist: Blender imports the glTF without it."),
+    "FILE_REFERENCE_MISSING": CodeInfo(W, "A file a .blend references does not exist: Blender opens it without."),
     "FILE_RESOURCE_NOT_COPIED": CodeInfo(E, "Copying a resource failed, or it would overwrite the output."),
     "FILE_RESOURCE_REPLACED": CodeInfo(W, "A different file of the same name in the output's folder was replaced."),
     "FILE_RESOURCE_RENAMED": CodeInfo(

@@ -21,7 +21,9 @@ import pathlib
 import urllib.parse
 
 from ..diagnostics import Diagnostic, Severity
-from ..gltf.safe_files import MISSING, safe_resource
+from ..gltf.safe_files import IMAGE_MISSING, MISSING, safe_resource
+
+REFERENCE_MISSING = "FILE_REFERENCE_MISSING"  # a file a .blend references (not an image) does not exist
 
 #: ``bpy.data`` collections whose IDs carry a ``filepath`` Blender reads: (collection, what the message calls it).
 PATH_COLLECTIONS = (
@@ -96,6 +98,8 @@ def _problems(found: list[tuple[str, str, str]], folder: pathlib.Path, root: pat
             continue
         why = checked.message.removeprefix(f"resource {uri!r} ").removesuffix("; not copied")
         message = f"{what} {name!r}: {path!r} {why}"
-        severity = Severity.WARNING if checked.code == MISSING else Severity.ERROR
-        problems.append(dataclasses.replace(checked, severity=severity, message=message + "; not read"))
+        if checked.code == MISSING:  # Blender opens the file without it, as a glTF without a missing image
+            code = IMAGE_MISSING if what == "image" else REFERENCE_MISSING
+            checked = dataclasses.replace(checked, code=code, severity=Severity.WARNING)
+        problems.append(dataclasses.replace(checked, message=message + "; not read"))
     return problems

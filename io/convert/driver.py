@@ -144,6 +144,8 @@ def run(args: argparse.Namespace, blender: str | None = None, python: str | None
     except state.OutputError as exc:
         print(f"error: {printable(exc)}", file=sys.stderr)
         return 2
+    if summary is None:  # no worker could start
+        return code
     if args.report:
         try:
             _write_report(args, jobs, results, summary, time.monotonic() - started)
@@ -220,13 +222,15 @@ def _stop_signals():
 
 def _convert(
     args, jobs: list[Job], out: pathlib.Path, command: list[str], lock: state.FolderLock
-) -> tuple[int | None, dict, str]:
+) -> tuple[int | None, dict, str | None]:
     """Convert ``jobs`` into ``out`` (its lock held): stale temporary files swept first and last, outputs whose
-    stamp matches skipped (``--skip-existing``). (exit code or None, results by key, summary line)."""
+    stamp matches skipped (``--skip-existing``). (exit code or None, results by key, summary line; None when no
+    worker could start)."""
     progress = Progress(len(jobs))
     results: dict[str, dict] = {}
     options = {"to": args.to, "validate": bool(args.validate)}
     code = None
+    started = True
     try:
         lock.alone(lambda: publish.sweep(out))  # a killed run's half-published sets, .partial folders, .tmp files
         for job in jobs:  # this run's own, also beside other shards
@@ -257,9 +261,9 @@ def _convert(
 
         pool = Pool(command, args.jobs, args.timeout, args.recycle, args.to, args.validate, stamp, strict=args.strict)
         pool.run(todo, on_event)
-    except StartError as exc:
-        print(printable(f"\nerror: {_start_failure(str(exc))} {START_HINT}"), file=sys.stderr)
-        code = 2
+    except StartError as exc:  # nothing ran: one line, no summary, no report
+        print(printable(f"error: {_start_failure(str(exc))} {START_HINT}"), file=sys.stderr)
+        started = False
     except KeyboardInterrupt:
         print("\ninterrupted: files not converted are listed as not_run in the report", file=sys.stderr)
         code = 130
@@ -271,6 +275,8 @@ def _convert(
         for job in jobs:  # the .partial folders of workers killed by Ctrl-C or a signal
             p.remove_partial(job.output)
         lock.alone(lambda: publish.sweep(out))
+    if not started:
+        return EXIT_USAGE, results, None
     return code, results, progress.summary()
 
 

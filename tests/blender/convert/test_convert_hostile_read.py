@@ -168,7 +168,7 @@ def test_blend_with_a_missing_image_inside_in_still_converts_with_a_warning(one_
     blend = _blend_with(tmp_path, lambda folder: _textured_box("//gone.png"))
     result = _convert_blend(one_file, blend, tmp_path / "out")
     assert result["status"] == "warnings", result
-    assert [d["code"] for d in result["diagnostics"] if d["code"].startswith("FILE_")] == ["FILE_RESOURCE_MISSING"]
+    assert [d["code"] for d in result["diagnostics"] if d["code"].startswith("FILE_")] == ["FILE_IMAGE_MISSING"]
     assert (tmp_path / "out" / "scene.gltf").is_file()
 
 
