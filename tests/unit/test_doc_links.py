@@ -62,3 +62,8 @@ def test_the_anchor_rule_matches_github() -> None:
         "round-7-frozen-from-the-loaded-json-issue-14"
     )
     assert github_anchor("`check` for CI") == "check-for-ci"
+
+
+def test_readme_is_one_page() -> None:
+    """The README is for the people who install the extension: at most 10 KB, details live in docs/."""
+    assert len((ROOT / "README.md").read_bytes()) <= 10 * 1024
