@@ -6,7 +6,7 @@ Then add its name and an adder that imports your module to ``MODULES`` below (bp
 ``register`` with the function.
 
 Start-up: a command line names one command, and only that command's module is imported (``metrics`` and ``check``
-load numpy and the simulation code, ~90 ms ``convert`` does not wait for before starting its workers); the overview
+load numpy and the simulation code, which ``convert`` does not wait for before starting its workers); the overview
 (``--help``, no or an unknown command) imports them all. ``validate`` and ``migrate`` import the parser when they run.
 """
 

@@ -168,7 +168,7 @@ def linear(axes: tuple[int, ...], t_a, a, t_b, out, s: Scratch) -> None:
         np.sqrt(out, out=out)
         return
     frame_a_coordinate(axes[0], t_a, a, t_b, out, s)
-    if len(axes) == 2:  # √(dᵢ² + dⱼ²); np.hypot is not vectorised and 4× slower
+    if len(axes) == 2:  # √(dᵢ² + dⱼ²); np.hypot is slower here (tests/bench/bench_limits.py)
         other = s.rows[3, :n]
         frame_a_coordinate(axes[1], t_a, a, t_b, other, s)
         np.multiply(out, out, out=out)

@@ -88,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="kill a worker stuck on one file for S seconds (600)",
     )
-    parser.add_argument(  # 500: a worker's memory stays flat over 500 small files; each restart costs ~1 s
+    parser.add_argument(  # 500: a worker's memory stays flat over 500 small files; a restart is a Blender start
         "--recycle", type=positive_int, default=500, metavar="K", help="replace each worker after K files (500)"
     )
     add_worker_arguments(parser, "run workers")

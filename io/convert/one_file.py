@@ -124,7 +124,7 @@ def read_input(
     if any(d.severity == Severity.ERROR for d in problems):  # a local file outside IN would be copied into the output
         counts.update(document_counts(document))
         return False
-    if to_blend:  # parsing costs ~0.5 ms a small file: only where these counts are reported
+    if to_blend:  # parsing costs time per file: only where these counts are reported
         counts.update(document_counts(document))
     _reset(enable)
     _import_settings(reproduce)

@@ -249,8 +249,8 @@ class Pool:
 
     def _slot(self, index: int, slots: int) -> None:
         """Feed one worker at a time, ``AHEAD`` jobs ahead: the worker reads the next job from its stdin as soon as
-        it has answered, without waiting for this thread to be scheduled (on a busy machine that wait was ~10 ms a
-        file). Jobs sent ahead of a file that crashed or hung go first to the next worker, in order."""
+        it has answered, without waiting for this thread to be scheduled (on a busy machine that wait is noticeable
+        per file). Jobs sent ahead of a file that crashed or hung go first to the next worker, in order."""
         worker, sent, retry = None, collections.deque(), collections.deque()
         cpus = worker_cpus(index, slots)
         try:

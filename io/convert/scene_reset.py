@@ -1,10 +1,10 @@
 """The empty scene a conversion worker starts each glTF input from (Blender side).
 
-``wm.read_homefile(use_factory_startup=True, use_empty=True)`` gives it, enabled extensions kept, but it costs
-11-20 ms per file (it reloads the whole startup file): more than importing and exporting a small glTF. Once the
+``wm.read_homefile(use_factory_startup=True, use_empty=True)`` gives it, enabled extensions kept, but it
+reloads the whole startup file for every file: more than importing and exporting a small glTF. Once the
 worker has such a home file, the next reset only swaps in a fresh scene and removes every other data-block
-(``bpy.data.batch_remove``, ≈ 0.4 ms). Screens, workspaces and the window manager are kept: they are the home
-file's own. After a ``.blend`` input (``open_mainfile`` replaced everything) or without a window the next reset
+(``bpy.data.batch_remove``, far cheaper; docs/perf-history.md). Screens, workspaces and the window manager are
+kept: they are the home file's own. After a ``.blend`` input (``open_mainfile`` replaced everything) or without a window the next reset
 is a full ``read_homefile`` again.
 
 What differs from ``read_homefile``: only settings a new scene has other defaults for than the startup file's

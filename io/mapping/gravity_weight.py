@@ -27,7 +27,7 @@ class GravityWeight:
 def gravity_weight(factors: Iterable[float]) -> GravityWeight | None:
     """The shared factor of the dynamic bodies; mixed factors → the most common one (ties: the one nearest 1).
     None when there is no dynamic body or every factor is 1 (nothing to reproduce: the weight stays as it is)."""
-    counts: dict[float, int] = {}  # not a Counter: its isinstance(…, Mapping) check costs ~0.2 ms in an import
+    counts: dict[float, int] = {}  # not a Counter: its isinstance(…, Mapping) check is slow when run per body
     for f in factors:  # (the ABC caches are cold there); a dict counts the same, in the same first-seen order
         f = float(f)
         counts[f] = counts.get(f, 0) + 1

@@ -180,7 +180,7 @@ _UNSET = object()  # what ``write_changed`` compares with when ``struct`` has no
 
 def write_changed(struct, name: str, value) -> None:
     """``setattr`` unless ``struct`` already reads ``value``: each write of a rigid-body setting runs Blender's
-    update (~1.5 µs, thousands per import); a value the setting already holds changes nothing."""
+    update (thousands per import); a value the setting already holds changes nothing."""
     if getattr(struct, name, _UNSET) != value:
         setattr(struct, name, value)
 

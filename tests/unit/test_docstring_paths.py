@@ -42,3 +42,20 @@ def test_docstrings_name_only_existing_modules() -> None:
                 if not resolves(token, files, names):
                     stale.append(f"{source.relative_to(ROOT)}:{number}: {token}")
     assert not stale, "modules that do not exist:\n" + "\n".join(stale)
+
+
+MEASUREMENT = re.compile(
+    r"[~≈] ?[0-9][0-9.,]* ?(ms|µs|us|s|MB|MiB|GB|GiB|%)\b|[0-9]+(\.[0-9]+)?× (slower|faster)"
+    r"|[0-9]+(\.[0-9]+)? ?(ms|µs) (per|a|each|of)\b|[0-9]+-[0-9]+ ms"
+)
+
+
+def test_docstrings_and_comments_carry_no_measurements() -> None:
+    """Timings go stale in code: they live in docs/ next to the command that measured them."""
+    found = [
+        f"{source.relative_to(ROOT)}:{number}: {line.strip()}"
+        for source in SOURCES
+        for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1)
+        if MEASUREMENT.search(line)
+    ]
+    assert not found, "measurements in code:\n" + "\n".join(found)

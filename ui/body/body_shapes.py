@@ -28,7 +28,7 @@ from .. import readout
 from ..readout import Part
 
 MAX_HULL_VERTICES = 200_000  # operators: beyond this a mesh is not evaluated
-PANEL_MAX_VERTICES = 10_000  # panels redraw often (~9 ms at 10k vertices with a cached hull)
+PANEL_MAX_VERTICES = 10_000  # panels redraw often: a bound on the vertices a read-out reads
 
 
 def body_frame(ob: bpy.types.Object) -> Matrix:
@@ -49,7 +49,7 @@ def _triangles(mesh: bpy.types.Mesh) -> np.ndarray:
 
 
 _HULLS: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
-HULL_CACHE_SIZE = 16  # panels redraw often; a hull of 10k points costs ~60 ms, a cache hit ~0.1 ms
+HULL_CACHE_SIZE = 16  # panels redraw often; a hull is costly, a cache hit is not
 
 
 def _hull(vertices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
