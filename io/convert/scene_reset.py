@@ -4,8 +4,8 @@
 reloads the whole startup file for every file: more than importing and exporting a small glTF. Once the
 worker has such a home file, the next reset only swaps in a fresh scene and removes every other data-block
 (``bpy.data.batch_remove``, far cheaper; docs/perf-history.md). Screens, workspaces and the window manager are
-kept: they are the home file's own. After a ``.blend`` input (``open_mainfile`` replaced everything) or without a window the next reset
-is a full ``read_homefile`` again.
+kept: they are the home file's own. After a ``.blend`` input (``open_mainfile`` replaced everything) or without a
+window the next reset is a full ``read_homefile`` again.
 
 What differs from ``read_homefile``: only settings a new scene has other defaults for than the startup file's
 scene (display shading, Cycles / EEVEE / ffmpeg render options, tool settings); scene units, gravity, frame range
