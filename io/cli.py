@@ -93,15 +93,18 @@ VALID, INVALID, UNREADABLE = "ok", "failed", "unreadable"
 
 
 def _validate_paths(paths: list[str]) -> list[str]:
-    """The files to validate: each FILE as given, each folder's ``.gltf`` / ``.glb`` files (walked recursively,
-    hidden entries skipped, sorted)."""
+    """The files to validate: each FILE as given, each folder's regular ``.gltf`` / ``.glb`` files, walked as
+    ``convert`` walks its inputs (``convert.walk.walk_regular``: any depth, hidden entries skipped, sorted; a FIFO or
+    device of such a name is named on stderr, never opened)."""
+    from .convert.walk import walk_regular
+
     out = []
     for text in paths:
         if os.path.isdir(text):
-            for top, dirs, files in os.walk(text):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found = (f for f in sorted(files) if not f.startswith(".") and f.lower().endswith((".gltf", ".glb")))
-                out += [os.path.join(top, f) for f in found]
+            found, skipped = walk_regular(pathlib.Path(text), None, (".gltf", ".glb"))
+            for why in skipped:
+                print(printable(f"skipped {why}"), file=sys.stderr)
+            out += [str(path) for path in found]
         else:
             out.append(text)
     return out

@@ -17,10 +17,10 @@ import stat
 
 
 def walk_regular(
-    folder: pathlib.Path, skip: pathlib.Path, suffixes: tuple[str, ...]
+    folder: pathlib.Path, skip: pathlib.Path | None, suffixes: tuple[str, ...]
 ) -> tuple[list[pathlib.Path], list[str]]:
     """(files under ``folder`` named ``*<suffix>``, sorted per folder, depth first; why each other such name was
-    skipped). ``skip`` (a resolved folder, e.g. OUT) is never entered."""
+    skipped). ``skip`` (a resolved folder, e.g. OUT; None for none) is never entered."""
     found: list[pathlib.Path] = []
     skipped: list[str] = []
     seen: set[pathlib.Path] = set()

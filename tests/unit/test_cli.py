@@ -125,6 +125,23 @@ def test_validate_walks_folders_lists_clean_files_and_ends_with_totals(tmp_path)
     assert run("validate", empty).returncode == 2
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are Unix")
+def test_validate_walks_a_folder_as_convert_does_deep_trees_and_fifos_skipped(tmp_path):
+    """The folder walk is convert's (``convert.walk``): any depth, a FIFO named ``*.gltf`` named and never opened."""
+    import os
+
+    deep = tmp_path / "lib"
+    for _ in range(120):
+        deep = deep / "d"
+    deep.mkdir(parents=True)
+    (deep / "a.gltf").write_text((FIXTURES / "basic_body.gltf").read_text(), encoding="utf-8")
+    os.mkfifo(tmp_path / "lib" / "pipe.gltf")
+    result = run("validate", "--json", tmp_path / "lib")
+    assert result.returncode == 0, result.stderr
+    assert [pathlib.Path(f["file"]).name for f in json.loads(result.stdout)["files"]] == ["a.gltf"]
+    assert "pipe.gltf: not a regular file" in result.stderr
+
+
 @pytest.mark.parametrize("command", [[], ["validate"], ["migrate"], ["convert"], ["metrics"], ["check"]])
 def test_version_on_the_command_and_every_subcommand(command):
     manifest = tomllib.loads((ROOT / "blender_manifest.toml").read_text(encoding="utf-8"))
