@@ -28,6 +28,7 @@ from ..mapping.joints_to_gltf import constraint_description
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
 from ..mapping.stored import stored_description
+from ..mapping.stored_values import view_of
 
 
 def _role(ob) -> str:
@@ -127,7 +128,7 @@ def _triggers(scene) -> list:
             for ob in scene.objects
             if ob.type == "MESH"
             and getattr(ob, "gltf_physics", None) is not None
-            and ob.gltf_physics.role == "TRIGGER_PROXY"
+            and view_of(ob).role == "TRIGGER_PROXY"
         ),
         key=lambda ob: ob.name,
     )
@@ -150,7 +151,7 @@ def _shape_objects(body, tree: ObjectTree) -> list:
     compound parts and collision proxies."""
     out = [body] if body.type == "MESH" and body.rigid_body.collision_shape != "COMPOUND" else []
     for child in tree.descendants(body):
-        proxy = getattr(child, "gltf_physics", None) is not None and child.gltf_physics.role == "PROXY"
+        proxy = getattr(child, "gltf_physics", None) is not None and view_of(child).role == "PROXY"
         if child.type == "MESH" and (child.rigid_body is not None or proxy):
             out.append(child)
     return out
@@ -259,7 +260,7 @@ def sample_scene(scene, frames: int = 120) -> dict:
 
 
 def _body_entry(ob, track, bounds: list) -> dict:
-    pg = getattr(ob, "gltf_physics", None)
+    pg = view_of(ob)
     node = pg.node_index if pg is not None and pg.role == "NODE" and pg.node_index >= 0 else None
     return {
         "name": ob.name,

@@ -17,6 +17,7 @@ from ..diagnostics import pointer
 from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
+from ..mapping.stored_values import view_of
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
 
@@ -45,7 +46,8 @@ def set_trs(node, trs: tuple) -> None:
 
 
 def pg_of(ob):
-    return getattr(ob, "gltf_physics", None)
+    """``ob``'s stored glTF physics as a read-only view (``mapping/stored_values.py``; None without any)."""
+    return view_of(ob)
 
 
 def _outside(ob) -> bool:

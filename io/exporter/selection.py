@@ -46,8 +46,8 @@ def export_decision(session: ExportSession, ob) -> str:
             return "collision" if _mesh_kind(geometry) else "no_mesh"
         owner = _node_object_of_proxy(session, ob)
         if owner is not None:
-            geometry = owner.gltf_physics.trigger.geometry if pg.role == "TRIGGER_PROXY" else None
-            geometry = geometry or owner.gltf_physics.collider.geometry
+            stored = pg_of(owner)
+            geometry = stored.trigger.geometry if pg.role == "TRIGGER_PROXY" else stored.collider.geometry
             if _mesh_kind(geometry):
                 return "collision"  # holds the collision mesh: exported, then taken out of the scene graph
         return "drop"

@@ -104,7 +104,7 @@ def _prepare_collider(ctx: ImportContext, index: int):
 
 def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     doc, collider = ctx.document, ctx.document.nodes[index].collider
-    pg = ob.gltf_physics
+    pg = ctx.stored(ob)
     if ctx.document.nodes[index].motion is None or ctx.body_objects.get(index) != ob:  # else ``_motion_body`` did
         props.assign(pg, role="NODE", node_index=index, source=ctx.document.nodes[index].source or "")
     disabled = collider.geometry is not None and (_zero_scale(ctx, index) or index in ctx.cache.get(_UNBUILT, ()))
@@ -115,11 +115,12 @@ def _store_collider(ctx: ImportContext, ob, index: int) -> None:
     props.store_filter(pc.filter, props.lookup(doc.filters, collider.filter), collider.filter)
 
 
-def _mark_proxy(ob, index: int, generated_for_node: bool) -> None:
+def _mark_proxy(ctx: ImportContext, ob, index: int, generated_for_node: bool) -> None:
     _style(ob)
     if not generated_for_node:
-        ob.gltf_physics.role = "PROXY"
-        ob.gltf_physics.proxy_node = index
+        pg = ctx.stored(ob)
+        pg.role = "PROXY"
+        pg.proxy_node = index
 
 
 def _material_of(ctx: ImportContext, index: int):
@@ -152,20 +153,20 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
             data = new_shape_data(ctx, ob.name + ".collider", usable[0][1], object_scale=scale)
             if data is not None:
                 ob = replace_with_mesh_object(ctx, m, data.mesh)
-                _mark_proxy(ob, m, True)
-                ob.gltf_physics.generated_mesh = True
+                _mark_proxy(ctx, ob, m, True)
+                ctx.stored(ob).generated_mesh = True
         if data is not None:
             parts.append((m, ob, data))
     if not parts and usable:
         if holds_no_mesh(ctx, ob):
             ob = replace_with_mesh_object(ctx, m, empty_mesh(ob.name + ".compound"))
-            ob.gltf_physics.generated_mesh = True
+            ctx.stored(ob).generated_mesh = True
         for c, geo in usable:
             part = _guarded(ctx, c, "collider", "compound child", _compound_child, ctx, m, ob, c, geo)
             if part is not None:
                 parts.append(part)
     motion = fit_float32(ctx, m, ctx.document.nodes[m].motion)
-    pg = ob.gltf_physics
+    pg = ctx.stored(ob)
     props.assign(pg, role="NODE", node_index=m, source=ctx.document.nodes[m].source or "")
     animated = m in ctx.animated
     props.store_motion(pg.motion, motion, animated)
@@ -173,9 +174,9 @@ def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
         if holds_no_mesh(ctx, ob):
             data = new_shape_data(ctx, ob.name + ".body", _box_geometry(), object_scale=scale)
             ob = replace_with_mesh_object(ctx, m, data.mesh)
-            _mark_proxy(ob, m, True)
-            ob.gltf_physics.generated_mesh = True
-        rb = add_rigid_body(ctx, ob, "BOX" if ob.gltf_physics.generated_mesh else "CONVEX_HULL", "ACTIVE")
+            _mark_proxy(ctx, ob, m, True)
+            ctx.stored(ob).generated_mesh = True
+        rb = add_rigid_body(ctx, ob, "BOX" if ctx.stored(ob).generated_mesh else "CONVEX_HULL", "ACTIVE")
         rb.collision_collections = [False] * 20
         ctx.note(APPROXIMATED, at(ctx, m), "body without colliders: imported as a body that collides with nothing")
     elif len(parts) == 1 and parts[0][1] == ob:
@@ -220,10 +221,10 @@ def _compound_child(ctx: ImportContext, m: int, body, c: int, geo):
     if data is None:
         return None
     proxy = new_child_object(ctx, name, data.mesh, body, matrix)
-    _mark_proxy(proxy, c, False)
+    _mark_proxy(ctx, proxy, c, False)
     if child is None:
         _store_collider(ctx, proxy, c)
-        proxy.gltf_physics.role = "PROXY"
+        ctx.stored(proxy).role = "PROXY"
     return c, proxy, data
 
 
@@ -269,12 +270,12 @@ def _static_collider(ctx: ImportContext, c: int) -> None:
             return
         if holds_no_mesh(ctx, ob):
             body = replace_with_mesh_object(ctx, c, data.mesh)
-            _mark_proxy(body, c, True)
-            body.gltf_physics.generated_mesh = True
+            _mark_proxy(ctx, body, c, True)
+            ctx.stored(body).generated_mesh = True
             ctx.objects[c] = body
         else:
             body = new_child_object(ctx, ob.name + ".collider", data.mesh, ob)
-            _mark_proxy(body, c, False)
+            _mark_proxy(ctx, body, c, False)
     _notes(ctx, c, data)
     rb = add_rigid_body(ctx, body, data.collision_shape, "PASSIVE", ctx.animated_at_or_above(c))
     props.apply_material(rb, _material_of(ctx, c))

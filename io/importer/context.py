@@ -5,6 +5,7 @@ maps the steps fill in) and the import's diagnostic codes. The order of the step
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +14,9 @@ from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_REVI
 from ..gltf.model import PhysicsDocument
 from ..gltf.node_frames import WorldFrames
 from ..gltf.nodes import nearest_marked, parent_map
+from ..mapping import stored_values
 from ..mapping.axes import matrix_to_blender, scale_to_blender
+from ..mapping.stored_values import StoredView
 from ..report import Reporting
 
 IMPORT_FAILED = "GLTF_PHYSICS_IMPORT_FAILED"  # a step or an object could not be built (WARNING)
@@ -69,6 +72,34 @@ class ImportContext(Reporting):
         self.animated = animated_nodes(self.json)
         self.frames = WorldFrames(self.json_nodes, self.parents)  # every node's world matrix, computed once
         self._pointers: dict[tuple, str] = {}  # node_pointer's answers (several steps ask for the same ones)
+        self._stored: dict[int, tuple[Any, dict]] = {}  # object pointer → (object, values written by flush_stored)
+
+    def stored(self, ob) -> StoredView:
+        """A writable view of ``ob``'s stored values (``mapping/stored_values.py``) for this import: every step
+        reads and writes the same values, and :meth:`flush_stored` writes each object's text once."""
+        key = ob.as_pointer()
+        entry = self._stored.get(key)
+        if entry is None:
+            text = ob.gltf_physics.values_json
+            entry = self._stored[key] = (ob, json.loads(json.dumps(stored_values.parse(text))) if text else {})
+        return StoredView(entry[1], (), ob.gltf_physics, writable=True)
+
+    def move_stored(self, old, new) -> None:
+        """``new`` replaced ``old`` (``proxies``): the values kept for ``old`` are ``new``'s."""
+        entry = self._stored.pop(old.as_pointer(), None)
+        if entry is not None:
+            self._stored[new.as_pointer()] = (new, entry[1])
+
+    def flush_stored(self) -> None:
+        """Write every object's stored text (one RNA write per object whose values changed)."""
+        entries, self._stored = self._stored, {}
+        for ob, values in entries.values():
+            text = stored_values.dumps(values)
+            try:
+                if ob.gltf_physics.values_json != text:
+                    ob.gltf_physics.values_json = text
+            except ReferenceError:  # removed by a later step
+                continue
 
     def animated_at_or_above(self, index: int | None) -> bool:
         """Does the file animate node ``index`` or one of its ancestors? (All nodes answered together once.)"""

@@ -157,6 +157,7 @@ def build(ctx: ImportContext) -> None:
         try:
             _build(ctx)
         finally:  # replaced Empties deleted, unused placeholders back to Empties, unused joint Empties deleted
+            ctx.flush_stored()  # each object's stored text, once
             ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
             ctx.guarded("", "removing unused joint Empties", joint_empties.remove_unused, ctx)
 

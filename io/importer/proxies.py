@@ -133,6 +133,7 @@ def _replace(ctx, index: int, data) -> bpy.types.Object:
     if pg is not None and len(pg.id_properties_ensure()):  # 5.0 no longer lists add-on properties in keys()
         copy_property_group(pg, new.gltf_physics)
     gltf_addon.set_node_object(ctx.gltf, index, new)
+    ctx.move_stored(old, new)
     _remap_context(ctx, index, old, new)
     ctx.cache.setdefault("replaced", []).append(old)
     return new

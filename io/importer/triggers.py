@@ -21,7 +21,7 @@ def build(ctx: ImportContext) -> None:
 
 def _store(ctx: ImportContext, ob, index: int) -> None:
     doc, trigger = ctx.document, ctx.document.nodes[index].trigger
-    pg = ob.gltf_physics
+    pg = ctx.stored(ob)
     if pg.role == "NONE":
         pg.role, pg.node_index = "NODE", index
         pg.source = doc.nodes[index].source or ""
@@ -57,8 +57,8 @@ def _trigger(ctx: ImportContext, index: int) -> None:
     volume = new_child_object(ctx, ob.name + ".trigger", data.mesh, ob)
     style_as_proxy(volume)
     volume.display_type = "BOUNDS" if data.collision_shape == "BOX" else "WIRE"
-    volume.gltf_physics.role = "TRIGGER_PROXY"
-    volume.gltf_physics.proxy_node = index
+    stored = ctx.stored(volume)
+    stored.role, stored.proxy_node = "TRIGGER_PROXY", index
     ctx.trigger_objects[index] = volume
     for text in data.notes:
         ctx.note(APPROXIMATED, ptr, text)

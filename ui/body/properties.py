@@ -8,8 +8,6 @@ write the file's values back. Vectors are stored in **Blender's frame** (exact s
 ``extras`` / ``extensions`` / unknown keys of every kept object (``passthrough``, ``shape_passthrough``).
 """
 
-from __future__ import annotations
-
 import bpy
 from bpy.props import (
     BoolProperty,
@@ -25,6 +23,7 @@ from bpy.props import (
 from ..filters import filter_mirror, sync_filters
 from ..joint.joint_properties import GLTF_PHYSICS_PG_joint
 from . import sync_body, sync_combine, sync_shapes
+from .stored_views import stored, stored_copy
 
 MOTION_KINDS = (
     ("dynamic", "Dynamic", "Simulated body"),
@@ -57,22 +56,21 @@ GEOMETRY_KINDS = (
 )
 
 
+@stored(("collider", "material"))
 class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     """A glTF physics material exactly as the file said (Blender keeps one friction and multiplies)."""
 
-    has_material: BoolProperty(name="Has Material", default=False, update=sync_body.material_presence_changed)
-    index: IntProperty(name="Index", default=-1, description="Index in the file's physicsMaterials (-1 = none)")
+    has_material: BoolProperty(name="Has Material", update=sync_body.material_presence_changed)
+    index: IntProperty(name="Index", description="Index in the file's physicsMaterials (-1 = none)")
     name: StringProperty(name="Name")
     static_friction: FloatProperty(
         name="Static Friction",
-        default=0.6,
         min=0.0,
         description="Unitless coefficient (physicsMaterials[].staticFriction); stored for export, Blender has one "
         "friction",
     )
     dynamic_friction: FloatProperty(
         name="Dynamic Friction",
-        default=0.6,
         min=0.0,
         description="Unitless coefficient (physicsMaterials[].dynamicFriction); sets Blender's friction through the "
         "combine rule (the value for multiply, else its square root)",
@@ -80,7 +78,6 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     )
     restitution: FloatProperty(
         name="Restitution",
-        default=0.0,
         min=0.0,
         description="Unitless coefficient (physicsMaterials[].restitution); sets Blender's bounciness through the "
         "combine rule",
@@ -89,14 +86,12 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     friction_combine: EnumProperty(
         name="Friction Combine",
         items=COMBINE_MODES,
-        default="NONE",
         description="physicsMaterials[].frictionCombine; Blender multiplies, so any other mode writes the square root",
         update=sync_combine.material_changed,
     )
     restitution_combine: EnumProperty(
         name="Restitution Combine",
         items=COMBINE_MODES,
-        default="NONE",
         description="physicsMaterials[].restitutionCombine; Blender multiplies, so any other mode writes the square "
         "root",
         update=sync_combine.material_changed,
@@ -106,7 +101,7 @@ class GLTF_PHYSICS_PG_material(bpy.types.PropertyGroup):
     )
     # Import option Reproduce Motion: this object's rigid-body friction/restitution pre-combined for its contact
     # partners (the exporter still writes the file's material; Remove Reproduction Helpers restores "before").
-    reproduced: BoolProperty(name="Pre-combined", default=False)
+    reproduced: BoolProperty(name="Pre-combined")
     reproduced_values: FloatVectorProperty(
         name="Pre-combined Values", size=4, description="Friction, restitution set; friction, restitution before"
     )
@@ -116,11 +111,12 @@ class GLTF_PHYSICS_PG_system_name(bpy.types.PropertyGroup):
     """One row of a collision-filter UI list (``name`` = a system name; a view of the JSON text)."""
 
 
+@stored(("collider", "filter"))
 class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
     """A glTF collision filter exactly as the file said (lists as JSON text; empty text = absent)."""
 
-    has_filter: BoolProperty(name="Has Filter", default=False, update=sync_filters.filter_changed)
-    index: IntProperty(name="Index", default=-1)
+    has_filter: BoolProperty(name="Has Filter", update=sync_filters.filter_changed)
+    index: IntProperty(name="Index")
     name: StringProperty(name="Name")
     collision_systems: StringProperty(
         name="Collision Systems",
@@ -150,52 +146,49 @@ class GLTF_PHYSICS_PG_filter(bpy.types.PropertyGroup):
     )
 
 
+@stored(("motion",))
 class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     """``motion`` of a glTF node; vectors in Blender's frame."""
 
-    has_motion: BoolProperty(name="Has Motion", default=False, update=sync_body.motion_presence_changed)
+    has_motion: BoolProperty(name="Has Motion", update=sync_body.motion_presence_changed)
     kind: EnumProperty(
         name="Type",
         items=MOTION_KINDS,
-        default="dynamic",
         description="motion.isKinematic (OMI: type); sets Blender's body type and Animated flag",
         update=sync_body.motion_state_changed,
     )
     mass_mode: EnumProperty(
         name="Mass",
         items=MASS_MODES,
-        default="EXPLICIT",
         description="motion.mass present, absent or 0; sets Blender's body type and mass",
         update=sync_body.motion_state_changed,
     )
     mass: FloatProperty(
         name="Mass",
-        default=1.0,
         min=0.0,
         unit="MASS",
         description="kg (motion.mass, Explicit); sets Blender's mass",
         update=sync_body.mass_changed,
     )
-    has_center_of_mass: BoolProperty(name="Has Centre of Mass", default=False)
+    has_center_of_mass: BoolProperty(name="Has Centre of Mass")
     center_of_mass: FloatVectorProperty(
         name="Centre of Mass",
         size=3,
         subtype="TRANSLATION",
         description="m, node space, Blender axes (motion.centerOfMass; written as (x, z, −y))",
     )
-    has_inertia_diagonal: BoolProperty(name="Has Inertia", default=False)
+    has_inertia_diagonal: BoolProperty(name="Has Inertia")
     inertia_diagonal: FloatVectorProperty(
         name="Inertia Diagonal",
         size=3,
         min=0.0,
         description="kg·m², principal moments, Blender axes (motion.inertiaDiagonal; written as (x, z, y))",
     )
-    has_inertia_orientation: BoolProperty(name="Has Inertia Orientation", default=False)
+    has_inertia_orientation: BoolProperty(name="Has Inertia Orientation")
     inertia_orientation: FloatVectorProperty(
         name="Inertia Orientation",
         size=4,
         subtype="QUATERNION",
-        default=(1.0, 0.0, 0.0, 0.0),
         description="Principal axes rotation, Blender (w, x, y, z) (motion.inertiaOrientation: xyzw, glTF axes)",
     )
     linear_velocity: FloatVectorProperty(
@@ -213,20 +206,17 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     )
     gravity_factor: FloatProperty(
         name="Gravity Factor",
-        default=1.0,
         description="Unitless multiplier of gravity (motion.gravityFactor); sets the world's gravity weight when "
         "Reproduce Motion is on (the shared factor, mixed: the most common one)",
         update=sync_body.gravity_changed,
     )
     animated: BoolProperty(
         name="Animated",
-        default=False,
         description="Follows the file's animation; sets Blender's Animated flag",
         update=sync_body.motion_state_changed,
     )
     reproduced_mass: FloatProperty(
         name="Reproduced Mass",
-        default=-1.0,
         description="Blender mass Reproduce Motion gave a split compound (-1 = none)",
     )
     passthrough: StringProperty(
@@ -234,15 +224,19 @@ class GLTF_PHYSICS_PG_motion(bpy.types.PropertyGroup):
     )
 
 
+@stored(("collider", "geometry"))
 class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
     """Collider or trigger geometry as the file said."""
 
-    kind: EnumProperty(name="Geometry", items=GEOMETRY_KINDS, default="NONE")
-    shape_index: IntProperty(name="Shape", default=-1)
+    kind: EnumProperty(
+        name="Geometry",
+        items=GEOMETRY_KINDS,
+    )
+    shape_index: IntProperty(name="Shape")
     shape_json: StringProperty(name="Shape JSON", description="The shape, glTF frame (KHR_implicit_shapes form)")
-    mesh: IntProperty(name="Mesh", default=-1)
-    node: IntProperty(name="Node", default=-1)
-    convex_hull: BoolProperty(name="Convex Hull", default=False)
+    mesh: IntProperty(name="Mesh")
+    node: IntProperty(name="Node")
+    convex_hull: BoolProperty(name="Convex Hull")
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
@@ -265,40 +259,56 @@ class GLTF_PHYSICS_PG_geometry(bpy.types.PropertyGroup):
     )
 
 
+@stored(("collider",))
 class GLTF_PHYSICS_PG_collider(bpy.types.PropertyGroup):
-    has_collider: BoolProperty(name="Has Collider", default=False)
+    has_collider: BoolProperty(name="Has Collider")
     geometry: PointerProperty(type=GLTF_PHYSICS_PG_geometry)
     material: PointerProperty(type=GLTF_PHYSICS_PG_material)
     filter: PointerProperty(type=GLTF_PHYSICS_PG_filter)
-    disabled: BoolProperty(name="Disabled", default=False, description="Node scale is zero: the collider is off")
+    disabled: BoolProperty(name="Disabled", description="Node scale is zero: the collider is off")
     approximated: StringProperty(name="Approximation", description="How Blender's shape differs from the file")
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
 
 
+GLTF_PHYSICS_PG_trigger_geometry = stored_copy(
+    GLTF_PHYSICS_PG_geometry, "GLTF_PHYSICS_PG_trigger_geometry", ("trigger", "geometry")
+)
+GLTF_PHYSICS_PG_trigger_filter = stored_copy(
+    GLTF_PHYSICS_PG_filter, "GLTF_PHYSICS_PG_trigger_filter", ("trigger", "filter")
+)
+
+
+@stored(("trigger",))
 class GLTF_PHYSICS_PG_trigger(bpy.types.PropertyGroup):
-    has_trigger: BoolProperty(name="Is Trigger", default=False)
-    geometry: PointerProperty(type=GLTF_PHYSICS_PG_geometry)
+    has_trigger: BoolProperty(name="Is Trigger")
+    geometry: PointerProperty(type=GLTF_PHYSICS_PG_trigger_geometry)
     nodes: StringProperty(name="Nodes", description="Compound trigger: JSON list of node indices ('' = simple)")
-    filter: PointerProperty(type=GLTF_PHYSICS_PG_filter)
+    filter: PointerProperty(type=GLTF_PHYSICS_PG_trigger_filter)
     passthrough: StringProperty(
         name="Passthrough", description="extras / extensions / unknown keys of the file's object (JSON, '' = none)"
     )
 
 
+@stored(())
 class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
     """glTF physics of one object (``Object.gltf_physics``)."""
 
-    role: EnumProperty(name="Role", items=ROLES, default="NONE")
-    node_index: IntProperty(name="glTF Node", default=-1, description="Index of the imported node (-1 = none)")
+    # The one stored value: every other property of these groups but the pointers and UI state is a view of it.
+    values_json: StringProperty(
+        name="Stored Values",
+        description="This object's glTF physics as one JSON text (io/mapping/stored_values.py); the panels' "
+        "properties are views of it",
+    )
+    role: EnumProperty(name="Role", items=ROLES)
+    node_index: IntProperty(name="glTF Node", description="Index of the imported node (-1 = none)")
     source: StringProperty(name="Revision", description="Revision the data was read from")
     generated_mesh: BoolProperty(
         name="Generated Mesh",
-        default=False,
         description="The node imported as an Empty; its mesh is generated collision geometry (not exported)",
     )
-    proxy_node: IntProperty(name="Proxy Of", default=-1, description="PROXY: the collider/trigger node it stands for")
+    proxy_node: IntProperty(name="Proxy Of", description="PROXY: the collider/trigger node it stands for")
     file_name: StringProperty(
         name="File Name",
         description="The glTF node's name as JSON text when Blender shows it escaped (lone surrogates, control "
@@ -306,7 +316,6 @@ class GLTF_PHYSICS_PG_object(bpy.types.PropertyGroup):
     )
     outside_scene: BoolProperty(
         name="Outside Scene",
-        default=False,
         description="The file kept this node outside its scene (imported into the orphan collection): export "
         "writes it as a node of no scene",
     )
@@ -330,6 +339,8 @@ CLASSES = (
     GLTF_PHYSICS_PG_filter,
     GLTF_PHYSICS_PG_motion,
     GLTF_PHYSICS_PG_geometry,
+    GLTF_PHYSICS_PG_trigger_geometry,
+    GLTF_PHYSICS_PG_trigger_filter,
     GLTF_PHYSICS_PG_collider,
     GLTF_PHYSICS_PG_trigger,
     GLTF_PHYSICS_PG_object,

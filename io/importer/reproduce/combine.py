@@ -57,7 +57,7 @@ def build(ctx: ImportContext, dynamic: list[tuple[int, object]]) -> None:
         return
     for node, values in result.values.items():
         for ob in bodies[node]:
-            set_pre_combined(ob, values["friction"], values["restitution"])
+            set_pre_combined(ob, values["friction"], values["restitution"], ctx.stored(ob).collider.material)
     for node in result.exact:
         ctx.note(
             REPRODUCED,
@@ -97,9 +97,11 @@ def _pointer(ctx: ImportContext, collider: int) -> str:
     return ctx.node_pointer(collider, "collider", "physicsMaterial")
 
 
-def set_pre_combined(ob, friction: float, restitution: float) -> None:
-    """Set ``ob``'s pre-combined friction / restitution and mark them (the values before kept for ``restore``)."""
-    rb, pm = ob.rigid_body, ob.gltf_physics.collider.material
+def set_pre_combined(ob, friction: float, restitution: float, pm=None) -> None:
+    """Set ``ob``'s pre-combined friction / restitution and mark them (the values before kept for ``restore``) on
+    ``pm``, its stored material (the import's view of it; the property group when None)."""
+    rb = ob.rigid_body
+    pm = ob.gltf_physics.collider.material if pm is None else pm
     if not pm.reproduced:
         pm.reproduced_values = (friction, restitution, rb.friction, rb.restitution)
     else:

@@ -63,7 +63,7 @@ def _split(ctx: ImportContext, state: dict, m: int, body, keys: dict, collection
         node_object = ctx.objects.get(c)
         if node_object is part:
             node_object = None  # the node's own mesh is the shape: unparented, its file parent kept for export
-        elif part.gltf_physics.role != "PROXY" or node_object is None:
+        elif ctx.stored(part).role != "PROXY" or node_object is None:
             ctx.note(
                 APPROXIMATED,
                 ctx.node_pointer(c, "collider", "collisionFilter"),
@@ -84,7 +84,7 @@ def _split(ctx: ImportContext, state: dict, m: int, body, keys: dict, collection
         )
     _keep_apart(ctx, state, [part for _, part, _, _ in moved])
     body.rigid_body.mass = mass * kept
-    body.gltf_physics.motion.reproduced_mass = body.rigid_body.mass
+    ctx.stored(body).motion.reproduced_mass = body.rigid_body.mass
     # the compound now holds the shapes of its first filter only: its collections, not the union (restore: union)
     flags = [i in collections.get(main, ()) for i in range(COLLECTIONS)]
     for ob in [body, *(part for c, part in parts if keys[c] == main)]:
@@ -140,7 +140,7 @@ def _detach(ctx: ImportContext, state: dict, body, part, node_object, mass: floa
         part.gltf_physics.gltf_parent = body
     rb = part.rigid_body
     rb.type, rb.mass = "ACTIVE", mass
-    part.gltf_physics.motion.reproduced_mass = mass  # the exporter writes no motion for it
+    ctx.stored(part).motion.reproduced_mass = mass  # the exporter writes no motion for it
     rb.linear_damping = rb.angular_damping = 0.0
     rb.collision_collections = [i in flags for i in range(COLLECTIONS)]
     helper_constraint(ctx, helper, "FIXED", body, part)
