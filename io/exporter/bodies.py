@@ -10,12 +10,14 @@ import dataclasses
 from ..diagnostics import pointer
 from ..gltf.extensions import KHR_RIGID_BODIES
 from ..gltf.model import NodePhysics
+from ..mapping.stored_values import readable
 from ..mapping.values_to_gltf import export_filters_from_collections
 from .context import (
     EXPORT_APPROXIMATED,
     EXPORT_INSTANCED,
     EXPORT_SKIPPED,
     PROXY_ROLES,
+    STORED_UNREADABLE,
     Builder,
     has_stored,
     is_helper_joint,
@@ -37,6 +39,10 @@ def add_object(b: Builder, ob) -> None:
         b.joint_nodes.append(ob)
     stored = has_stored(pg)
     rb = None if stored else ob.rigid_body
+    if not stored and pg is not None and not readable(pg.values_json):
+        where = b.node_indices(ob)
+        why = f"the stored glTF physics of {ob.name!r} is not readable (a script replaced it): written from Blender"
+        b.warn(STORED_UNREADABLE, pointer("nodes", where[0]) if where else "", why)
     if not stored and rb is None:  # no physics: nothing to read or write (native needs a rigid body)
         return
     if pg is not None and (is_helper_joint(pg) or (pg.role in PROXY_ROLES and not stored)):

@@ -14,7 +14,7 @@ from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_REVI
 from ..gltf.model import PhysicsDocument
 from ..gltf.node_frames import WorldFrames
 from ..gltf.nodes import nearest_marked, parent_map
-from ..mapping import stored_values
+from ..mapping import filter_rows, stored_values
 from ..mapping.axes import matrix_to_blender, scale_to_blender
 from ..mapping.stored_values import StoredView
 from ..report import Reporting
@@ -96,10 +96,14 @@ class ImportContext(Reporting):
         for ob, values in entries.values():
             text = stored_values.dumps(values)
             try:
-                if ob.gltf_physics.values_json != text:
-                    ob.gltf_physics.values_json = text
+                pg = ob.gltf_physics
+                if pg.values_json != text:
+                    pg.values_json = text
             except ReferenceError:  # removed by a later step
                 continue
+            for group in ("collider", "trigger"):  # the filter lists' rows: views of the texts just written
+                if stored_values.group_values(values, (group, "filter")):
+                    filter_rows.rebuild(getattr(pg, group).filter)
 
     def animated_at_or_above(self, index: int | None) -> bool:
         """Does the file animate node ``index`` or one of its ancestors? (All nodes answered together once.)"""

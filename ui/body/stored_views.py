@@ -50,12 +50,14 @@ def _views(path: Path, template: dict) -> dict:
         if "default" in keywords:
             raise TypeError(f"{key}: a stored property takes its default from stored_values.FIELDS")
         keywords["default"] = fields[key]
-        get, put = _accessors(path, key, keywords.get("items"))
+        get, put = _accessors(path, key, keywords.get("items"), keywords.get("min"), keywords.get("max"))
         out[key] = prop.function(**keywords, get=get, set=put)
     return out
 
 
-def _accessors(path: Path, key: str, items) -> tuple:
+def _accessors(path: Path, key: str, items, low: float | None, high: float | None) -> tuple:
+    """``get`` / ``set`` of one view. Blender hands a Python ``set`` the value unclamped: it is clamped here to the
+    property's ``min`` / ``max`` as Blender would."""
     identifiers = [item[0] for item in items] if items else None
     default = FIELDS[path][key]
     read, write, parse = stored_values.read, stored_values.write, stored_values.parse
@@ -71,7 +73,21 @@ def _accessors(path: Path, key: str, items) -> tuple:
     def put(group, value) -> None:
         pg = group.id_data.gltf_physics
         values = json.loads(json.dumps(stored_values.parse(pg.values_json)))  # a private copy
-        write(values, path, key, identifiers[value] if identifiers is not None else value)
+        if identifiers is not None:
+            value = identifiers[value]
+        elif low is not None or high is not None:
+            value = _clamped(value, low, high)
+        write(values, path, key, value)
         pg.values_json = stored_values.dumps(values)
 
     return get, put
+
+
+def _clamped(value, low: float | None, high: float | None):
+    if not isinstance(value, int | float):
+        return tuple(_clamped(v, low, high) for v in value)
+    if low is not None and value < low:
+        return low
+    if high is not None and value > high:
+        return high
+    return value

@@ -12,46 +12,12 @@ from __future__ import annotations
 
 import bpy
 
+from ...io.mapping import filter_rows
 from . import sync_filters
 
-FIELDS = sync_filters.FIELDS
-
-
-def rows_name(field: str) -> str:
-    return f"{field}_rows"
-
-
-def active_name(field: str) -> str:
-    return f"{field}_active"
-
-
-def text_names(pflt, field: str) -> tuple[str, ...]:
-    """The names of one stored list (absent or malformed = none)."""
-    try:
-        return sync_filters.names_of(getattr(pflt, field)) or ()
-    except ValueError:
-        return ()
-
-
-def row_names(pflt, field: str) -> tuple[str, ...]:
-    return tuple(row.name for row in getattr(pflt, rows_name(field)))
-
-
-def in_step(pflt) -> bool:
-    return all(row_names(pflt, field) == text_names(pflt, field) for field in FIELDS)
-
-
-def rebuild(pflt) -> None:
-    """Make the rows of every list equal to its text (a no-op when they already are)."""
-    for field in FIELDS:
-        names = text_names(pflt, field)
-        if row_names(pflt, field) == names:
-            continue
-        rows = getattr(pflt, rows_name(field))
-        rows.clear()
-        for name in names:
-            rows.add().name = name
-        setattr(pflt, active_name(field), min(getattr(pflt, active_name(field)), max(len(names) - 1, 0)))
+FIELDS = filter_rows.FIELDS
+rows_name, active_name, text_names = filter_rows.rows_name, filter_rows.active_name, filter_rows.text_names
+row_names, in_step, rebuild = filter_rows.row_names, filter_rows.in_step, filter_rows.rebuild
 
 
 def text_changed(pflt, context) -> None:

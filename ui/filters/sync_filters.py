@@ -22,7 +22,7 @@ import numpy as np
 
 from ...io.gltf.model import CollisionFilter
 from ...io.importer.reproduce.mass import carrier_of
-from ...io.mapping import sync_gate
+from ...io.mapping import filter_rows, sync_gate
 from ...io.mapping.filters_to_blender import COLLECTIONS, FilterAssignment, solve, to_pair_filter
 from ...io.mapping.object_tree import ObjectTree
 from ...io.mapping.roles import HELPER_ROLES
@@ -30,17 +30,8 @@ from ...io.mapping.values_to_gltf import export_filters_from_collections
 from ...sim.pairs import FilterTable, filters_collide
 from ..body.sync_body import synced
 
-FIELDS = ("collision_systems", "collide_with_systems", "not_collide_with_systems")
-
-
-def names_of(text: str) -> tuple[str, ...] | None:
-    """A stored JSON list of system names (None = absent); raises ValueError when it is not a list of strings."""
-    if not text:
-        return None
-    values = json.loads(text)
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise ValueError("not a JSON list of names")
-    return tuple(values)
+FIELDS = filter_rows.FIELDS
+names_of = filter_rows.names_of
 
 
 def stored_filter(pflt) -> CollisionFilter | None:
