@@ -38,7 +38,7 @@ from ..gltf.safe_files import (
 from ..hooks import LAST_REPORTS
 from . import protocol as p
 from . import publish, state
-from .blend_paths import blend_resource_problems, library_problems
+from .blend_paths import LIBRARIES_UNCHECKED, blend_resource_problems, library_problems
 from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
@@ -93,7 +93,8 @@ def read_input(
     input's physics when ``to_blend`` (the output is a ``.blend``) or the import fails (a glTF output reports its
     own). A glTF's resources must be regular files inside ``root`` (the IN folder; default: the file's folder).
     ``reproduce``: a glTF is imported with Reproduce Motion (``check`` simulates it; ``convert`` only for a
-    ``.blend`` output, ``_import_settings``). ``resources`` (when given) gets the resource files the glTF read."""
+    ``.blend`` output, ``_import_settings``). ``resources`` (when given) gets the resource files the glTF read, or
+    every file the ``.blend`` references (libraries, images, sounds…; missing ones too: ``blend_paths``)."""
     import bpy
 
     if src.suffix.lower() == ".blend":
@@ -101,6 +102,7 @@ def read_input(
         if any(d.severity == Severity.ERROR for d in linked):
             out += [p.staged("read", d) for d in linked]
             return False
+        out += [p.staged("read", d) for d in linked if d.code == LIBRARIES_UNCHECKED]  # others: said after opening
         RESET.opened_blend()
         try:
             bpy.ops.wm.open_mainfile(filepath=str(src), load_ui=False, use_scripts=False)
@@ -108,7 +110,7 @@ def read_input(
             why = f"Blender could not open it: {operator_error(str(exc))}"
             out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", why))
             return False
-        problems = blend_resource_problems(src, root)  # before export or save reads any of them
+        problems = blend_resource_problems(src, root, resources=resources)  # before export or save reads any
         out += [p.staged("read", d) for d in problems]
         if any(d.severity == Severity.ERROR for d in problems):
             return False

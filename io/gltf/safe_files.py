@@ -73,21 +73,28 @@ def blender_relative(uri: str) -> str:
     return os.path.normpath(urllib.parse.unquote(uri.replace("\\", "/")))
 
 
+def open_regular(path: str | os.PathLike) -> BinaryIO:
+    """``path`` opened for reading in binary, only when it is a regular file (``read_regular``'s checks: opened
+    without blocking, checked after opening); ``ResourceReadError`` with the reason otherwise. For readers that
+    stream a file instead of reading it whole (``convert.blend_file``)."""
+    try:
+        fd = os.open(path, _READ_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise ResourceReadError(exc.errno, exc.strerror, str(path)) from exc
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ResourceReadError(f"{path}: not a regular file (a FIFO, device or folder is never read)")
+    return os.fdopen(fd, "rb")
+
+
 def read_regular(path: str | os.PathLike, limit: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them (``None``: all).
 
     Opened without blocking (a FIFO swapped in never hangs) and checked to be a regular file after opening (a
     device such as ``/dev/zero`` behind a symlink is never read); raises ``ResourceReadError`` with the reason,
     a ``MemoryError`` included (reported as too large, never as missing)."""
-    try:
-        fd = os.open(path, _READ_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        raise ResourceReadError(exc.errno, exc.strerror, str(path)) from exc
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise ResourceReadError(f"{path}: not a regular file (a FIFO, device or folder is never read)")
-    with os.fdopen(fd, "rb") as file:
+    with open_regular(path) as file:
+        info = os.fstat(file.fileno())
         size = info.st_size if limit is None else min(info.st_size, limit)
         try:
             return file.read(size)

@@ -66,6 +66,7 @@ BPY_FREE = (
             "walk",
             "options",
             "output_guard",
+            "blend_file",
         )
     ),
     *(f"io.check.{name}" for name in ("evaluate", "output", "plots", "driver")),
