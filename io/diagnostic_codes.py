@@ -276,6 +276,9 @@ REGISTRY: dict[str, CodeInfo] = {
         I, "X.gltf and X.glb side by side would be written to one output: the other one is converted."
     ),
     "CONVERT_STRICT_LOSS": CodeInfo(E, "convert --strict: the file's physics lost something, so no output."),
+    "CONVERT_LIBRARIES_UNCHECKED": CodeInfo(
+        W, "A compressed .blend's libraries could not be read before opening it (no zstd module): checked after."
+    ),
     "CHECK_TOO_LARGE": CodeInfo(E, "check: frames x tracked objects exceed the sampling budget; nothing stepped."),
     "REPORT_NON_FINITE": CodeInfo(W, "A value of a report is not finite: written as null (strict JSON)."),
     # -- joint metrics and the reference evaluator (sim/) ----------------------------------------------------------

@@ -41,6 +41,7 @@ from ..io.diagnostics import (
     safe_streams,
     strict_json_text,
 )
+from ..io.gltf.atomic import atomic_write_bytes
 from . import limits as limit_metrics
 
 FORMAT = "gltf_physics.joint_metrics/1"
@@ -434,7 +435,11 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         print(text)
     else:
-        args.output.write_text(text + "\n", encoding="utf-8")
+        try:  # a temporary file beside it, renamed into place: a failed write keeps the previous report
+            atomic_write_bytes(args.output, (text + "\n").encode("utf-8"))
+        except OSError as exc:
+            print(f"error: cannot write {args.output}: {exc.strerror or exc}; nothing written", file=sys.stderr)
+            return 2
     for diag in diagnostics:
         print(diag, file=sys.stderr)
     errors = {d.code for d in diagnostics if d.severity >= Severity.ERROR}

@@ -38,7 +38,7 @@ from ..gltf.safe_files import (
 from ..hooks import LAST_REPORTS
 from . import protocol as p
 from . import publish, state
-from .blend_paths import blend_resource_problems, library_problems
+from .blend_paths import LIBRARIES_UNCHECKED, blend_resource_problems, library_problems
 from .image_names import rename_path_like
 from .scene_reset import SceneReset
 
@@ -88,12 +88,16 @@ def read_input(
     root: pathlib.Path | None = None,
     reproduce: bool = True,
     resources: list[pathlib.Path] | None = None,
+    source_json: dict | None = None,
 ) -> bool:
     """Load the input into Blender; False (with an ERROR in ``out``) when it cannot be read. ``counts`` gets the
     input's physics when ``to_blend`` (the output is a ``.blend``) or the import fails (a glTF output reports its
     own). A glTF's resources must be regular files inside ``root`` (the IN folder; default: the file's folder).
     ``reproduce``: a glTF is imported with Reproduce Motion (``check`` simulates it; ``convert`` only for a
-    ``.blend`` output, ``_import_settings``). ``resources`` (when given) gets the resource files the glTF read."""
+    ``.blend`` output, ``_import_settings``). ``resources`` (when given) gets the resource files the glTF read, or
+    every file the ``.blend`` references (libraries, images, sounds…; missing ones too: ``blend_paths``);
+    ``source_json`` (when given) the glTF's top-level JSON members (read once: ``convert`` compares its extensions
+    with the output's)."""
     import bpy
 
     if src.suffix.lower() == ".blend":
@@ -101,6 +105,7 @@ def read_input(
         if any(d.severity == Severity.ERROR for d in linked):
             out += [p.staged("read", d) for d in linked]
             return False
+        out += [p.staged("read", d) for d in linked if d.code == LIBRARIES_UNCHECKED]  # others: said after opening
         RESET.opened_blend()
         try:
             bpy.ops.wm.open_mainfile(filepath=str(src), load_ui=False, use_scripts=False)
@@ -108,7 +113,7 @@ def read_input(
             why = f"Blender could not open it: {operator_error(str(exc))}"
             out.append(p.diag("import", Severity.ERROR, p.IMPORT_FAILED, "", why))
             return False
-        problems = blend_resource_problems(src, root)  # before export or save reads any of them
+        problems = blend_resource_problems(src, root, resources=resources)  # before export or save reads any
         out += [p.staged("read", d) for d in problems]
         if any(d.severity == Severity.ERROR for d in problems):
             return False
@@ -119,6 +124,8 @@ def read_input(
     except PhysicsDataError as exc:
         out.append(p.staged("read", exc.diagnostic))
         return False
+    if source_json is not None and isinstance(document, dict):
+        source_json.update(document)
     problems = _resource_problems(document, src, root, resources)
     out += [p.staged("read", d) for d in problems]
     if any(d.severity == Severity.ERROR for d in problems):  # a local file outside IN would be copied into the output
@@ -226,38 +233,46 @@ def _export(dst: pathlib.Path, tmp: pathlib.Path, job: dict, out: list[dict]) ->
     return target
 
 
-def _extensions_not_kept(src: pathlib.Path, target: pathlib.Path, out: list[dict]) -> None:
-    """One ``CONVERT_CONTENT_NOT_KEPT`` WARNING naming the input's extensions the output lacks (but the physics ones
-    the model converts)
-    — io_scene_gltf2 imports only the ones it knows (``GODOT_single_root``, ``KHR_xmp_json_ld``, vendor extensions,
-    ``OMI_physics_gravity`` are gone): a glTF → glTF conversion never loses content without a word."""
-    used = load(src).json.get("extensionsUsed")
-    written = load(target).json.get("extensionsUsed") or []
+def _extensions_not_kept(used: object, written: dict, out: list[dict]) -> None:
+    """One ``CONVERT_CONTENT_NOT_KEPT`` WARNING naming the input's extensions (``used``: its ``extensionsUsed``) the
+    output (``written``: the staged JSON) lacks, but the physics ones the model converts — io_scene_gltf2 imports only
+    the ones it knows (``GODOT_single_root``, ``KHR_xmp_json_ld``, vendor extensions, ``OMI_physics_gravity`` are
+    gone): a glTF → glTF conversion never loses content without a word."""
     if not isinstance(used, list):
         return
-    lost = sorted({str(e) for e in used} - set(PHYSICS_EXTENSIONS) - {str(e) for e in written})
+    kept = written.get("extensionsUsed") or []
+    lost = sorted({str(e) for e in used} - set(PHYSICS_EXTENSIONS) - {str(e) for e in kept})
     if lost:
         why = f"io_scene_gltf2 does not carry the extension(s) {', '.join(lost)}: the output has none of their data"
         out.append(p.diag("export", Severity.WARNING, p.CONTENT_NOT_KEPT, "/extensionsUsed", why))
 
 
-def _validate(target: pathlib.Path, out: list[dict]) -> None:
-    try:
-        document = load(target).json
-    except PhysicsDataError as exc:
-        out.append(p.staged("validate", exc.diagnostic))
-        return
+def _validate(document: dict, out: list[dict]) -> None:
     out += [p.staged("validate", d) for d in parse_gltf(document).diagnostics]
 
 
-def _commit_gltf(target: pathlib.Path, dst: pathlib.Path, out: list[dict], stamp=None) -> None:
+def _staged_json(target: pathlib.Path | None, out: list[dict], validating: bool) -> dict | None:
+    """The JSON of the staged output ``target`` (None when there is none, or with its ERROR in ``out`` when our
+    loader cannot read it: nothing is published)."""
+    if target is None:
+        return None
+    try:
+        return load(target).json
+    except PhysicsDataError as exc:
+        out.append(p.staged("validate" if validating else "write", exc.diagnostic))
+        return None
+
+
+def _commit_gltf(
+    target: pathlib.Path, dst: pathlib.Path, out: list[dict], stamp=None, document: dict | None = None
+) -> None:
     """Publish the staged ``target`` as ``dst`` with its resources, as a set (``publish``): every resource checked
     first, the journal written, each resource published without replacing a file (a differing file of its name,
     another output's or this output's previous version, keeps its bytes and this one gets a hashed name), the
     stamp written (``stamp()``, for ``--skip-existing``), the main file renamed into place last, then the journal
     settled (what the previous output referenced and the new one does not is removed; after a failure, what this
-    commit added)."""
-    document = load(target).json
+    commit added). ``document``: the staged JSON when the caller has read it already."""
+    document = load(target).json if document is None else document
     found = [(where, uri, safe_resource(target.parent, uri, where)) for where, uri in resource_uris(document)]
     refused = [problem for _, _, problem in found if not isinstance(problem, pathlib.Path)]
     if refused:
@@ -277,21 +292,22 @@ def _commit_gltf(target: pathlib.Path, dst: pathlib.Path, out: list[dict], stamp
     if renamed:
         atomic_write_bytes(target, gltf_json_bytes(document))
     if stamp is not None:
-        stamp(target)
+        stamp(target, document)
     os.replace(target, dst)
     publish.settle(target.parent, dst.parent)
 
 
 def _stamper(job: dict, read: list[pathlib.Path], dst: pathlib.Path):
-    """``stamp(staged)``: write the output's stamp (``state``) before ``staged`` is renamed to ``dst``; the
-    resources of a glTF output are in place already. A job without a stamp path (``check``, tests) writes none."""
+    """``stamp(staged, document)``: write the output's stamp (``state``) before ``staged`` is renamed to ``dst``;
+    the resources of a glTF output (``document``: its JSON) are in place already. A job without a stamp path
+    (``check``, tests) writes none."""
 
-    def stamp(staged: pathlib.Path) -> None:
+    def stamp(staged: pathlib.Path, document: dict | None = None) -> None:
         if not job.get("stamp"):
             return
         outputs = {dst: staged}
         if dst.suffix.lower() == ".gltf":
-            for _, uri in resource_uris(load(staged).json):
+            for _, uri in resource_uris(document if document is not None else load(staged).json):
                 outputs[dst.parent / urllib.parse.unquote(uri)] = dst.parent / urllib.parse.unquote(uri)
         options = {"to": job.get("to"), "validate": bool(job.get("validate"))}
         state.write_stamp(pathlib.Path(job["stamp"]), options, read, outputs)
@@ -348,7 +364,9 @@ def convert(job: dict, enable) -> dict:
         root = pathlib.Path(job["root"]) if job.get("root") else None
         to_blend = dst.suffix.lower() == ".blend"
         read: list[pathlib.Path] = [src]
-        if not read_input(src, out, counts, enable, to_blend, root, reproduce=to_blend, resources=read):
+        source: dict = {}
+        options = {"reproduce": to_blend, "resources": read, "source_json": source}
+        if not read_input(src, out, counts, enable, to_blend, root, **options):
             return {"status": p.FAILED, "counts": counts, "diagnostics": out}
         _report("import", out)
         stamp = _stamper(job, read, dst)
@@ -364,13 +382,14 @@ def convert(job: dict, enable) -> dict:
             target = _export(dst, tmp, job, out)
             counts = _counts("export")
             _report("export", out)
-            if target is not None and src.suffix.lower() in GLTF_FORMATS:
-                _extensions_not_kept(src, target, out)
+            written = _staged_json(target, out, bool(job.get("validate")))  # read once for the steps below
+            if written is not None and src.suffix.lower() in GLTF_FORMATS:
+                _extensions_not_kept(source.get("extensionsUsed"), written, out)
             p.strict_gate(out, bool(job.get("strict")))
-            if target is not None and job.get("validate"):
-                _validate(target, out)
-            if target is not None and p.status_of(out) != p.FAILED:
-                _commit_gltf(target, dst, out, stamp)
+            if written is not None and job.get("validate"):
+                _validate(written, out)
+            if written is not None and p.status_of(out) != p.FAILED:
+                _commit_gltf(target, dst, out, stamp, written)
     except Exception:  # one bad file never stops the worker
         logging.getLogger(__name__).exception("glTF Physics: converting %s failed", src)
         out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", internal_failure("converting this file")))

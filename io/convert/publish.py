@@ -36,7 +36,7 @@ from .state import STAMPS, STATE
 JOURNAL = "publish.json"
 PARTIAL = ".partial"
 NAME_BYTES = 64  # of the output's name kept in its hidden names: a 255-byte name leaves room for the rest
-# mkstemp's temporary files of ``safe_files.atomic_write``: ``.<name>.<8 random characters>.tmp``
+# mkstemp's temporary files of ``gltf.atomic.atomic_write``: ``.<name>.<8 random characters>.tmp``
 _ATOMIC_TEMPORARY = re.compile(r"^\..*\.[A-Za-z0-9_]{8}\.tmp$", re.DOTALL)
 
 

@@ -12,9 +12,11 @@ Both live in the hidden folder ``OUT/.gltf-physics-convert`` (never walked as an
   it). Systems without ``fcntl`` (Windows) run without the lock.
 * **Stamps** (``write_stamp`` / ``up_to_date``): the worker writes, just before an output's final rename, what made
   it: the options that change the written file (``--to``, ``--validate``), and the size and modification time (ns)
-  of the input, every resource it read, the output and every resource the output references. ``--skip-existing``
-  skips a file only when its stamp says the same options and every listed file still has its size and time: another
-  ``--to``, a changed texture or a deleted output ``.bin`` re-convert it. Stamps are named by a hash of the output's
+  of the input, every resource it read (for a ``.blend``, every file it references: libraries, images, sounds…; a
+  missing one as missing), the output and every resource the output references. ``--skip-existing`` skips a file
+  only when its stamp says the same options and every listed file still has its size and time (or is still
+  missing): another ``--to``, a changed texture or library, a missing image that now exists or a deleted output
+  ``.bin`` re-convert it. Stamps are named by a hash of the output's
   path relative to OUT (any length and any bytes of the name fit the file name limit).
 """
 
@@ -118,8 +120,12 @@ def stamp_path(out: pathlib.Path, key: str) -> pathlib.Path:
     return out / STATE / STAMPS / f"{digest}.json"
 
 
-def _mark(path: pathlib.Path) -> list[int]:
-    info = path.stat()
+def _mark(path: pathlib.Path) -> list[int] | None:
+    """Size and modification time (ns) of ``path``; None when it does not exist (a missing resource)."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return None
     return [info.st_size, info.st_mtime_ns]
 
 

@@ -13,10 +13,10 @@ Two rules, each in one function so that ``migrate`` and future commands (``conve
 * ``read_regular(path, limit)``: the one way our own code reads an input file: opened without blocking, checked to
   be a regular file after opening, read no further than ``limit`` bytes; a failure (a memory error included) is a
   ``ResourceReadError`` saying what happened, never "missing".
-* ``atomic_write_bytes(path, data)`` / ``atomic_copy(source, target)``: write a temporary file in the target folder,
-  fsync it, then ``os.replace`` it into place; on any exception (including ``KeyboardInterrupt``) the temporary file
-  is removed, so a failure or a kill never leaves a 0-byte or half-written file, and the previous file (or a hard
-  link to it, such as the input) keeps its bytes.
+* ``atomic_write_bytes(path, data)`` (from ``atomic``) / ``atomic_copy(source, target)``: write a temporary file in
+  the target folder, fsync it, then ``os.replace`` it into place; on any exception (including ``KeyboardInterrupt``)
+  the temporary file is removed, so a failure or a kill never leaves a 0-byte or half-written file, and the previous
+  file (or a hard link to it, such as the input) keeps its bytes.
 
 ``copy_resource`` writes a checked resource under the output folder: never outside it (the URI must not climb out
 and no existing symlink in the output folder may lead out), replacing a stale file of the same name that differs
@@ -36,10 +36,12 @@ import shutil
 import stat
 import tempfile
 import urllib.parse
-from collections.abc import Callable
 from typing import BinaryIO
 
 from ..diagnostics import Diagnostic, Severity
+from .atomic import atomic_write, default_mode
+from .atomic import atomic_write_bytes as atomic_write_bytes  # re-exported: its home is ``atomic`` (sim uses it)
+from .atomic import temporary_prefix as temporary_prefix
 
 OUTSIDE = "FILE_RESOURCE_OUTSIDE"
 NOT_REGULAR = "FILE_RESOURCE_NOT_REGULAR"
@@ -73,21 +75,28 @@ def blender_relative(uri: str) -> str:
     return os.path.normpath(urllib.parse.unquote(uri.replace("\\", "/")))
 
 
+def open_regular(path: str | os.PathLike) -> BinaryIO:
+    """``path`` opened for reading in binary, only when it is a regular file (``read_regular``'s checks: opened
+    without blocking, checked after opening); ``ResourceReadError`` with the reason otherwise. For readers that
+    stream a file instead of reading it whole (``convert.blend_file``)."""
+    try:
+        fd = os.open(path, _READ_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise ResourceReadError(exc.errno, exc.strerror, str(path)) from exc
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ResourceReadError(f"{path}: not a regular file (a FIFO, device or folder is never read)")
+    return os.fdopen(fd, "rb")
+
+
 def read_regular(path: str | os.PathLike, limit: int | None = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them (``None``: all).
 
     Opened without blocking (a FIFO swapped in never hangs) and checked to be a regular file after opening (a
     device such as ``/dev/zero`` behind a symlink is never read); raises ``ResourceReadError`` with the reason,
     a ``MemoryError`` included (reported as too large, never as missing)."""
-    try:
-        fd = os.open(path, _READ_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        raise ResourceReadError(exc.errno, exc.strerror, str(path)) from exc
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise ResourceReadError(f"{path}: not a regular file (a FIFO, device or folder is never read)")
-    with os.fdopen(fd, "rb") as file:
+    with open_regular(path) as file:
+        info = os.fstat(file.fileno())
         size = info.st_size if limit is None else min(info.st_size, limit)
         try:
             return file.read(size)
@@ -161,49 +170,6 @@ def _leaves(folder: pathlib.Path, relative: str, limit: pathlib.Path) -> bool:
     return not pathlib.Path(os.path.normpath(folder / relative.replace("\\", "/"))).is_relative_to(limit)
 
 
-def _default_mode() -> int:
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _temporary_prefix(name: str) -> str:
-    """``.<name>.`` with the name cut to 64 bytes: a temporary file beside a 255-byte name must fit the limit."""
-    return f".{os.fsdecode(os.fsencode(name)[:64])}."
-
-
-def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None], sync: bool = True) -> None:
-    """Call ``write(file)`` on a temporary file beside ``path``, then rename it onto ``path`` (``os.replace``).
-
-    The folder must exist. The new file gets the permissions of the file it replaces, else ``0o666 & ~umask``.
-    On any exception the temporary file is removed and ``path`` is left as it was. ``sync=False`` skips the fsync
-    (a few ms each) for files whose loss in a power cut costs only work, not data (``convert``'s stamps and
-    journals): still never half-written for a reader or after a killed process."""
-    path = pathlib.Path(path)
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode) if path.is_file() else _default_mode()
-    except OSError:
-        mode = _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(path.name), suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            write(file)
-            file.flush()
-            if sync:
-                os.fsync(file.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes, sync: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically (see ``atomic_write``); reuse it for every file a command writes."""
-    atomic_write(path, lambda file: file.write(data), sync)
-
-
 def atomic_copy(source: str | os.PathLike, target: str | os.PathLike) -> None:
     """Copy the regular file ``source`` to ``target`` atomically, streaming. ``source`` is opened without following
     a final symlink and without blocking, and checked again to be a regular file after opening (no TOCTOU swap
@@ -269,11 +235,11 @@ def _link_new(source: pathlib.Path, target: pathlib.Path) -> bool:
 
     The copy is written to a temporary file first and hard-linked into place (atomic, fails if the name is taken);
     a file system without hard links gets a rename (then two processes publishing the same name at once race)."""
-    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(target.name), suffix=".tmp", dir=target.parent)
     os.close(fd)
     try:
         atomic_copy(source, tmp)
-        os.chmod(tmp, _default_mode())  # not mkstemp's 0600: published like every other file
+        os.chmod(tmp, default_mode())  # not mkstemp's 0600: published like every other file
         try:
             os.link(tmp, target)
         except FileExistsError:

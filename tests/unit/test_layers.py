@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "diagnostic_codes": set(),
     "cli": {"gltf", "sim", "diagnostics", "convert", "check"},
     "convert": {"hooks", "gltf", "diagnostics"},
-    "sim": {"diagnostics", "gltf.transforms"},
+    "sim": {"diagnostics", "gltf.transforms", "gltf.atomic"},
     "ui": {"hooks", "importer.reproduce", "gltf", "mapping", "sim", "diagnostics", "report", "check"},
     "check": {"convert", "hooks", "exporter", "mapping", "gltf", "sim", "diagnostics"},
 }
@@ -66,6 +66,7 @@ BPY_FREE = (
             "walk",
             "options",
             "output_guard",
+            "blend_file",
         )
     ),
     *(f"io.check.{name}" for name in ("evaluate", "output", "plots", "driver")),
@@ -140,6 +141,7 @@ def test_every_module_is_seen():
 
 def test_a_dotted_entry_allows_that_part_only():
     assert allowed("sim", "io.gltf.transforms") and allowed("sim", "io.diagnostics")
+    assert allowed("sim", "io.gltf.atomic") and not allowed("sim", "io.gltf.safe_files")
     assert not allowed("sim", "io.gltf.nodes") and not allowed("sim", "io.gltf")
     assert allowed("ui", "io.importer.reproduce.step") and not allowed("ui", "io.importer.context")
 

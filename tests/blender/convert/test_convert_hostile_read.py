@@ -191,10 +191,8 @@ def test_convert_command_x_uri_outside_in_fails_with_its_pointer(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are Unix")
 def test_blend_library_that_is_a_fifo_is_refused_before_blender_opens_the_file(one_file, tmp_path):
-    """Blender 5.2+ lists a file's libraries without opening them: a FIFO library is refused before
-    ``open_mainfile`` would block on it (older releases list none; there ``--timeout`` ends the worker)."""
-    if bpy.app.version < (5, 2, 0):
-        pytest.skip("Blender before 5.2 does not list library paths before opening a file")
+    """The library paths are read from the file's bytes (``blend_file``) on every release: a FIFO library is
+    refused before ``open_mainfile`` would block on it."""
     secret = _secret(tmp_path)
     bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
     devkit.enable()

@@ -65,7 +65,7 @@ def test_a_kill_before_the_final_rename_leaves_the_previous_set_whole(addon, tmp
     (staged / "body.gltf").write_bytes(old["body.gltf"])
     (staged / "body.bin").write_bytes(old["body.bin"][::-1])  # the new version of the buffer
 
-    def killed(_):
+    def killed(*_):
         raise Killed
 
     with pytest.raises(Killed):

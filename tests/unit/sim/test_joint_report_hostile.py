@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import stat
+import subprocess
+import sys
 import zipfile
 
 import numpy as np
 import pytest
 from test_joint_report import LIMITS, hinge_samples, write_json
 
-from testkit import submodule
+from testkit import ROOT, submodule
+
+if sys.platform != "win32":
+    import resource
 
 R = submodule("sim.joint_report")
 
@@ -123,3 +131,29 @@ def test_mathtext_and_300_character_names_still_plot(tmp_path):
     (png,) = plots.iterdir()
     assert len(png.name) < 120 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"not JSON: {c}"))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_a_failure_mid_write_of_o_keeps_the_old_report_and_leaves_no_temporary_file(tmp_path):
+    """``-o`` is written atomically: a write that fails halfway (the file-size limit, as a full disk would) leaves
+    the previous report byte for byte, no temporary file beside it, and a one-line error (exit 2)."""
+    source = tmp_path / "samples.json"
+    write_json(source, hinge_samples())
+    out = tmp_path / "report.json"
+    old = b'{"old": "report"}\n'
+    out.write_bytes(old)
+    os.chmod(out, 0o640)
+
+    def small_files():  # in the child: writes past 64 bytes fail with EFBIG instead of killing it
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+
+    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "metrics", str(source), "-o", str(out)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, preexec_fn=small_files)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and f"cannot write {out}" in result.stderr
+    assert out.read_bytes() == old and stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json", "samples.json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)  # no limit: replaced whole
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["format"] == R.FORMAT and stat.S_IMODE(out.stat().st_mode) == 0o640
