@@ -28,6 +28,7 @@ from ..gltf.numbers import r7
 from . import passthrough
 from .axes import quat_to_blender, scale_to_blender, vec_to_blender
 from .shapes_to_blender import shape_to_json
+from .stored_values import StoredView
 
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
@@ -37,9 +38,13 @@ _SEQUENCES = (tuple, list)
 
 
 def assign(pg, **values) -> None:
-    """Set property-group values through RNA, skipping those equal to what the group already reads (its defaults on
-    a fresh object). Every value that is set becomes an ID property that Blender copies at each depsgraph evaluation;
-    an unset one reads as its default, so readers see the same values."""
+    """Set the values of ``pg``: a group of an object's stored values (``stored_values.StoredView``, the import's)
+    takes them at once; a property group (the joint's) through RNA, skipping those equal to what it already reads
+    (its defaults on a fresh object: each value set becomes an ID property Blender copies at every depsgraph
+    evaluation)."""
+    if isinstance(pg, StoredView):  # one stored text: the values go into it at once
+        pg.assign(values)
+        return
     for name, value in values.items():
         current = getattr(pg, name)
         if isinstance(value, _SEQUENCES):

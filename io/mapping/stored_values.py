@@ -227,6 +227,30 @@ class StoredView:
         object.__setattr__(self, "_rna", rna)
         object.__setattr__(self, "_writable", writable)
 
+    def assign(self, values: dict) -> None:
+        """Set several properties of this group at once (what ``mapping.stored.assign`` does for any group): a value
+        equal to its default is left out, as :func:`write` does, without a look-up per value."""
+        if not self._writable:
+            raise AttributeError("a read-only view of stored values")
+        fields = FIELDS[self._path]
+        group = self._values
+        for key in self._path:
+            child = group.get(key)
+            if not isinstance(child, dict):
+                child = group[key] = {}
+            group = child
+        for name, value in values.items():
+            default = fields[name]
+            if type(value) is tuple or type(value) is list:
+                value = [float(v) for v in value]
+                equal = tuple(value) == default
+            else:
+                equal = value == default
+            if equal:
+                group.pop(name, None)
+            else:
+                group[name] = value
+
     def __getattr__(self, name: str):
         path = self._path
         if name in FIELDS[path]:
