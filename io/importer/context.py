@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import pointer
+from ..diagnostics import pointer, printable
 from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_REVISIONS, OMI_SHAPE
 from ..gltf.model import PhysicsDocument
 from ..gltf.node_frames import WorldFrames
@@ -94,16 +94,22 @@ class ImportContext(Reporting):
         """Write every object's stored text (one RNA write per object whose values changed)."""
         entries, self._stored = self._stored, {}
         for ob, values in entries.values():
-            text = stored_values.dumps(values)
             try:
-                pg = ob.gltf_physics
-                if pg.values_json != text:
-                    pg.values_json = text
+                name = ob.name
             except ReferenceError:  # removed by a later step
                 continue
-            for group in ("collider", "trigger"):  # the filter lists' rows: views of the texts just written
-                if stored_values.group_values(values, (group, "filter")):
-                    filter_rows.rebuild(getattr(pg, group).filter)
+            # never the import: a failure leaves this object as it was and the others are written
+            self.guarded("", f"storing the glTF physics of {printable(name)!r}", self._write_stored, ob, values)
+
+    @staticmethod
+    def _write_stored(ob, values: dict) -> None:
+        text = stored_values.dumps(values)
+        pg = ob.gltf_physics
+        if pg.values_json != text:
+            pg.values_json = text
+        for group in ("collider", "trigger"):  # the filter lists' rows: views of the texts just written
+            if stored_values.group_values(values, (group, "filter")):
+                filter_rows.rebuild(getattr(pg, group).filter)
 
     def animated_at_or_above(self, index: int | None) -> bool:
         """Does the file animate node ``index`` or one of its ancestors? (All nodes answered together once.)"""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from ..diagnostics import printable
+
 FIELDS = ("collision_systems", "collide_with_systems", "not_collide_with_systems")
 
 
@@ -33,11 +35,13 @@ def active_name(field: str) -> str:
 
 
 def text_names(pflt, field: str) -> tuple[str, ...]:
-    """The names of one stored list (absent or malformed = none)."""
+    """The names of one stored list as the rows show them (absent or malformed = none; a name Blender cannot hold,
+    with a lone surrogate, escaped by ``diagnostics.printable``: the text keeps the original)."""
     try:
-        return names_of(getattr(pflt, field)) or ()
+        names = names_of(getattr(pflt, field)) or ()
     except ValueError:
         return ()
+    return tuple(map(printable, names))
 
 
 def row_names(pflt, field: str) -> tuple[str, ...]:

@@ -192,7 +192,7 @@ def draw_filter_lists(layout, ob, flt, target: str) -> None:
             clear = head.operator(GLTF_PHYSICS_OT_filter_remove_system.bl_idname, text="", icon="X")
             clear.target, clear.field, clear.index = target, field, -1
         row = box.row()
-        if filter_mirror.row_names(flt, field) == (names or ()):
+        if filter_mirror.row_names(flt, field) == filter_mirror.text_names(flt, field):
             row.template_list(
                 GLTF_PHYSICS_UL_filter_systems.__name__,
                 f"{target}.{field}",
@@ -205,7 +205,7 @@ def draw_filter_lists(layout, ob, flt, target: str) -> None:
         else:  # rows out of step with the text (an ID-property write): draw the text, rebuild after this draw
             filter_mirror.rebuild_later()
             col = row.column()
-            for name in names or ():
+            for name in filter_mirror.text_names(flt, field):
                 col.label(text=name, icon="DOT", translate=False)
         side = row.column(align=True)
         add = side.operator(GLTF_PHYSICS_OT_filter_add_system.bl_idname, text="", icon="ADD")

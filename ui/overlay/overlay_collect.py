@@ -26,6 +26,7 @@ from ...io.mapping.joints_to_blender import permutation_matrix, plan_joint
 from ...io.mapping.joints_to_gltf import constraint_description
 from ...io.mapping.object_tree import ObjectTree
 from ...io.mapping.stored import stored_description
+from ...io.mapping.stored_values import view_of
 from ...io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shape_from_json
 from ..body import body_shapes
 from . import overlay_geometry, overlay_marks
@@ -41,7 +42,8 @@ def _matrix(ob) -> np.ndarray:
 
 
 def _pg(ob):
-    return getattr(ob, "gltf_physics", None)
+    """The object's stored glTF values, read-only (one parse of its stored text, not a getter per value)."""
+    return view_of(ob)
 
 
 # --- shapes -------------------------------------------------------------------------------------------------------
