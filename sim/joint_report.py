@@ -317,8 +317,27 @@ def file_part(name: str, limit: int = MAX_NAME_PART) -> str:
     return f"{safe[: limit - 9]}-{digest}"
 
 
-def plot_joint(joint: dict, entry: dict, path: pathlib.Path) -> None:
-    """One PNG: each limit's metric over time against its [min, max] band, violations in red."""
+GID_BAND = "limit-band"  # the gid of a limit's [min, max] band (or a locked limit's ± tolerance band)
+GID_LOCKED = "limit-locked"  # the gid of a locked limit's line
+
+
+def draw_limit(ax, lower: float | None, upper: float | None, unit: str, tolerance: float) -> None:
+    """The one drawing of a limit's bounds, for ``metrics`` and ``check``: [min, max] as a green band (an open side
+    reaches the axes' edge); a locked limit (min = max), whose band would have no height, as a solid line at its
+    value with the ± ``tolerance`` band. Call it once the y range is set."""
+    low, high = ax.get_ylim()
+    if lower is not None and lower == upper:
+        edges, band = (lower - tolerance, upper + tolerance), f"± {tolerance:g} {unit}"
+        ax.axhspan(*edges, color="tab:green", alpha=0.25, label=band, gid=GID_BAND)
+        ax.axhline(lower, color="tab:green", lw=2.0, label=f"locked at {lower:g} {unit}", gid=GID_LOCKED)
+    elif lower is not None or upper is not None:
+        band_low, band_high = lower if lower is not None else low, upper if upper is not None else high
+        ax.axhspan(band_low, band_high, color="tab:green", alpha=0.15, label=f"[min, max] {unit}", gid=GID_BAND)
+
+
+def joint_figure(joint: dict, entry: dict, tolerance: float):
+    """The figure of one joint: each limit's metric over time against its bounds (``draw_limit``), violations in
+    red."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -333,23 +352,25 @@ def plot_joint(joint: dict, entry: dict, path: pathlib.Path) -> None:
             continue
         series = result["_series"]
         values = [v for v in (series.min(), series.max(), result["min"], result["max"]) if v is not None]
-        pad = max(0.1 * (max(values) - min(values)), 0.01)  # a locked limit (min = max) still shows its band
-        low, high = min(values) - pad, max(values) + pad
-        band_low = result["min"] if result["min"] is not None else low
-        band_high = result["max"] if result["max"] is not None else high
-        ax.axhspan(band_low, band_high, color="tab:green", alpha=0.15, label="[min, max]")
+        pad = max(0.1 * (max(values) - min(values)), 0.01, 5 * tolerance)  # a locked limit is inside, not an edge
+        ax.set_ylim(min(values) - pad, max(values) + pad)
+        draw_limit(ax, result["min"], result["max"], result["unit"], tolerance)
         ax.plot(time, series, color="tab:blue", lw=1.2, label=plot_text(result["kind"]))
         bad = np.asarray(result["violating_frames"], dtype=int)
         if len(bad):
             ax.plot(time[bad], series[bad], "o", color="tab:red", ms=3, label="violation")
         axes = result.get("linearAxes", result.get("angularAxes"))
-        ax.set_ylim(low, high)
         ax.set_ylabel(result["unit"])
         title = f"{entry['name']} — limit {result['index']}: {result['kind']} {axes}"
         ax.set_title(plot_text(title), fontsize=9)
         ax.legend(loc="upper right", fontsize=7)
     fig.axes[-1].set_xlabel("time (s)")
-    fig.savefig(path, dpi=90)
+    return fig
+
+
+def plot_joint(joint: dict, entry: dict, path: pathlib.Path, tolerance: float) -> None:
+    """One PNG: ``joint_figure``."""
+    joint_figure(joint, entry, tolerance).savefig(path, dpi=90)
 
 
 def _safe_name(index: int, name: str) -> str:
@@ -421,7 +442,7 @@ def run(args: argparse.Namespace) -> int:
             args.plot.mkdir(parents=True, exist_ok=True)
             for i, (joint, entry) in enumerate(zip(joints, results, strict=True)):
                 entry["plot"] = str(args.plot / _safe_name(i, joint["name"]))
-                plot_joint(joint, entry, pathlib.Path(entry["plot"]))
+                plot_joint(joint, entry, pathlib.Path(entry["plot"]), args.tolerance)
     for entry in results:
         for result in entry["limits"]:
             result.pop("_series")

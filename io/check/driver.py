@@ -98,8 +98,20 @@ def _validate(path: pathlib.Path) -> tuple[list[dict], bool]:
     return [p.staged("validate", d) for d in found], True
 
 
+def _unique(diagnostics: list[dict]) -> list[dict]:
+    """Each diagnostic once: the check validates the file and the import reports the same error again; the same
+    severity, code, pointer and message is one diagnostic (the first one, its stage says where it was found)."""
+    seen, out = set(), []
+    for d in diagnostics:
+        key = (d["severity"], d["code"], d["pointer"], d["message"])
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
 def _file_entry(job: CheckJob, result: dict, errors: list[dict]) -> dict:
-    diagnostics = errors + result.get("diagnostics", [])
+    diagnostics = _unique(errors + result.get("diagnostics", []))
     status = p.FAILED if errors else result["status"]
     report = finish(result.get("samples"), diagnostics, str(job.input))
     return {

@@ -2,8 +2,9 @@
 
 * ``height_figure``: every body's height over time, one (colour, line style) pair per body (``STYLE_CYCLE``), the
   legend outside the axes in as many columns as it needs (``LEGEND_ROWS`` per column) so it is never cut.
-* ``joint_figure``: one row per limit (its metric against the green [min, max] band; a locked limit, min = max, as a
-  solid line at its value with the ± tolerance band, since a band of zero height draws nothing) and one row per drive
+* ``joint_figure``: one row per limit (its metric against its bounds drawn as ``metrics`` draws them,
+  ``sim.joint_report.draw_limit``: the green [min, max] band; a locked limit, min = max, as a solid line at its value
+  with the ± tolerance band, since a band of zero height draws nothing) and one row per drive
   (its value or rate against the dashed target line and the tolerance band around it).
 
 Every mark reads the report's own verdicts, so the plots cannot disagree with the text and the JSON: the red
@@ -17,12 +18,13 @@ import math
 
 import numpy as np
 
+from ...sim.joint_report import GID_BAND as GID_BAND  # the gids of the limit marks, as metrics draws them
+from ...sim.joint_report import GID_LOCKED as GID_LOCKED
+from ...sim.joint_report import draw_limit
 from .evaluate import LIMIT_TOLERANCE
 
 LEGEND_ROWS = 20  # legend entries per column
 LINESTYLES = ("-", "--", "-.", ":")
-GID_BAND = "limit-band"
-GID_LOCKED = "limit-locked"
 GID_VIOLATION = "limit-violation"
 GID_TARGET = "drive-target"
 GID_TARGET_BAND = "drive-tolerance"
@@ -108,14 +110,7 @@ def _limit_row(ax, time: np.ndarray, joint: dict, limit: dict) -> None:
     lower, upper = limit["min"], limit["max"]
     bounds = [v for v in (lower, upper) if v is not None]
     _padded(ax, [*_extremes(series), *bounds], 5 * LIMIT_TOLERANCE)
-    low, high = ax.get_ylim()
-    if lower is not None and lower == upper:
-        edges, band = (lower - LIMIT_TOLERANCE, upper + LIMIT_TOLERANCE), f"± {LIMIT_TOLERANCE:g} {unit}"
-        ax.axhspan(*edges, color="tab:green", alpha=0.25, label=band, gid=GID_BAND)
-        ax.axhline(lower, color="tab:green", lw=2.0, label=f"locked at {lower:g} {unit}", gid=GID_LOCKED)
-    elif bounds:
-        band_low, band_high = lower if lower is not None else low, upper if upper is not None else high
-        ax.axhspan(band_low, band_high, color="tab:green", alpha=0.15, label=f"[min, max] {unit}", gid=GID_BAND)
+    draw_limit(ax, lower, upper, unit, LIMIT_TOLERANCE)
     ax.plot(time, series, color="tab:blue", lw=1.2, label=limit["kind"], gid=GID_SERIES)
     bad = np.asarray(limit["violating_frames"], dtype=int)
     if len(bad):

@@ -43,7 +43,31 @@ def add_joints(b: Builder) -> None:
         for empty in sorted(world.constraints.objects, key=lambda ob: ob.name):
             ptr = pointer("objects", empty.name)
             b.guarded(ptr, f"constraint {empty.name!r}", _one, b, empty)
+    for scene in scenes.values():
+        add_world_joints(b, scene)
     b.guarded("", "joint attachment nodes", place_attachments, b)
+
+
+def add_world_joints(b: Builder, scene) -> None:
+    """The imported joints whose two sides are the world (``importer.joints._keep_world_joint``: stored on the joint
+    node's Empty, role JOINT, no constraint; Blender simulates nothing for them), written back as the file had them on
+    their frame-A node, connected to their frame-B node, when both nodes are exported."""
+    for ob in sorted(scene.objects, key=lambda o: o.name):
+        pj = _pg_joint(ob)
+        if pj is None or pj.role != "JOINT" or ob.rigid_body_constraint is not None:
+            continue
+        a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
+        if a is None or bb is None or not _free_for_joint(b, a):
+            b.warn(
+                EXPORT_SKIPPED,
+                pointer("objects", ob.name),
+                f"{_where(ob)}: a joint of the world to the world whose nodes are not both exported: not exported",
+            )
+            continue
+        description = _without_axisless_limits(b, ob, stored_description(pj))
+        node_joint = NodeJoint(connected_node=bb, joint=b.add_joint(description), enable_collision=pj.enable_collision)
+        joint_passthrough(node_joint, pj.node_extras_json)
+        b.doc.node(a).joint = node_joint
 
 
 def drop_unused_descriptions(b: Builder) -> None:

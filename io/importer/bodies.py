@@ -139,7 +139,13 @@ def _notes(ctx: ImportContext, index: int, data: GeometryData | None) -> None:
 def _motion_body(ctx: ImportContext, m: int, colliders: list[int]) -> None:
     ob = ctx.objects.get(m)
     if ob is None:
-        ctx.warn(SKIPPED, at(ctx, m), "motion on a node without a Blender object (bone or not in the scene): skipped")
+        held = f", with its collider(s) at node(s) {', '.join(map(str, colliders))}" if colliders else ""
+        ctx.warn(
+            SKIPPED,
+            at(ctx, m),
+            f"motion on a node without a Blender object (bone or not in the scene){held}: "
+            "skipped, and the joints to it",
+        )
         return
     if ob.type not in ("MESH", "EMPTY"):
         ctx.warn(SKIPPED, at(ctx, m), f"motion on a {ob.type} object: Blender rigid bodies need a mesh object")

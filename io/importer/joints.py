@@ -116,7 +116,7 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     if body_a is False or body_b is False:
         return
     if body_a is None and body_b is None:
-        ctx.warn(SKIPPED, ptr, "both sides of the joint are the world: nothing to constrain")
+        _keep_world_joint(state, index, joint, description, frame_a, frame_b, ptr)
         return
     if body_a is not None and body_a == body_b:
         ctx.warn(SKIPPED, ptr, "both frames belong to the same body: the joint has no effect")
@@ -152,6 +152,26 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     ctx.report.count("joints")
 
 
+WORLD_JOINT = "both sides of the joint are the world: nothing to simulate, kept on its node for export"
+
+
+def _keep_world_joint(state: _State, index: int, joint, description, frame_a: int, frame_b: int, ptr: str) -> None:
+    """A joint whose two sides are the world constrains nothing, but it is valid physics: kept on its node's
+    Empty (role JOINT, ``is_node``, no constraint; the exporter writes it back, ``exporter.joints.add_world_joints``),
+    else skipped (``SKIPPED``) when either node has no Blender object or the joint node is not a plain Empty."""
+    ctx = state.ctx
+    ob = ctx.objects.get(index)
+    plain = ob is not None and ob.type == "EMPTY" and ob.parent_type == "OBJECT" and ob.rigid_body is None
+    if not plain or ctx.objects.get(frame_b) is None or ob.rigid_body_constraint is not None:
+        ctx.warn(SKIPPED, ptr, "both sides of the joint are the world: nothing to constrain")
+        return
+    plan = state.plan(joint.joint, description, *state.relative(frame_a, frame_b))
+    _turn(ob, plan.perm)  # as a joint node carrying its constraint: its axes are the joint's
+    _store(ctx, ob, "JOINT", description, joint, frame_a, frame_b, frame_a, frame_b, plan, state, [WORLD_JOINT], True)
+    ctx.note(NOT_SIMULATED, ptr, WORLD_JOINT)
+    ctx.report.count("joints")  # held (for export), not skipped
+
+
 ANIMATED_BODY = (
     "a body of this joint is animated: Blender builds the joint on the frame after the rigid-body cache's start from "
     "the poses it reads then, before or after that frame's animation (a race in Blender), so it is exact only if "
@@ -162,11 +182,12 @@ ANIMATED_BODY = (
 def _side(state: _State, node: int, ptr: str):
     """Blender body object of a joint side; None = the world; False = skip (its body could not be built)."""
     ctx = state.ctx
-    if ctx.body_node_of.get(node) is None:
+    body = ctx.body_node_of.get(node)
+    if body is None:
         return None
     ob = ctx.body_object_of.get(node)
     if ob is None or getattr(ob, "rigid_body", None) is None:
-        ctx.warn(SKIPPED, ptr, f"node {node}: its body has no Blender rigid body, joint skipped")
+        ctx.warn(SKIPPED, ptr, f"node {node}: its body (node {body}) has no Blender rigid body, joint skipped")
         return False
     return ob
 
@@ -212,12 +233,18 @@ def _on_node(ctx: ImportContext, index: int, perm: tuple[int, int, int]):
         return None
     if ob.rigid_body is not None or ob.rigid_body_constraint is not None:
         return None
+    _turn(ob, perm)
+    ctx.world.constraints.objects.link(ob)
+    return ob
+
+
+def _turn(ob, perm: tuple[int, int, int]) -> None:
+    """Turn the joint node's Empty ``ob`` about its origin by C·P (``_on_node``; the exporter turns it back,
+    ``exporter.joints.restore_nodes``)."""
     turn = _TURNS.get(perm)
     if turn is None:
         turn = _TURNS[perm] = Matrix(node_turn(perm).tolist())
     ob.matrix_basis = ob.matrix_basis @ turn
-    ctx.world.constraints.objects.link(ob)
-    return ob
 
 
 _TURNS: dict[tuple, Matrix] = {}  # permutation → ``node_turn`` as a Matrix (read-only use)

@@ -17,6 +17,7 @@ from bpy.props import BoolProperty, EnumProperty, FloatProperty, StringProperty
 from mathutils import Matrix
 
 from ...io.gltf.nodes import relative_offset, rigid
+from ...io.importer.reproduce import velocity
 from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ...io.mapping.joint_presets import PresetParams, describe
 from ...io.mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
@@ -143,6 +144,7 @@ class GLTF_PHYSICS_OT_add_joint(bpy.types.Operator):
             ob.select_set(False)
         empty.select_set(True)
         context.view_layer.objects.active = empty
+        velocity.delay_held(context.scene, world)  # a pre-rolled body it holds starts late: drivers, no handler
         self.report({"INFO"}, f"{enum_name(self.preset)} joint {name!r}: Blender {plan.type} constraint")
         return {"FINISHED"}
 

@@ -1,16 +1,19 @@
 """Reproduction helpers in the UI: the *Remove Reproduction Helpers* operator (in the glTF Physics panel's
-*Reproduction* sub-panel) and the registration of the persistent initial-velocity frame handler, both from
-``io/importer/reproduce/`` (the one part of the importer ``ui`` may import)."""
+*Reproduction* sub-panel), and ``on_depsgraph_update``: a joint made after the import (Blender's own *Connect* or
+*Add Rigid Body Constraint*, a joint panel edit) delays the drivers of the pre-rolled bodies it holds there and
+then (``velocity.delay_held``), so the scene plays from its drivers alone: no frame handler, a ``.blend`` plays
+without the extension. Both from ``io/importer/reproduce/`` (the one part of the importer ``ui`` may import)."""
 
 from __future__ import annotations
 
 import bpy
+from bpy.app.handlers import persistent
 
 from ...io.importer.reproduce import cleanup, velocity
 from ..panels import CLOSED, PARENT_ID, PhysicsPanel
 
 UNDOABLE = {"REGISTER", "UNDO"}
-HANDLERS = bpy.app.handlers.frame_change_pre
+HANDLERS = bpy.app.handlers.depsgraph_update_post
 
 
 class GLTF_PHYSICS_OT_remove_reproduction_helpers(bpy.types.Operator):
@@ -61,11 +64,32 @@ class GLTF_PHYSICS_PT_reproduction(PhysicsPanel, bpy.types.Panel):
 CLASSES = (GLTF_PHYSICS_OT_remove_reproduction_helpers, GLTF_PHYSICS_PT_reproduction)
 
 
+def delay_new_joints(scene) -> list:
+    """Delay the pre-roll drivers of the bodies a joint made after the import holds (``velocity.delay_held``): the
+    bodies delayed. The *Add glTF Joint* operator calls it; ``on_depsgraph_update`` for the other ways."""
+    rbw = scene.rigidbody_world if scene is not None else None
+    if rbw is None or rbw.constraints is None:
+        return []
+    return velocity.delay_held(scene, rbw)
+
+
+@persistent
+def on_depsgraph_update(scene, depsgraph=None) -> None:
+    """``depsgraph_update_post``, while editing: when a rigid-body constraint object changed (made, or its bodies
+    edited), ``delay_new_joints``. The result is drivers (data Blender keeps); playing runs no Python."""
+    try:
+        updates = depsgraph.updates if depsgraph is not None else ()
+        if any(getattr(u.id, "rigid_body_constraint", None) is not None for u in updates):
+            delay_new_joints(scene)
+    except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per update
+        print(f"glTF Physics: initial-velocity delay skipped: {exc}")
+
+
 def register_module() -> None:
-    if velocity.on_frame_change not in HANDLERS:
-        HANDLERS.append(velocity.on_frame_change)
+    if on_depsgraph_update not in HANDLERS:
+        HANDLERS.append(on_depsgraph_update)
 
 
 def unregister_module() -> None:
-    while velocity.on_frame_change in HANDLERS:
-        HANDLERS.remove(velocity.on_frame_change)
+    while on_depsgraph_update in HANDLERS:
+        HANDLERS.remove(on_depsgraph_update)

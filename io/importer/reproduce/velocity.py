@@ -8,15 +8,14 @@ data Blender keeps and plays by itself (no Python, no handler): a ``.blend`` han
 moves as the file says. The bodies are found through their helper Empties
 (``joint.joint_name`` ``KIND`` or ``KIND + DELAYED``, ``joint.node_b`` = the body). A body a rigid-body constraint
 holds (a joint, or a helper's) is delayed by ``DELAY`` frames (why in ``mapping.initial_velocity``); its helper's
-name says so (``KIND + DELAYED``). ``on_frame_change`` (a persistent ``frame_change_pre`` handler of the extension)
-only adapts the pre-roll to joints made after the import (``delay_held``); playing needs no handler. ``remove``
-undoes all of it for one body.
+name says so (``KIND + DELAYED``). A joint made after the import delays the drivers of the bodies it holds when it is
+made (``delay_held``, called by the UI's joint operators and edits): playing needs no handler. ``remove`` undoes
+all of it for one body.
 """
 
 from __future__ import annotations
 
 import bpy
-from bpy.app.handlers import persistent
 from mathutils import Matrix, Quaternion, Vector
 
 from ...mapping.axes import vec_to_blender
@@ -236,20 +235,6 @@ def _tagged(scene, kind: str) -> list:
     ]
 
 
-@persistent
-def on_frame_change(scene, depsgraph=None) -> None:
-    """``frame_change_pre``: at the cache's start frame, delay the pre-roll of bodies a joint made after the import
-    holds (``delay_held``). The release itself is a driver (``drive_release``): playing needs no handler."""
-    try:
-        rbw = scene.rigidbody_world
-        if rbw is None or rbw.point_cache is None:
-            return
-        if scene.frame_current == rbw.point_cache.frame_start:
-            delay_held(scene, rbw)
-    except (AttributeError, ReferenceError, RuntimeError) as exc:  # never a traceback per frame
-        print(f"glTF Physics: initial-velocity handler skipped: {exc}")
-
-
 RELEASE_PATH = "rigid_body.kinematic"
 
 
@@ -295,7 +280,8 @@ def held_bodies(rbw) -> set[int]:
 
 def delay_held(scene, rbw) -> list:
     """Delay the drivers of every undelayed pre-rolled or constant-velocity body a constraint now holds (a joint made
-    after the import; called at the cache's start frame, before the world is rebuilt); the bodies delayed."""
+    after the import; called when it is made, the next play from the cache's start frame uses them); the bodies
+    delayed."""
     helpers = [(h, b) for kind in (KIND, CONSTANT) for h, b in _tagged(scene, kind) if not _helper_delay(h, kind)]
     if not helpers:
         return []

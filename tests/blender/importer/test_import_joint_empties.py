@@ -133,7 +133,12 @@ def test_file_node_named_like_the_empty_keeps_its_name(clean, tmp_path):
 
 def test_empty_of_a_skipped_joint_is_deleted(clean, tmp_path):
     data = json.loads(REPLACED.read_text(encoding="utf-8"))
-    data["nodes"][2]["extensions"]["KHR_physics_rigid_bodies"]["joint"]["connectedNode"] = 1  # Slab: same body
+    # Hinge moved under Lever, connected to LeverFrame: both frames on the Lever body, a joint with no effect
+    # (Hinge under the static Slab connected to the Slab is a joint of the world to the world: kept, see
+    # test_import_world_joint.py)
+    data["nodes"][1]["children"] = []
+    data["nodes"][3]["children"] = [4, 2]
+    data["nodes"][2]["extensions"]["KHR_physics_rigid_bodies"]["joint"]["connectedNode"] = 4
     path = tmp_path / "skipped.gltf"
     path.write_text(json.dumps(data), encoding="utf-8")
     report = _import(clean, path)

@@ -85,11 +85,11 @@ def _bodies(addon, blend) -> dict[str, int | None]:
     return out
 
 
-def _play_without_extension(blend, names: list[str], tmp_path) -> dict:
+def _play_without_extension(blend, names: list[str], tmp_path, frames: int = FRAMES) -> dict:
     script, out = tmp_path / "play.py", tmp_path / "played.json"
     script.write_text(PLAY)
     env = {**os.environ, "BLENDER_USER_RESOURCES": tempfile.mkdtemp(prefix="no_extension_", dir=tmp_path)}
-    command = [sys.executable, "-P", str(script), str(blend), json.dumps(names), str(out), str(FRAMES)]
+    command = [sys.executable, "-P", str(script), str(blend), json.dumps(names), str(out), str(frames)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(out.read_text())

@@ -11,6 +11,7 @@ import math
 import bpy
 import pytest
 from mathutils import Vector
+from test_import_reproduce_blend import _play_without_extension
 
 from blenderkit import submodule
 from export_helpers import export
@@ -79,6 +80,12 @@ def test_velocity_is_in_node_space_and_spin_keeps_going(clean, tmp_path):
     assert turned == pytest.approx(2.0 * seconds, rel=0.05)
 
 
+@pytest.mark.xfail(
+    bpy.app.version < (4, 5, 0),
+    strict=False,
+    reason="Blender 4.2 bakes the pre-roll's release driver racily unless some Python frame_change_pre handler "
+    "exists (the extension has none since issue 34; a no-op one makes it hold): docs/import.md, Limits",
+)
 def test_baked_cache_holds_the_flight(clean, tmp_path):
     import_file(_projectile(tmp_path))
     scene = bpy.context.scene
@@ -98,8 +105,7 @@ def test_saved_file_flies_after_loading(clean, tmp_path):
     blend = tmp_path / "flight.blend"
     bpy.ops.wm.save_as_mainfile(filepath=str(blend))
     bpy.ops.wm.open_mainfile(filepath=str(blend))
-    handler = submodule(clean, "io.importer.reproduce.velocity").on_frame_change
-    assert handler in bpy.app.handlers.frame_change_pre
+    assert not any(h.__module__.startswith(clean.__name__) for h in bpy.app.handlers.frame_change_pre)
     step(FRAMES)
     _assert_ballistic(start, _position("Ball"), (FRAMES - 1) * seconds_per_frame())
 
@@ -224,10 +230,7 @@ def test_a_moving_body_is_jointed_at_the_files_pose(clean, tmp_path, moving):
     assert "animations" not in written
 
 
-def test_a_joint_added_in_blender_delays_the_pre_roll_from_the_next_start(clean, tmp_path):
-    """A joint made after the import (the Add Joint operator here; Blender's own Connect alike) holds a body whose
-    pre-roll moves on the rebuild frame: back at the cache's start frame the handler delays that pre-roll, so the
-    joint is built at the file's pose (before: the bob swung on a radius of about 1.02 m)."""
+def _unjointed(tmp_path):
     anchor = {
         "name": "Anchor",
         "translation": [0.0, 3.0, 0.0],
@@ -235,21 +238,57 @@ def test_a_joint_added_in_blender_delays_the_pre_roll_from_the_next_start(clean,
     }
     bob = body("Bob", [0.0, 2.0, 0.0], linearVelocity=[4.0, 0.0, 0.0])
     import_file(write(tmp_path, "unjointed", [anchor, bob]))
-    scene = bpy.context.scene
     helper = bpy.data.objects["Bob.initial_velocity"]
     assert not helper.gltf_physics.joint.joint_name.endswith("(held by a joint)")
-    scene.cursor.location = (0.0, 0.0, 3.0)  # the anchor's centre (glTF y up = Blender z)
+    return helper
+
+
+def _connect(how: str) -> Vector:
+    """A ball joint at the anchor's centre between Anchor and Bob, made by our operator or by Blender's own
+    *Connect*; the pivot."""
+    bpy.context.scene.cursor.location = (0.0, 0.0, 3.0)  # the anchor's centre (glTF y up = Blender z)
     a, b = bpy.data.objects["Anchor"], bpy.data.objects["Bob"]
-    with bpy.context.temp_override(selected_objects=[a, b], active_object=b, object=b):
-        assert bpy.ops.gltf_physics.add_joint(preset="BALL", joint_name="Pin") == {"FINISHED"}
-    pin = next(ob for ob in bpy.data.objects if ob.rigid_body_constraint and ob.gltf_physics.joint.role == "JOINT")
+    if how == "add_joint":
+        with bpy.context.temp_override(selected_objects=[a, b], active_object=b, object=b):
+            assert bpy.ops.gltf_physics.add_joint(preset="BALL", joint_name="Pin") == {"FINISHED"}
+    else:  # Blender 4.x's Connect reads the view layer's active object (an override is not enough)
+        for ob in (a, b):
+            ob.select_set(True)
+        bpy.context.view_layer.objects.active = b
+        assert bpy.ops.rigidbody.connect(con_type="POINT", pivot_type="ACTIVE") == {"FINISHED"}
+    bpy.context.view_layer.update()
+    return a.matrix_world.translation.copy() if how == "connect" else Vector((0.0, 0.0, 3.0))
+
+
+@pytest.mark.parametrize("how", ["add_joint", "connect"])
+def test_a_joint_added_in_blender_delays_the_pre_roll_when_it_is_made(clean, tmp_path, how):
+    """A joint made after the import (the Add Joint operator; Blender's own Connect) holds a body whose pre-roll
+    moves on the rebuild frame: when the joint is made its drivers are delayed (data Blender keeps, no frame
+    handler), so the joint is built at the file's pose (before: the bob swung on a radius of about 1.02 m)."""
+    helper = _unjointed(tmp_path)
+    pivot = _connect(how)
+    assert helper.gltf_physics.joint.joint_name.endswith("(held by a joint)")  # at once, before any frame
+    scene = bpy.context.scene
     radii = []
     for frame in range(scene.frame_start, scene.frame_start + 30):
         scene.frame_set(frame)
-        radii.append((_position("Bob") - pin.matrix_world.translation).length)
-    assert helper.gltf_physics.joint.joint_name.endswith("(held by a joint)")
+        radii.append((_position("Bob") - pivot).length)
     assert radii[6:] == pytest.approx([1.0] * len(radii[6:]), abs=0.01)
     assert max(radii) < 1.1 and _position("Bob").x != 0.0
+
+
+def test_a_joint_added_in_blender_plays_without_the_extension(clean, tmp_path):
+    """The delayed pre-roll is in the ``.blend``: saved right after the joint is made (no frame played), it swings
+    on the joint's radius in a Blender that has never seen the extension."""
+    _unjointed(tmp_path)
+    pivot = _connect("add_joint")
+    blend = tmp_path / "jointed.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(blend))
+    played = _play_without_extension(blend, ["Bob"], tmp_path, 30)
+    assert not played["extension"] and played["handlers"] == []
+    radii = [(Vector(t) - pivot).length for t in played["track"]["Bob"][0]]
+    assert radii[6:] == pytest.approx([1.0] * len(radii[6:]), abs=0.01)
+    assert max(radii) < 1.1
 
 
 def test_an_edited_velocity_reaches_the_pre_roll(clean, tmp_path):

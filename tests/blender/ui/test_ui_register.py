@@ -46,6 +46,9 @@ def _state(addon) -> dict:
         "operators": sorted(name for name in dir(bpy.ops.gltf_physics) if _operator_exists(name)),
         "object_pointer": hasattr(bpy.types.Object, "gltf_physics"),
         "frame_handlers": sorted(h.__name__ for h in bpy.app.handlers.frame_change_pre if _ours_handler(addon, h)),
+        "update_handlers": sorted(
+            h.__name__ for h in bpy.app.handlers.depsgraph_update_post if _ours_handler(addon, h)
+        ),
     }
 
 
@@ -75,7 +78,8 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
     before = _state(addon)
     assert len(before["registered"]) == len(_ours(addon)) > 0
     assert before["types"] == before["registered"]
-    assert before["frame_handlers"] == ["on_frame_change"]  # the initial-velocity pre-roll (persistent)
+    assert before["frame_handlers"] == []  # playing runs no Python of ours: the pre-roll is drivers (issue 34)
+    assert before["update_handlers"] == ["invalidate", "on_depsgraph_update"]  # editing: filters, joints made
     assert before["operators"] == [
         "add_joint",
         "add_joint_item",
@@ -100,6 +104,7 @@ def test_register_unregister_register_leaves_no_residue(addon, monkeypatch):
             "operators": [],
             "object_pointer": False,
             "frame_handlers": [],
+            "update_handlers": [],
         }
         assert spy.calls == [("unregister", translations.__package__)]
         addon.register()

@@ -88,6 +88,24 @@ def test_json_input_to_report_and_png(tmp_path):
     assert image.shape[0] > 100 and image.shape[1] > 100
 
 
+def test_metrics_draws_a_locked_limit_as_check_does(tmp_path):
+    pytest.importorskip("matplotlib")
+    source = tmp_path / "samples.json"
+    write_json(source, hinge_samples())
+    joints = R.read_samples(source, None)
+    (entry,) = R.evaluate(joints, 1e-6, R.DiagnosticList())
+    fig = R.joint_figure(joints[0], entry, 1e-6)
+    marks = lambda gid: [a for a in fig.axes[1].findobj() if a.get_gid() == gid]  # noqa: E731
+    (line,) = marks(R.GID_LOCKED)  # limit 1 is locked (min = max = 0): before, a band of zero height, invisible
+    assert set(line.get_ydata()) == {0.0} and line.get_linewidth() >= 2.0
+    low, high = fig.axes[1].get_ylim()
+    assert low < -0.005 and high > 0.005  # the locked value inside a visible range, not on an edge
+    labels = [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    assert "locked at 0 rad" in labels
+    assert len([a for a in fig.axes[0].findobj() if a.get_gid() == R.GID_BAND]) == 1  # a range: the band
+    assert submodule("io.check.plots").draw_limit is R.draw_limit  # check draws limits with the same rule
+
+
 def test_csv_input_with_limits_file(tmp_path, capsys):
     source, limits = tmp_path / "samples.csv", tmp_path / "limits.json"
     write_csv(source, hinge_samples())
