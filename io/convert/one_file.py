@@ -152,7 +152,7 @@ def _resource_problems(
 ) -> list[Diagnostic]:
     """What Blender must not open (ERROR): a resource outside ``root`` or not a regular file, a missing buffer
     (the import would fail without it). A missing image is a WARNING: Blender imports the file without it. The
-    usable resources go into ``resources`` (when given)."""
+    usable resources and the missing images go into ``resources`` (when given: what the stamp lists)."""
     problems = []
     for where, uri in resource_uris(document):
         found = safe_resource(src.parent, uri, where, root, max_bytes=resource_limit(document, where))
@@ -162,6 +162,8 @@ def _resource_problems(
             continue
         if found.code == MISSING and where.startswith("/images/"):
             found = dataclasses.replace(found, code=IMAGE_MISSING, severity=Severity.WARNING)
+            if resources is not None:  # stamped as missing: the image arriving later converts the file again
+                resources.append(pathlib.Path(os.path.normpath(src.parent / urllib.parse.unquote(uri))))
         problems.append(found)
     return problems
 

@@ -12,8 +12,9 @@ Both live in the hidden folder ``OUT/.gltf-physics-convert`` (never walked as an
   it). Systems without ``fcntl`` (Windows) run without the lock.
 * **Stamps** (``write_stamp`` / ``up_to_date``): the worker writes, just before an output's final rename, what made
   it: the options that change the written file (``--to``, ``--validate``), and the size and modification time (ns)
-  of the input, every resource it read (for a ``.blend``, every file it references: libraries, images, sounds…; a
-  missing one as missing), the output and every resource the output references. ``--skip-existing`` skips a file
+  of the input, every resource it read (a glTF's buffers and images, a missing image as missing; for a ``.blend``,
+  every file it references: libraries, images, sounds…, a missing one as missing), the output and every resource
+  the output references. ``--skip-existing`` skips a file
   only when its stamp says the same options and every listed file still has its size and time (or is still
   missing): another ``--to``, a changed texture or library, a missing image that now exists or a deleted output
   ``.bin`` re-convert it. Stamps are named by a hash of the output's

@@ -184,6 +184,25 @@ def test_skip_existing_compares_the_options_and_every_resource(tmp_path):
     assert (out / "body.bin").is_file() and status("--to", "2024-10") == "skipped"
 
 
+def test_skip_existing_converts_again_when_a_missing_image_appears(tmp_path):
+    """A glTF input whose image is missing converts with a warning; the stamp lists the image as missing, so the run
+    after the image appeared converts the file again (and the one after that skips it)."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    _body(src, texture=_png((1, 2, 3)))
+    (src / "t.png").unlink()
+
+    def status() -> str:
+        result = convert(src, "-o", out, "--format", "gltf", "--skip-existing", "--report", tmp_path / "r.json")
+        assert result.returncode == 0, result.stderr
+        return report(tmp_path / "r.json")["body.gltf"]["status"]
+
+    assert status() != "skipped"
+    assert status() == "skipped"
+    (src / "t.png").write_bytes(_png((4, 5, 6)))
+    assert status() != "skipped"
+    assert status() == "skipped"
+
+
 def test_a_read_only_output_folder_stops_the_run_before_any_import(tmp_path):
     if shutil.which("unshare") is None:
         pytest.skip("no unshare: a read-only mount cannot be made here")
