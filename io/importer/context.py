@@ -5,7 +5,6 @@ maps the steps fill in) and the import's diagnostic codes. The order of the step
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,8 +79,7 @@ class ImportContext(Reporting):
         key = ob.as_pointer()
         entry = self._stored.get(key)
         if entry is None:
-            text = ob.gltf_physics.values_json
-            entry = self._stored[key] = (ob, json.loads(json.dumps(stored_values.parse(text))) if text else {})
+            entry = self._stored[key] = (ob, stored_values.private_copy(ob.gltf_physics.values_json))
         return StoredView(entry[1], (), ob.gltf_physics, writable=True)
 
     def move_stored(self, old, new) -> None:

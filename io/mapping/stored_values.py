@@ -188,36 +188,44 @@ def read(values: dict, path: Path, name: str):
 
 def write(values: dict, path: Path, name: str, value) -> None:
     """Set property ``name`` of group ``path`` in ``values`` (a value equal to the default is left out)."""
-    default = FIELDS[path][name]
-    if isinstance(default, tuple):
-        value = [float(v) for v in value]
-        equal = tuple(value) == default
-    else:
-        if type(default) is float:
-            value = float(value)
-        elif type(default) is bool:
-            value = bool(value)
-        elif type(default) is int:
-            value = int(value)
-        equal = value == default
+    write_group(values, path, {name: value})
+
+
+def write_group(values: dict, path: Path, items: dict) -> None:
+    """Set several properties of group ``path`` in ``values``: each value as its default's type (sequences as lists
+    of floats), one equal to its default left out (empty groups are left out by :func:`dumps`)."""
+    fields = FIELDS[path]
     group = values
     for key in path:
         child = group.get(key)
         if not isinstance(child, dict):
-            if equal:
-                return
             child = group[key] = {}
         group = child
-    if equal:
-        group.pop(name, None)
-    else:
-        group[name] = value
+    for name, value in items.items():
+        default = fields[name]
+        if isinstance(default, tuple):
+            value = [float(v) for v in value]
+            equal = tuple(value) == default
+        else:
+            value = type(default)(value)
+            equal = value == default
+        if equal:
+            group.pop(name, None)
+        else:
+            group[name] = value
+
+
+def private_copy(text: str) -> dict:
+    """The values of a stored text as a dict of the caller's own (to write into, then :func:`dumps`)."""
+    values = parse(text)
+    return json.loads(json.dumps(values)) if values else {}
 
 
 class StoredView:
     """Attribute access to one group of stored values, like the property group's: ``view.motion.mass``. A name that
-    is not stored (``joint``, ``gltf_parent``, the filter lists' rows) is read from ``rna``, the object's property
-    group, when there is one. Writable when made so: every assignment changes ``values``."""
+    is not stored (``joint``, ``gltf_parent``, the filter lists' rows) is read from the object's property group
+    ``rna`` at the same path, when there is one (looked up only then). Writable when made so: every assignment
+    changes ``values``."""
 
     __slots__ = ("_path", "_rna", "_values", "_writable")
 
@@ -228,28 +236,19 @@ class StoredView:
         object.__setattr__(self, "_writable", writable)
 
     def assign(self, values: dict) -> None:
-        """Set several properties of this group at once (what ``mapping.stored.assign`` does for any group): a value
-        equal to its default is left out, as :func:`write` does, without a look-up per value."""
+        """Set several properties of this group at once (what ``mapping.stored.assign`` does for any group)."""
         if not self._writable:
             raise AttributeError("a read-only view of stored values")
-        fields = FIELDS[self._path]
-        group = self._values
+        write_group(self._values, self._path, values)
+
+    def _group(self):
+        """The property group at this view's path (AttributeError without one)."""
+        if self._rna is None:
+            raise AttributeError(self._path)
+        group = self._rna
         for key in self._path:
-            child = group.get(key)
-            if not isinstance(child, dict):
-                child = group[key] = {}
-            group = child
-        for name, value in values.items():
-            default = fields[name]
-            if type(value) is tuple or type(value) is list:
-                value = [float(v) for v in value]
-                equal = tuple(value) == default
-            else:
-                equal = value == default
-            if equal:
-                group.pop(name, None)
-            else:
-                group[name] = value
+            group = getattr(group, key)
+        return group
 
     def __getattr__(self, name: str):
         path = self._path
@@ -257,27 +256,16 @@ class StoredView:
             return read(self._values, path, name)
         sub = (*path, name)
         if sub in FIELDS:
-            rna = getattr(self._rna, name) if self._rna is not None else None
-            return StoredView(self._values, sub, rna, self._writable)
-        if self._rna is None:
-            raise AttributeError(name)
-        return getattr(self._rna, name)
+            return StoredView(self._values, sub, self._rna, self._writable)
+        return getattr(self._group(), name)
 
     def __setattr__(self, name: str, value) -> None:
         if name in FIELDS[self._path]:
             if not self._writable:
                 raise AttributeError(f"{name}: a read-only view of stored values")
             write(self._values, self._path, name, value)
-        elif self._rna is not None:
-            setattr(self._rna, name, value)
         else:
-            raise AttributeError(name)
-
-
-def text_of(holder) -> str:
-    """The stored text of ``holder`` (an ``Object``; '' when it has no ``gltf_physics``)."""
-    pg = getattr(holder, "gltf_physics", None)
-    return pg.values_json if pg is not None else ""
+            setattr(self._group(), name, value)
 
 
 def view_of(ob) -> StoredView | None:
@@ -293,7 +281,7 @@ def editing(ob) -> Iterator[StoredView]:
     """A writable view of ``ob``'s stored values, written back as one text when the block ends (a batch of edits
     costs one RNA write: operators that set many values use it)."""
     pg = ob.gltf_physics
-    values = json.loads(json.dumps(parse(pg.values_json)))  # a private copy
+    values = private_copy(pg.values_json)
     yield StoredView(values, (), pg, writable=True)
     text = dumps(values)
     if text != pg.values_json:

@@ -9,8 +9,6 @@ keeps its other properties (pointers, the filter lists' rows, UI state) as ordin
 
 from __future__ import annotations
 
-import json
-
 import bpy
 
 from ...io.diagnostics import printable
@@ -72,7 +70,7 @@ def _accessors(path: Path, key: str, items, low: float | None, high: float | Non
 
     def put(group, value) -> None:
         pg = group.id_data.gltf_physics
-        values = json.loads(json.dumps(stored_values.parse(pg.values_json)))  # a private copy
+        values = stored_values.private_copy(pg.values_json)
         if identifiers is not None:
             value = identifiers[value]
         elif low is not None or high is not None:
