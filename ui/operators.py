@@ -14,7 +14,7 @@ import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty
 
 from ..io.diagnostics import Severity, printable
-from ..io.mapping import mesh_points
+from ..io.mapping import mesh_points, stored_values
 from ..io.mapping.shapes_to_blender import shape_to_json
 from ..io.mapping.values_to_gltf import derive_shape
 from .body import body_shapes
@@ -214,6 +214,16 @@ def _joint_collection(context, kind: str):
     return pg.joint.drives, "active_drive_index"
 
 
+def _edit_rows(ob, kind: str, change) -> None:
+    """``change(values, path)`` on the stored rows of the joint's limits or drives, written back as one text; the
+    collection's rows follow (they are views of the stored rows by position, ``stored_values.match_rows``)."""
+    pg = ob.gltf_physics
+    values = stored_values.private_copy(pg.values_json)
+    change(values, ("joint", "limits" if kind == "LIMIT" else "drives"))
+    pg.values_json = stored_values.dumps(values)
+    stored_values.match_rows(pg, values)
+
+
 JOINT_ITEMS = (("LIMIT", "Limit", "A joint limit"), ("DRIVE", "Drive", "A joint drive"))
 
 
@@ -232,10 +242,12 @@ class GLTF_PHYSICS_OT_add_joint_item(bpy.types.Operator):
 
     def execute(self, context):
         items, index_prop = _joint_collection(context, self.kind)
-        item = items.add()
-        if self.kind == "LIMIT":
-            item.axes = (True, False, False)
-            item.has_min = item.has_max = True
+        first = {"axes": (True, False, False), "has_min": True, "has_max": True} if self.kind == "LIMIT" else {}
+        _edit_rows(
+            context.object,
+            self.kind,
+            lambda values, path: stored_values.write_row(values, path, len(stored_values.rows_of(values, path)), first),
+        )
         setattr(context.object.gltf_physics, index_prop, len(items) - 1)
         sync_joint.replan_now(context.object)  # a new drive's defaults fire no property update
         return _finish(self, "add_joint_item", f"Added a joint {self.kind.lower()}", [])
@@ -263,7 +275,7 @@ class GLTF_PHYSICS_OT_remove_joint_item(bpy.types.Operator):
         if not 0 <= index < len(items):
             self.report({"WARNING"}, f"No {self.kind.lower()} selected")
             return {"CANCELLED"}
-        items.remove(index)
+        _edit_rows(context.object, self.kind, lambda values, path: stored_values.remove_row(values, path, index))
         setattr(pg, index_prop, max(0, min(index, len(items) - 1)))
         sync_joint.replan_now(context.object)  # removing an item fires no property update
         return _finish(self, "remove_joint_item", f"Removed joint {self.kind.lower()} {index}", [])

@@ -108,6 +108,8 @@ class ImportContext(Reporting):
         for group in ("collider", "trigger"):  # the filter lists' rows: views of the texts just written
             if stored_values.group_values(values, (group, "filter")):
                 filter_rows.rebuild(getattr(pg, group).filter)
+        if "joint" in values:  # the limit and drive lists' rows (views of the stored rows by position)
+            stored_values.match_rows(pg, values)
 
     def animated_at_or_above(self, index: int | None) -> bool:
         """Does the file animate node ``index`` or one of its ancestors? (All nodes answered together once.)"""
@@ -221,6 +223,6 @@ def passive_anchor(ctx: ImportContext, name: str, half: float, collection, role:
     ob.rigid_body.collision_shape = "BOX"
     ob.rigid_body.collision_collections = [False] * 20
     pg = getattr(ob, "gltf_physics", None)
-    if pg is not None:
+    if pg is not None:  # through the property group: later import steps read the role of helpers there
         pg.joint.role = role
     return ob

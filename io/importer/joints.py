@@ -6,8 +6,8 @@ Empty; linked into the world's constraint collection (data API, no ``bpy.ops``),
 degree of freedom (the velocity drives of one type and axis add up to one drive, ``mapping.drives_to_blender``: at
 most 6). The two bodies are the nearest motion ancestors of frame A and frame B. The world side is the nearest static
 collider body above the frame (so ``disable_collisions`` acts against it, as in the conformance scenes), else one
-shared invisible PASSIVE anchor that collides with nothing. The exact glTF joint is stored in
-``Object.gltf_physics.joint``.
+shared invisible PASSIVE anchor that collides with nothing. The exact glTF joint is kept in the constraint object's
+stored text (``Object.gltf_physics.joint`` is its view, ``mapping/stored_values.py``).
 """
 
 from __future__ import annotations
@@ -299,14 +299,15 @@ def _store(
     The JOINT object keeps the description (limits, drives) and all ``notes``; a MOTOR helper keeps its frames and
     its own drive's note only, so a joint with N drives stores O(N), not N helpers × N notes.
     """
-    pg = getattr(empty, "gltf_physics", None)
-    if pg is None:
+    if getattr(empty, "gltf_physics", None) is None:
         return
-    pj = pg.joint
+    pj = ctx.stored(empty).joint
     frame_a_t, frame_a_r = _relative(state, frame_a, ctx.body_node_of.get(side_a))
     frame_b_t, frame_b_r = _relative(state, frame_b, ctx.body_node_of.get(side_b))
-    nodes = {"node_a": ctx.objects.get(frame_a), "node_b": ctx.objects.get(frame_b)}
-    assign(  # only values that differ from the defaults become ID properties
+    for key, ob in (("node_a", ctx.objects.get(frame_a)), ("node_b", ctx.objects.get(frame_b))):
+        if ob is not None:
+            setattr(pj, key, ob)  # object pointers: the property group's own
+    assign(  # into the object's stored text, written once by the import (``ImportContext.flush_stored``)
         pj,
         role=role,
         joint_name=printable(description.name or ""),
@@ -324,7 +325,6 @@ def _store(
         source=description.source or "",
         is_node=on_node,
         planned_axis=node_planned_axis(plan.perm) if on_node else -1,
-        **{key: ob for key, ob in nodes.items() if ob is not None},
     )
     if role == "JOINT":
         store_description(pj, description, ctx.cache)

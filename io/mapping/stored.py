@@ -28,7 +28,7 @@ from ..gltf.numbers import r7
 from . import passthrough
 from .axes import quat_to_blender, scale_to_blender, vec_to_blender
 from .shapes_to_blender import shape_to_json
-from .stored_values import StoredView
+from .stored_values import StoredRow, StoredView
 
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
@@ -38,11 +38,10 @@ _SEQUENCES = (tuple, list)
 
 
 def assign(pg, **values) -> None:
-    """Set the values of ``pg``: a group of an object's stored values (``stored_values.StoredView``, the import's)
-    takes them at once; a property group (the joint's) through RNA, skipping those equal to what it already reads
-    (its defaults on a fresh object: each value set becomes an ID property Blender copies at every depsgraph
-    evaluation)."""
-    if isinstance(pg, StoredView):  # one stored text: the values go into it at once
+    """Set the values of ``pg``: a group or row of an object's stored values (``stored_values.StoredView`` /
+    ``StoredRow``, the import's) takes them at once; a property group through RNA, skipping those equal to what it
+    already reads (each RNA set of a stored property rewrites the object's text)."""
+    if isinstance(pg, StoredView | StoredRow):  # one stored text: the values go into it at once
         pg.assign(values)
         return
     for name, value in values.items():

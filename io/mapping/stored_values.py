@@ -1,11 +1,14 @@
 """One stored value per object: the glTF physics an object carries, as one JSON text (bpy-free).
 
 ``Object.gltf_physics.values_json`` is the one source of truth of what an import kept and what a panel edited: the
-role and node of the object, its motion, collider and trigger with their geometry, material and filter, exactly as
-the file gave them (vectors in Blender's frame, shapes and passthrough as the JSON texts ``mapping/stored.py``
-makes). Its layout is the property groups' (``ui/body/properties.py``): a group is an object of the text, a property
-is a key of it, and a key that is absent reads as the property's default (``FIELDS``), so a fresh object has the
-text ``''`` and a typical body a few hundred bytes.
+role and node of the object, its motion, collider and trigger with their geometry, material and filter, and the
+glTF joint of a constraint object with its limits and drives, exactly as the file gave them (vectors in Blender's
+frame, shapes and passthrough as the JSON texts ``mapping/stored.py`` makes). Its layout is the property groups'
+(``ui/body/properties.py``, ``ui/joint/joint_properties.py``): a group is an object of the text, a property is a key
+of it, and a key that is absent reads as the property's default (``FIELDS``), so a fresh object has the text ``''``
+and a typical body a few hundred bytes. A list of rows (``ROWS``: the joint's limits and drives) is a JSON list of
+row objects; the property group's collection holds one empty row per stored row, whose properties are views of the
+stored row at the same position (a UI list needs the collection; :func:`match_rows` keeps its length).
 
 Every reader reads the text: the exporter, ``check`` and the import's own later steps through a :class:`StoredView`
 (plain Python attribute access, one parse per text), the panels through the property groups, whose properties are
@@ -101,6 +104,55 @@ FIELDS: dict[Path, dict[str, object]] = {
     ("trigger", "filter"): _FILTER,
 }
 
+_LIMIT = {
+    "kind": "LINEAR",
+    "axes": (False, False, False),
+    "has_min": False,
+    "min": 0.0,
+    "has_max": False,
+    "max": 0.0,
+    "has_stiffness": False,
+    "stiffness": 0.0,
+    "damping": 0.0,
+    "extras_json": "",
+}
+_DRIVE = {
+    "type": "angular",
+    "mode": "force",
+    "axis": 0,
+    "has_max_force": False,
+    "max_force": 0.0,
+    "has_position_target": False,
+    "position_target": 0.0,
+    "has_velocity_target": False,
+    "velocity_target": 0.0,
+    "stiffness": 0.0,
+    "damping": 0.0,
+    "extras_json": "",
+}
+FIELDS[("joint",)] = {
+    "role": "NONE",
+    "joint_name": "",
+    "enable_collision": False,
+    "frame_a_translation": (0.0, 0.0, 0.0),
+    "frame_a_rotation": (0.0, 0.0, 0.0, 1.0),
+    "frame_b_translation": (0.0, 0.0, 0.0),
+    "frame_b_rotation": (0.0, 0.0, 0.0, 1.0),
+    "offset_translation": (0.0, 0.0, 0.0),
+    "offset_rotation": (0.0, 0.0, 0.0, 1.0),
+    "approximated": False,
+    "notes": "",
+    "extras_json": "",
+    "node_extras_json": "",
+    "source": "",
+    "is_node": False,
+    "planned_axis": -1,
+}
+
+#: Stored lists of rows: list path → {property name: default} of one row. A row is an object of the list (absent
+#: keys read as the defaults); the list is the text's, in order (the joint's limits and drives, as the file has them).
+ROWS: dict[Path, dict[str, object]] = {("joint", "limits"): _LIMIT, ("joint", "drives"): _DRIVE}
+
 #: The text's own layout version: a text of another layout reads as nothing stored (0.1.0 is unreleased).
 LAYOUT_KEY, LAYOUT = "layout", 1
 
@@ -157,6 +209,8 @@ def _pruned(values: dict) -> dict:
             value = _pruned(value)
             if not value:
                 continue
+        elif value == []:  # a list of rows without rows
+            continue
         out[key] = value
     return out
 
@@ -172,10 +226,13 @@ def group_values(values: dict, path: Path) -> dict | None:
 
 def read(values: dict, path: Path, name: str):
     """Property ``name`` of group ``path``: the stored value (sequences as tuples) or the default."""
-    default = FIELDS[path][name]
     group = group_values(values, path)
     if group is None:
-        return default
+        return FIELDS[path][name]
+    return _read_value(group, FIELDS[path][name], name)
+
+
+def _read_value(group: dict, default, name: str):
     value = group.get(name, default)
     if isinstance(default, tuple):
         if not isinstance(value, list | tuple) or len(value) != len(default):
@@ -194,25 +251,106 @@ def write(values: dict, path: Path, name: str, value) -> None:
 def write_group(values: dict, path: Path, items: dict) -> None:
     """Set several properties of group ``path`` in ``values``: each value as its default's type (sequences as lists
     of floats), one equal to its default left out (empty groups are left out by :func:`dumps`)."""
-    fields = FIELDS[path]
+    _write_items(_ensure_group(values, path), _FIELD_SPECS[path], items)
+
+
+def _ensure_group(values: dict, path: Path) -> dict:
     group = values
     for key in path:
         child = group.get(key)
         if not isinstance(child, dict):
             child = group[key] = {}
         group = child
+    return group
+
+
+def _write_items(group: dict, spec: dict, items: dict) -> None:
+    """Write ``items`` into ``group`` by ``spec`` (:func:`_spec`); the import's hot path (tens of thousands of values
+    per large file), hence one look-up per value and no conversion of a value already of its stored type."""
     for name, value in items.items():
-        default = fields[name]
-        if isinstance(default, tuple):
-            value = [float(v) for v in value]
-            equal = tuple(value) == default
-        else:
-            value = type(default)(value)
-            equal = value == default
-        if equal:
+        kind, convert, default = spec[name]
+        if type(value) is not kind:
+            value = convert(value)
+        if value == default:
             group.pop(name, None)
         else:
             group[name] = value
+
+
+def _spec(fields: dict) -> dict:
+    """Per property: (the type a value needs no conversion from, a conversion to the stored type, the default as
+    stored). Sequences are stored as lists of their default's item type, of its length (always converted: a list of
+    ints for a vector of floats would read back as ints)."""
+    out = {}
+    for name, default in fields.items():
+        if isinstance(default, tuple):
+            out[name] = (None, _sequence_of(type(default[0]), len(default)), list(default))  # always converted
+        else:
+            out[name] = (type(default), type(default), default)
+    return out
+
+
+def _sequence_of(item: type, length: int):
+    def convert(value) -> list:
+        out = [*map(item, value)]
+        if len(out) != length:
+            raise ValueError(f"{length} values expected, not {len(out)}")
+        return out
+
+    return convert
+
+
+def rows_of(values: dict, path: Path) -> list:
+    """The rows of list ``path`` (``ROWS``) in ``values``: a list of row objects (``[]`` when none is stored; an entry a
+    script broke reads as a row of defaults)."""
+    group = group_values(values, path[:-1])
+    rows = group.get(path[-1]) if group is not None else None
+    return rows if isinstance(rows, list) else []
+
+
+def read_row(values: dict, path: Path, index: int, name: str):
+    """Property ``name`` of row ``index`` of list ``path`` (the default for a row the text does not hold)."""
+    rows = rows_of(values, path)
+    row = rows[index] if 0 <= index < len(rows) else None
+    default = ROWS[path][name]
+    return _read_value(row, default, name) if isinstance(row, dict) else default
+
+
+def write_row(values: dict, path: Path, index: int, items: dict) -> None:
+    """Set properties of row ``index`` of list ``path`` in ``values`` (rows up to it added as rows of defaults: a row a
+    list shows before the text holds it)."""
+    group = _ensure_group(values, path[:-1])
+    rows = group.get(path[-1])
+    if not isinstance(rows, list):
+        rows = group[path[-1]] = []
+    while len(rows) <= index:
+        rows.append({})
+    if not isinstance(rows[index], dict):
+        rows[index] = {}
+    _write_items(rows[index], _ROW_SPECS[path], items)
+
+
+def remove_row(values: dict, path: Path, index: int) -> None:
+    """Remove row ``index`` of list ``path`` from ``values`` (nothing when the text holds no such row)."""
+    rows = rows_of(values, path)
+    if 0 <= index < len(rows):
+        del rows[index]
+
+
+def match_rows(pg, values: dict) -> None:
+    """Make each ``ROWS`` collection of the property group ``pg`` (``Object.gltf_physics``) as long as its stored
+    list: the collections' rows are views of the text's rows by position (``ui/body/stored_views.py``), a UI list needs
+    them to exist. Attribute access only."""
+    for path in ROWS:
+        group = pg
+        for key in path[:-1]:
+            group = getattr(group, key)
+        collection = getattr(group, path[-1])
+        count = len(rows_of(values, path))
+        while len(collection) > count:
+            collection.remove(len(collection) - 1)
+        while len(collection) < count:
+            collection.add()
 
 
 def private_copy(text: str) -> dict:
@@ -257,6 +395,8 @@ class StoredView:
         sub = (*path, name)
         if sub in FIELDS:
             return StoredView(self._values, sub, self._rna, self._writable)
+        if sub in ROWS:
+            return StoredRows(self._values, sub, self._writable)
         return getattr(self._group(), name)
 
     def __setattr__(self, name: str, value) -> None:
@@ -266,6 +406,64 @@ class StoredView:
             write(self._values, self._path, name, value)
         else:
             setattr(self._group(), name, value)
+
+
+class StoredRows:
+    """The rows of one stored list (``ROWS``) as a sequence of :class:`StoredRow` views, like the collection the
+    property group has: ``len``, iteration, indexing and, when writable, ``add()``."""
+
+    __slots__ = ("_path", "_values", "_writable")
+
+    def __init__(self, values: dict, path: Path, writable: bool) -> None:
+        self._values, self._path, self._writable = values, path, writable
+
+    def __len__(self) -> int:
+        return len(rows_of(self._values, self._path))
+
+    def __getitem__(self, index: int) -> StoredRow:
+        count = len(self)
+        if not -count <= index < count:
+            raise IndexError(index)
+        return StoredRow(self._values, self._path, index % count, self._writable)
+
+    def __iter__(self) -> Iterator[StoredRow]:
+        return (StoredRow(self._values, self._path, i, self._writable) for i in range(len(self)))
+
+    def add(self) -> StoredRow:
+        """A new row of defaults at the end (writable views only)."""
+        if not self._writable:
+            raise AttributeError("a read-only view of stored values")
+        index = len(self)
+        write_row(self._values, self._path, index, {})
+        return StoredRow(self._values, self._path, index, True)
+
+
+class StoredRow:
+    """Attribute access to one row of a stored list (``view.joint.limits[0].min``)."""
+
+    __slots__ = ("_index", "_path", "_values", "_writable")
+
+    def __init__(self, values: dict, path: Path, index: int, writable: bool) -> None:
+        object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_path", path)
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_writable", writable)
+
+    def assign(self, values: dict) -> None:
+        """Set several properties of this row at once."""
+        if not self._writable:
+            raise AttributeError("a read-only view of stored values")
+        write_row(self._values, self._path, self._index, values)
+
+    def __getattr__(self, name: str):
+        if name not in ROWS[self._path]:
+            raise AttributeError(name)
+        return read_row(self._values, self._path, self._index, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name not in ROWS[self._path]:
+            raise AttributeError(name)
+        self.assign({name: value})
 
 
 def view_of(ob) -> StoredView | None:
@@ -279,10 +477,17 @@ def view_of(ob) -> StoredView | None:
 @contextmanager
 def editing(ob) -> Iterator[StoredView]:
     """A writable view of ``ob``'s stored values, written back as one text when the block ends (a batch of edits
-    costs one RNA write: operators that set many values use it)."""
+    costs one RNA write: operators that set many values use it); the lists' collections follow (:func:`match_rows`).
+    Property updates do not run for these writes. Write nothing of ``ob``'s stored values through its property group
+    inside the block: the block's text replaces it."""
     pg = ob.gltf_physics
     values = private_copy(pg.values_json)
     yield StoredView(values, (), pg, writable=True)
     text = dumps(values)
     if text != pg.values_json:
         pg.values_json = text
+        match_rows(pg, values)
+
+
+_FIELD_SPECS = {path: _spec(fields) for path, fields in FIELDS.items()}
+_ROW_SPECS = {path: _spec(fields) for path, fields in ROWS.items()}

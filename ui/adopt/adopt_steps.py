@@ -17,7 +17,7 @@ from mathutils import Matrix
 from ...io.gltf.model import PhysicsMaterial
 from ...io.gltf.nodes import relative_offset, rigid
 from ...io.mapping import adopt_extra_props as extra
-from ...io.mapping import mesh_points
+from ...io.mapping import mesh_points, stored_values
 from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ...io.mapping.joints_to_blender import configure_constraint, configure_motor, permutation_matrix, plan_joint
 from ...io.mapping.joints_to_gltf import constraint_description
@@ -264,17 +264,24 @@ def adopt_joint(empty, stored: dict, world) -> tuple[list[str], list[str]]:
     empty.matrix_world = Matrix((frame_blender @ permutation_matrix(plan.perm)).tolist())
     enable_collision = not c.disable_collisions
     configure_constraint(c, plan, c.object1, c.object2, enable_collision)
-    pj = empty.gltf_physics.joint
     for n, motor in enumerate(plan.motors):
         helper = _motor_empty(f"{empty.name}.motor{n}", frame_blender @ permutation_matrix(motor.perm), empty, world)
         configure_motor(helper.rigid_body_constraint, motor, c.object1, c.object2, enable_collision)
         assign(helper.gltf_physics.joint, role="MOTOR", notes=motor.note)
     frame_a = relative_offset(_gltf_world(c.object1), frame)
     frame_b = relative_offset(_gltf_world(c.object2), frame)
+    with stored_values.editing(empty) as stored:  # the joint, its limits and drives: one text write
+        _store_joint(stored.joint, empty.name, enable_collision, frame_a, frame_b, plan, description)
+    axes = ", ".join(f"{d.type} {'XYZ'[d.axis]}" for d in drives)
+    done = [f"drives ({axes}, Empty axes) → joint drives; Blender constraint re-planned as {plan.type}"]
+    return done, skipped
+
+
+def _store_joint(pj, name: str, enable_collision: bool, frame_a, frame_b, plan, description) -> None:
     assign(
         pj,
         role="JOINT",
-        joint_name=empty.name,
+        joint_name=name,
         enable_collision=enable_collision,
         frame_a_translation=frame_a[0],
         frame_a_rotation=frame_a[1],
@@ -284,6 +291,3 @@ def adopt_joint(empty, stored: dict, world) -> tuple[list[str], list[str]]:
         notes="; ".join(plan.notes),
     )
     store_description(pj, description)
-    axes = ", ".join(f"{d.type} {'XYZ'[d.axis]}" for d in drives)
-    done = [f"drives ({axes}, Empty axes) → joint drives; Blender constraint re-planned as {plan.type}"]
-    return done, skipped

@@ -13,7 +13,7 @@ import bpy
 
 from ...io.diagnostics import printable
 from ...io.mapping import stored_values
-from ...io.mapping.stored_values import FIELDS, Path
+from ...io.mapping.stored_values import FIELDS, ROWS, Path
 
 _TEMPLATE = "_stored_template"  # the class's annotations as written, for a copy at another path
 
@@ -25,6 +25,23 @@ def stored(path: Path):
         template = dict(cls.__annotations__)
         setattr(cls, _TEMPLATE, template)
         cls.__annotations__.update(_views(path, template))
+        return cls
+
+    return decorate
+
+
+def stored_rows(path: Path):
+    """Class decorator for the row group of a stored list (``stored_values.ROWS``): the properties of a row in the
+    object's collection are views of the stored row at the same position (the collection's rows hold nothing)."""
+
+    def decorate(cls: type) -> type:
+        fields = ROWS[path]
+        for key, prop in dict(cls.__annotations__).items():
+            if key not in fields:
+                continue
+            keywords = _checked_keywords(key, prop, fields)
+            get, put = _row_accessors(path, key, keywords.get("items"), keywords.get("min"), keywords.get("max"))
+            cls.__annotations__[key] = prop.function(**keywords, get=get, set=put)
         return cls
 
     return decorate
@@ -44,13 +61,62 @@ def _views(path: Path, template: dict) -> dict:
     for key, prop in template.items():
         if key not in fields:
             continue
-        keywords = dict(prop.keywords)
-        if "default" in keywords:
-            raise TypeError(f"{key}: a stored property takes its default from stored_values.FIELDS")
-        keywords["default"] = fields[key]
+        keywords = _checked_keywords(key, prop, fields)
         get, put = _accessors(path, key, keywords.get("items"), keywords.get("min"), keywords.get("max"))
         out[key] = prop.function(**keywords, get=get, set=put)
     return out
+
+
+def _checked_keywords(key: str, prop, fields: dict) -> dict:
+    keywords = dict(prop.keywords)
+    if "default" in keywords:
+        raise TypeError(f"{key}: a stored property takes its default from stored_values.FIELDS / ROWS")
+    keywords["default"] = fields[key]
+    return keywords
+
+
+def _row_index(row) -> int:
+    """The position of ``row`` in its collection (``'gltf_physics.joint.limits[2]'`` → 2)."""
+    path = row.path_from_id()
+    return int(path[path.rindex("[") + 1 : -1])
+
+
+def _row_accessors(path: Path, key: str, items, low: float | None, high: float | None) -> tuple:
+    """``get`` / ``set`` of one row view (see :func:`_accessors`)."""
+    identifiers = [item[0] for item in items] if items else None
+    default = ROWS[path][key]
+
+    def get(row):
+        value = stored_values.read_row(
+            stored_values.parse(row.id_data.gltf_physics.values_json), path, _row_index(row), key
+        )
+        return _shown(value, identifiers, default)
+
+    def put(row, value) -> None:
+        pg = row.id_data.gltf_physics
+        values = stored_values.private_copy(pg.values_json)
+        stored_values.write_row(values, path, _row_index(row), {key: _given(value, identifiers, low, high)})
+        pg.values_json = stored_values.dumps(values)
+
+    return get, put
+
+
+def _shown(value, identifiers, default):
+    """A stored value as the property returns it: an enum's item number, a string Blender can hold."""
+    if identifiers is not None:
+        return identifiers.index(value) if value in identifiers else identifiers.index(default)
+    if type(value) is str and not value.isascii():
+        return printable(value)  # a Blender string getter must not return a lone surrogate
+    return value
+
+
+def _given(value, identifiers, low: float | None, high: float | None):
+    """A value a ``set`` received as it is stored: an enum's identifier, clamped to ``min`` / ``max``."""
+    if identifiers is not None:
+        return identifiers[value]
+    if low is not None or high is not None:
+        return _clamped(value, low, high)
+    return value
 
 
 def _accessors(path: Path, key: str, items, low: float | None, high: float | None) -> tuple:
@@ -61,21 +127,12 @@ def _accessors(path: Path, key: str, items, low: float | None, high: float | Non
     read, write, parse = stored_values.read, stored_values.write, stored_values.parse
 
     def get(group):
-        value = read(parse(group.id_data.gltf_physics.values_json), path, key)
-        if identifiers is not None:
-            return identifiers.index(value) if value in identifiers else identifiers.index(default)
-        if type(value) is str and not value.isascii():
-            return printable(value)  # a Blender string getter must not return a lone surrogate
-        return value
+        return _shown(read(parse(group.id_data.gltf_physics.values_json), path, key), identifiers, default)
 
     def put(group, value) -> None:
         pg = group.id_data.gltf_physics
         values = stored_values.private_copy(pg.values_json)
-        if identifiers is not None:
-            value = identifiers[value]
-        elif low is not None or high is not None:
-            value = _clamped(value, low, high)
-        write(values, path, key, value)
+        write(values, path, key, _given(value, identifiers, low, high))
         pg.values_json = stored_values.dumps(values)
 
     return get, put

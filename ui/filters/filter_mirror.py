@@ -6,13 +6,15 @@ list also has ``<field>_rows``: a view of the text, rebuilt by the text's ``upda
 the property: the importer, the list operators, scripts — also while the sync is paused) and by a ``load_post``
 handler for files saved before the rows existed. The rows are never read back into the text; a row set that is out
 of step (an ID-property write that bypassed the callback) is drawn from the text and rebuilt on the next timer tick.
+The joint's limit and drive lists are kept the same way: their rows are views of the stored rows by position, and a
+collection whose length differs from the stored list's (a script wrote the text) is matched on the next tick.
 """
 
 from __future__ import annotations
 
 import bpy
 
-from ...io.mapping import filter_rows
+from ...io.mapping import filter_rows, stored_values
 from . import sync_filters
 
 FIELDS = filter_rows.FIELDS
@@ -28,7 +30,9 @@ def text_changed(pflt, context) -> None:
 
 @bpy.app.handlers.persistent
 def rebuild_all(*_args) -> int:
-    """Rebuild the rows of every object's filters (``load_post``, and the timer after an out-of-step draw)."""
+    """Rebuild the rows of every object's filters and the length of its joint's limit and drive lists
+    (``stored_values.match_rows``) where they are out of step with the stored text (``load_post``, and the timer after
+    an out-of-step draw)."""
     fixed = 0
     for ob in bpy.data.objects:
         pg = getattr(ob, "gltf_physics", None)
@@ -38,7 +42,17 @@ def rebuild_all(*_args) -> int:
             if not in_step(pflt):
                 rebuild(pflt)
                 fixed += 1
+        if not joint_rows_in_step(pg):
+            stored_values.match_rows(pg, stored_values.parse(pg.values_json))
+            fixed += 1
     return fixed
+
+
+def joint_rows_in_step(pg) -> bool:
+    """Has the joint's limit and drive collections one row per stored row?"""
+    values = stored_values.parse(pg.values_json)
+    joint = pg.joint
+    return all(len(getattr(joint, p[-1])) == len(stored_values.rows_of(values, p)) for p in stored_values.ROWS)
 
 
 def _tick() -> None:

@@ -18,6 +18,7 @@ from mathutils import Matrix
 
 from ...io.gltf.nodes import relative_offset, rigid
 from ...io.importer.reproduce import velocity
+from ...io.mapping import stored_values
 from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ...io.mapping.joint_presets import PresetParams, describe
 from ...io.mapping.joints_to_blender import configure_constraint, configure_motor, empty_matrix, plan_joint
@@ -139,7 +140,8 @@ class GLTF_PHYSICS_OT_add_joint(bpy.types.Operator):
                 configure_motor(helper.rigid_body_constraint, motor, body_a, body_b, self.enable_collision)
                 self._store(helper, "MOTOR", frame, body_a, body_b, [motor.note])
             self._store(empty, "JOINT", frame, body_a, body_b, plan.notes)
-            store_description(empty.gltf_physics.joint, description)
+            with stored_values.editing(empty) as stored:  # the limits and drives: one text write
+                store_description(stored.joint, description)
         for ob in context.selected_objects:
             ob.select_set(False)
         empty.select_set(True)

@@ -1,4 +1,6 @@
-"""Property groups holding a glTF joint exactly as the file said (limits, drives, frames) for export.
+"""Property groups holding a glTF joint exactly as the file said (limits, drives, frames) for export: views of the
+object's one stored text (``io/mapping/stored_values.py``: ``FIELDS[("joint",)]`` and the rows of ``ROWS``), except
+the two object pointers.
 
 Registration: ``CLASSES`` must be registered before the group that nests :class:`GLTF_PHYSICS_PG_joint`
 (``Object.gltf_physics.joint``), i.e. register ``joint_properties`` before ``properties`` (``ui._modules``).
@@ -6,8 +8,6 @@ Registration: ``CLASSES`` must be registered before the group that nests :class:
 Axes are glTF axes of the joint's frame A (0 = X, 1 = Y, 2 = Z), values are the file's (Y-up) values; the Blender
 constraint built from them is an approximation when ``approximated`` is set.
 """
-
-from __future__ import annotations
 
 import bpy
 from bpy.props import (
@@ -22,6 +22,7 @@ from bpy.props import (
     StringProperty,
 )
 
+from ..body.stored_views import stored, stored_rows
 from .sync_joint import joint_changed, limit_max_changed, limit_min_changed
 
 SYNC = {"update": joint_changed}  # every glTF joint value re-plans the Blender constraint (ui/joint/sync_joint.py)
@@ -43,95 +44,75 @@ DRIVE_MODES = (("force", "Force", "Force drive"), ("acceleration", "Acceleration
 INF = float("inf")
 
 
+@stored_rows(("joint", "limits"))
 class GLTF_PHYSICS_PG_joint_limit(bpy.types.PropertyGroup):
     """One glTF joint limit (``has_*`` False = the value is absent in the file)."""
 
-    kind: EnumProperty(
-        name="Kind", items=LIMIT_KINDS, default="LINEAR", description="linearAxes or angularAxes of the limit", **SYNC
-    )
+    kind: EnumProperty(name="Kind", items=LIMIT_KINDS, description="linearAxes or angularAxes of the limit", **SYNC)
     axes: BoolVectorProperty(
         name="Axes",
         size=3,
-        default=(False, False, False),
         description="glTF X, Y, Z of frame A (limits[].linearAxes / angularAxes)",
         **SYNC,
     )
-    has_min: BoolProperty(name="Has Min", default=False, description="limits[].min present", update=limit_min_changed)
+    has_min: BoolProperty(name="Has Min", description="limits[].min present", update=limit_min_changed)
     min: FloatProperty(
         name="Min",
-        default=0.0,
         description="m or rad (limits[].min; Max follows when above it); re-plans the constraint",
         update=limit_min_changed,
     )
-    has_max: BoolProperty(name="Has Max", default=False, description="limits[].max present", update=limit_max_changed)
+    has_max: BoolProperty(name="Has Max", description="limits[].max present", update=limit_max_changed)
     max: FloatProperty(
         name="Max",
-        default=0.0,
         description="m or rad (limits[].max; Min follows when below it); re-plans the constraint",
         update=limit_max_changed,
     )
-    has_stiffness: BoolProperty(
-        name="Soft", default=False, description="limits[].stiffness present (absent = hard limit)", **SYNC
-    )
+    has_stiffness: BoolProperty(name="Soft", description="limits[].stiffness present (absent = hard limit)", **SYNC)
     stiffness: FloatProperty(
         name="Stiffness",
-        default=0.0,
         min=0.0,
         description="N/m or N·m/rad (limits[].stiffness); a soft locked axis becomes a Blender spring",
         **SYNC,
     )
-    damping: FloatProperty(
-        name="Damping", default=0.0, min=0.0, description="N·s/m or N·m·s/rad (limits[].damping)", **SYNC
-    )
-    extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON (extras/extensions)")
+    damping: FloatProperty(name="Damping", min=0.0, description="N·s/m or N·m·s/rad (limits[].damping)", **SYNC)
+    extras_json: StringProperty(name="Extras", description="Passthrough JSON (extras/extensions)")
 
 
+@stored_rows(("joint", "drives"))
 class GLTF_PHYSICS_PG_joint_drive(bpy.types.PropertyGroup):
     """One glTF joint drive (``has_*`` False = the value is absent in the file)."""
 
-    type: EnumProperty(name="Type", items=DRIVE_TYPES, default="angular", description="drives[].type", **SYNC)
-    mode: EnumProperty(name="Mode", items=DRIVE_MODES, default="force", description="drives[].mode", **SYNC)
-    axis: IntProperty(name="Axis", default=0, min=0, max=2, description="glTF axis of frame A (drives[].axis)", **SYNC)
-    has_max_force: BoolProperty(name="Has Max Force", default=False, description="drives[].maxForce present", **SYNC)
+    type: EnumProperty(name="Type", items=DRIVE_TYPES, description="drives[].type", **SYNC)
+    mode: EnumProperty(name="Mode", items=DRIVE_MODES, description="drives[].mode", **SYNC)
+    axis: IntProperty(name="Axis", min=0, max=2, description="glTF axis of frame A (drives[].axis)", **SYNC)
+    has_max_force: BoolProperty(name="Has Max Force", description="drives[].maxForce present", **SYNC)
     max_force: FloatProperty(
         name="Max Force",
-        default=0.0,
         min=0.0,
         description="N or N·m (drives[].maxForce); a velocity drive's MOTOR max impulse",
         **SYNC,
     )
-    has_position_target: BoolProperty(
-        name="Has Position Target", default=False, description="drives[].positionTarget present", **SYNC
-    )
-    position_target: FloatProperty(
-        name="Position Target", default=0.0, description="m or rad (drives[].positionTarget)", **SYNC
-    )
-    has_velocity_target: BoolProperty(
-        name="Has Velocity Target", default=False, description="drives[].velocityTarget present", **SYNC
-    )
+    has_position_target: BoolProperty(name="Has Position Target", description="drives[].positionTarget present", **SYNC)
+    position_target: FloatProperty(name="Position Target", description="m or rad (drives[].positionTarget)", **SYNC)
+    has_velocity_target: BoolProperty(name="Has Velocity Target", description="drives[].velocityTarget present", **SYNC)
     velocity_target: FloatProperty(
         name="Velocity Target",
-        default=0.0,
         description="m/s or rad/s (drives[].velocityTarget); a MOTOR helper's target velocity",
         **SYNC,
     )
-    stiffness: FloatProperty(
-        name="Stiffness", default=0.0, min=0.0, description="N/m or N·m/rad (drives[].stiffness)", **SYNC
-    )
-    damping: FloatProperty(
-        name="Damping", default=0.0, min=0.0, description="N·s/m or N·m·s/rad (drives[].damping)", **SYNC
-    )
-    extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON (extras/extensions)")
+    stiffness: FloatProperty(name="Stiffness", min=0.0, description="N/m or N·m/rad (drives[].stiffness)", **SYNC)
+    damping: FloatProperty(name="Damping", min=0.0, description="N·s/m or N·m·s/rad (drives[].damping)", **SYNC)
+    extras_json: StringProperty(name="Extras", description="Passthrough JSON (extras/extensions)")
 
 
+@stored(("joint",))
 class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
     """A glTF joint as the file gave it, stored on its constraint object (``role`` JOINT)."""
 
-    role: EnumProperty(name="Role", items=ROLES, default="NONE")
-    joint_name: StringProperty(name="Joint Name", default="", description="Name of the joint description")
+    role: EnumProperty(name="Role", items=ROLES)
+    joint_name: StringProperty(name="Joint Name", description="Name of the joint description")
     enable_collision: BoolProperty(
         name="Enable Collision",
-        default=False,
         description="node.joint.enableCollision; Blender's Disable Collisions is its negation",
         **SYNC,
     )
@@ -141,53 +122,46 @@ class GLTF_PHYSICS_PG_joint(bpy.types.PropertyGroup):
     frame_a_translation: FloatVectorProperty(
         name="Frame A Translation",
         size=3,
-        default=(0.0, 0.0, 0.0),
         description="m, glTF axes: translation of the joint node (frame A) in body A's node",
     )
     frame_a_rotation: FloatVectorProperty(
         name="Frame A Rotation",
         size=4,
-        default=(0.0, 0.0, 0.0, 1.0),
         description="Quaternion xyzw, glTF axes: rotation of the joint node (frame A) in body A's node",
     )
     frame_b_translation: FloatVectorProperty(
         name="Frame B Translation",
         size=3,
-        default=(0.0, 0.0, 0.0),
         description="m, glTF axes: translation of node.joint.connectedNode (frame B) in body B's node",
     )
     frame_b_rotation: FloatVectorProperty(
         name="Frame B Rotation",
         size=4,
-        default=(0.0, 0.0, 0.0, 1.0),
         description="Quaternion xyzw, glTF axes: rotation of node.joint.connectedNode (frame B) in body B's node",
     )
     # Frame B relative to frame A at load (zero = coincident frames).
     offset_translation: FloatVectorProperty(
-        name="B Offset", size=3, default=(0.0, 0.0, 0.0), description="m, frame B in frame A at load (glTF axes)"
+        name="B Offset", size=3, description="m, frame B in frame A at load (glTF axes)"
     )
     offset_rotation: FloatVectorProperty(
         name="B Offset Rotation",
         size=4,
-        default=(0.0, 0.0, 0.0, 1.0),
         description="Quaternion xyzw: rotation of frame B in frame A at load (glTF axes)",
     )
     limits: CollectionProperty(type=GLTF_PHYSICS_PG_joint_limit)
     drives: CollectionProperty(type=GLTF_PHYSICS_PG_joint_drive)
-    approximated: BoolProperty(name="Approximated", default=False, description="Blender cannot hold it exactly")
-    notes: StringProperty(name="Notes", default="", description="What the Blender constraint approximates")
-    extras_json: StringProperty(name="Extras", default="", description="Passthrough JSON of the joint description")
-    node_extras_json: StringProperty(name="Node Extras", default="", description="Passthrough JSON of node.joint")
-    source: StringProperty(name="Source", default="", description="Revision the joint was read from")
+    approximated: BoolProperty(name="Approximated", description="Blender cannot hold it exactly")
+    notes: StringProperty(name="Notes", description="What the Blender constraint approximates")
+    extras_json: StringProperty(name="Extras", description="Passthrough JSON of the joint description")
+    node_extras_json: StringProperty(name="Node Extras", description="Passthrough JSON of node.joint")
+    source: StringProperty(name="Source", description="Revision the joint was read from")
     is_node: BoolProperty(
         name="Is the Joint Node",
-        default=False,
         description="This Empty is the file's joint node itself, turned so its axes are the constraint's (not by an "
         "export-only import); export writes the node back at frame A (not glTF data)",
     )
     planned_axis: IntProperty(
         name="Planned Axis",
-        default=-1,
         min=-1,
         max=2,
         description="First frame-A axis of the cyclic permutation the constraint Empty carries since the last panel "

@@ -18,6 +18,7 @@ from ...sim import drives as sim_drives
 from .. import readout
 from ..body import body_shapes
 from ..body.sync_body import draw_status
+from ..filters import filter_mirror
 from ..panels import PARENT_ID, PhysicsPanel, enum_label, label
 from .sync_joint import drive_status, limit_status
 
@@ -116,6 +117,8 @@ def draw_limits(box, ob) -> None:
     box.label(text="Limits", icon="CON_ROTLIMIT")
     row = box.row()
     row.template_list("GLTF_PHYSICS_UL_joint_limits", "", joint, "limits", pg, "active_limit_index", rows=2)
+    if not filter_mirror.joint_rows_in_step(pg):  # a script wrote the text: the rows follow after this draw
+        filter_mirror.rebuild_later()
     ops = row.column(align=True)
     ops.operator("gltf_physics.add_joint_item", icon="ADD", text="").kind = "LIMIT"
     ops.operator("gltf_physics.remove_joint_item", icon="REMOVE", text="").kind = "LIMIT"
@@ -141,6 +144,8 @@ def draw_drives(box, context, ob) -> None:
     box.label(text="Drives", icon="AUTO")
     row = box.row()
     row.template_list("GLTF_PHYSICS_UL_joint_drives", "", joint, "drives", pg, "active_drive_index", rows=2)
+    if not filter_mirror.joint_rows_in_step(pg):  # a script wrote the text: the rows follow after this draw
+        filter_mirror.rebuild_later()
     ops = row.column(align=True)
     ops.operator("gltf_physics.add_joint_item", icon="ADD", text="").kind = "DRIVE"
     ops.operator("gltf_physics.remove_joint_item", icon="REMOVE", text="").kind = "DRIVE"

@@ -86,8 +86,77 @@ def test_a_read_only_view_refuses_writes_and_names_not_stored_fail():
 
 
 def test_names_not_stored_are_read_from_the_property_group():
+    class Joint:
+        node_a = "object A"
+
     class Group:
-        joint = "the joint group"
+        gltf_parent = "the parent object"
+        joint = Joint()
 
     view = sv.StoredView({}, (), Group())
-    assert view.joint == "the joint group"
+    assert view.gltf_parent == "the parent object"
+    assert view.joint.node_a == "object A"  # a pointer of a stored group: the property group's own
+    assert view.joint.role == "NONE"  # a stored value of the same group: the text's
+
+
+def test_rows_are_lists_of_row_objects_in_the_text():
+    values: dict = {}
+    view = sv.StoredView(values, (), None, writable=True)
+    assert len(view.joint.limits) == 0 and list(view.joint.drives) == []
+    first = view.joint.limits.add()
+    first.assign({"kind": "ANGULAR", "axes": (True, False, True), "has_min": True, "min": -1})
+    second = view.joint.limits.add()
+    second.max = 2.5
+    text = sv.dumps(values)
+    stored = json.loads(text)["joint"]["limits"]
+    assert stored == [{"kind": "ANGULAR", "axes": [True, False, True], "has_min": True, "min": -1.0}, {"max": 2.5}]
+    read = sv.StoredView(sv.parse(text))
+    assert [row.kind for row in read.joint.limits] == ["ANGULAR", "LINEAR"]  # absent keys: the defaults
+    assert read.joint.limits[0].axes == (True, False, True) and type(read.joint.limits[0].axes[0]) is bool
+    assert read.joint.limits[-1].max == 2.5 and read.joint.limits[1].damping == 0.0
+    with pytest.raises(IndexError):
+        read.joint.limits[2]
+    with pytest.raises(AttributeError):
+        read.joint.limits[0].min = 0.0  # read-only view
+    with pytest.raises(AttributeError):
+        read.joint.limits[0].no_such_value  # noqa: B018
+
+
+def test_a_row_written_past_the_end_pads_with_default_rows_and_removal_keeps_the_order():
+    values: dict = {}
+    sv.write_row(values, ("joint", "drives"), 2, {"velocity_target": 3.0})
+    assert sv.rows_of(values, ("joint", "drives")) == [{}, {}, {"velocity_target": 3.0}]
+    assert sv.read_row(values, ("joint", "drives"), 1, "type") == "angular"
+    assert sv.read_row(values, ("joint", "drives"), 7, "type") == "angular"  # a row the text does not hold
+    sv.remove_row(values, ("joint", "drives"), 0)
+    assert sv.read_row(values, ("joint", "drives"), 1, "velocity_target") == 3.0
+    sv.remove_row(values, ("joint", "drives"), 5)  # nothing to remove
+    sv.remove_row(values, ("joint", "drives"), 0)
+    sv.remove_row(values, ("joint", "drives"), 0)
+    assert sv.dumps(values) == ""  # an empty list is left out like an empty group
+
+
+def test_match_rows_makes_each_collection_as_long_as_its_stored_list():
+    class Collection(list):
+        def add(self):
+            self.append(object())
+
+        def remove(self, index):
+            del self[index]
+
+    class Joint:
+        limits, drives = Collection(), Collection([object()] * 3)
+
+    class Group:
+        joint = Joint()
+
+    values = {"joint": {"limits": [{}, {"max": 1.0}]}}
+    sv.match_rows(Group(), values)
+    assert (len(Joint.limits), len(Joint.drives)) == (2, 0)
+
+
+def test_a_broken_row_reads_as_defaults():
+    text = json.dumps({"layout": sv.LAYOUT, "joint": {"limits": [7, {"min": "x"}], "drives": "no list"}})
+    view = sv.StoredView(sv.parse(text))
+    assert len(view.joint.limits) == 2 and view.joint.limits[0].min == 0.0 and view.joint.limits[1].min == 0.0
+    assert len(view.joint.drives) == 0
