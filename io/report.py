@@ -57,10 +57,13 @@ class Reporting:
         try:
             return func(*args)
         except Exception:
-            where = ptr() if callable(ptr) else ptr
-            log.exception("glTF Physics: %s failed at %s", what, where or "/")
-            self.warn(self.FAILED, where, internal_failure(what))
+            self.failed(ptr() if callable(ptr) else ptr, what)
             return None
+
+    def failed(self, where: str, what: str) -> None:
+        """Report the exception being handled as ``guarded`` does (for a caller that caught it itself)."""
+        log.exception("glTF Physics: %s failed at %s", what, where or "/")
+        self.warn(self.FAILED, where, internal_failure(what))
 
 
 def operator_lines(report: RunReport, headline: str, shown: bool) -> list[tuple[str, str]]:

@@ -79,31 +79,35 @@ class ImportContext(Reporting):
         key = ob.as_pointer()
         entry = self._stored.get(key)
         if entry is None:
-            entry = self._stored[key] = (ob, stored_values.private_copy(ob.gltf_physics.values_json))
-        return StoredView(entry[1], (), ob.gltf_physics, writable=True)
+            pg = ob.gltf_physics
+            text = pg.values_json
+            values = stored_values.private_copy(text)
+            entry = self._stored[key] = (ob, text, StoredView(values, (), pg, writable=True))
+        return entry[2]
 
     def move_stored(self, old, new) -> None:
         """``new`` replaced ``old`` (``proxies``): the values kept for ``old`` are ``new``'s."""
         entry = self._stored.pop(old.as_pointer(), None)
         if entry is not None:
-            self._stored[new.as_pointer()] = (new, entry[1])
+            values = entry[2]._values
+            self._stored[new.as_pointer()] = (new, entry[1], StoredView(values, (), new.gltf_physics, writable=True))
 
     def flush_stored(self) -> None:
         """Write every object's stored text (one RNA write per object whose values changed)."""
         entries, self._stored = self._stored, {}
-        for ob, values in entries.values():
+        for ob, original, view in entries.values():
             try:
-                name = ob.name
+                self._write_stored(ob, original, view._values)
             except ReferenceError:  # removed by a later step
                 continue
-            # never the import: a failure leaves this object as it was and the others are written
-            self.guarded("", f"storing the glTF physics of {printable(name)!r}", self._write_stored, ob, values)
+            except Exception:  # never the import: this object stays as it was and the others are written
+                self.failed("", f"storing the glTF physics of {printable(ob.name)!r}")
 
     @staticmethod
-    def _write_stored(ob, values: dict) -> None:
+    def _write_stored(ob, original: str, values: dict) -> None:
         text = stored_values.dumps(values)
         pg = ob.gltf_physics
-        if pg.values_json != text:
+        if text != original:
             pg.values_json = text
         for group in ("collider", "trigger"):  # the filter lists' rows: views of the texts just written
             if stored_values.group_values(values, (group, "filter")):

@@ -227,3 +227,23 @@ def test_every_stored_value_reaches_the_final_object(clean, path):
         checked += 1
     assert checked > 0 and report is not None
     assert not any(ob.name.endswith(".replaced") for ob in bpy.data.objects)
+
+
+def test_a_failure_storing_one_object_leaves_the_others_and_the_import(clean, monkeypatch):
+    """The end of the build writes each object's text on its own: one object whose write fails keeps its old text
+    and becomes one WARNING naming it; every other object is written and the import finishes."""
+    context = submodule(clean, "io.importer.context")
+    write = context.ImportContext._write_stored
+
+    def failing(ob, original, values):
+        if ob.name == "Drifter":
+            raise RuntimeError("a write that fails")
+        write(ob, original, values)
+
+    monkeypatch.setattr(context.ImportContext, "_write_stored", staticmethod(failing))
+    report = _import(clean, IMPORT / "replaced.gltf")
+    assert bpy.data.objects["Drifter"].gltf_physics.values_json == ""
+    stored = [ob.name for ob in bpy.data.objects if ob.gltf_physics.values_json]
+    assert stored and "Drifter" not in stored
+    failed = [d for d in report.diagnostics if d.code == "GLTF_PHYSICS_IMPORT_FAILED"]
+    assert [(d.severity.name, "Drifter" in d.message) for d in failed] == [("WARNING", True)]
