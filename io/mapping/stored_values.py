@@ -193,6 +193,10 @@ def readable(text: str) -> bool:
 def dumps(values: dict) -> str:
     """The stored text of ``values`` (empty groups left out; ``''`` when nothing is stored). ASCII JSON: a Blender
     string holds it whatever the names (lone surrogates escaped)."""
+    if values.keys() - {LAYOUT_KEY}:
+        text = json.dumps({**values, LAYOUT_KEY: LAYOUT}, separators=(",", ":"))
+        if '":{}' not in text and '":[]' not in text:  # no empty group or list: nothing to prune (the usual text)
+            return text
     pruned = _pruned(values)
     if not pruned:
         return ""
@@ -251,7 +255,14 @@ def write(values: dict, path: Path, name: str, value) -> None:
 def write_group(values: dict, path: Path, items: dict) -> None:
     """Set several properties of group ``path`` in ``values``: each value as its default's type (sequences as lists
     of floats), one equal to its default left out (empty groups are left out by :func:`dumps`)."""
-    _write_items(_ensure_group(values, path), _FIELD_SPECS[path], items)
+    group = group_values(values, path)
+    if group is not None:
+        _write_items(group, _FIELD_SPECS[path], items)
+        return
+    group = {}  # a group is added only when it holds a value (so a text rarely has an empty group to prune)
+    _write_items(group, _FIELD_SPECS[path], items)
+    if group:
+        _ensure_group(values, path[:-1])[path[-1]] = group
 
 
 def _ensure_group(values: dict, path: Path) -> dict:
