@@ -267,10 +267,11 @@ def passthrough_json(item) -> str:
     return json.dumps(data, sort_keys=True) if data else ""
 
 
-def store_description(pj, description: JointDescription, memo: dict | None = None) -> None:
-    """Append the limits and drives of ``description`` to the stored joint ``pj`` (read back by
-    ``stored_description``); used by the importer and the *Add glTF Joint* operator. ``memo``: a per-import dict;
-    joints sharing a description then share its values."""
+def store_description(pj: StoredView, description: JointDescription, memo: dict | None = None) -> None:
+    """Append the limits and drives of ``description`` to the stored joint ``pj`` (a writable view of an object's
+    stored values: the import's, or ``stored_values.editing``; read back by ``stored_description``); used by the
+    importer, *Add glTF Joint* and adopt. ``memo``: a per-import dict; joints sharing a description then share its
+    values."""
     key = ("description", id(description))
     items = memo.get(key) if memo is not None else None
     if items is None:
@@ -278,17 +279,12 @@ def store_description(pj, description: JointDescription, memo: dict | None = Non
         if memo is not None:
             memo[key] = items
     limits, drives = items
-    for values in limits:
-        assign(pj.limits.add(), **values)
-    for values, extra in drives:
-        item = pj.drives.add()
-        assign(item, **values)
-        for name, value in extra:
-            assign(item, **{name: value})
+    pj.add_rows("limits", limits)
+    pj.add_rows("drives", drives)
 
 
-def _description_values(description: JointDescription) -> tuple[list[dict], list[tuple[dict, list]]]:
-    """The stored values of each limit, and of each drive (+ its known type and mode, written after them)."""
+def _description_values(description: JointDescription) -> tuple[list[dict], list[dict]]:
+    """The stored values of each limit and of each drive (a drive's type and mode only when the file's are known)."""
     limits = []
     for limit in description.limits:
         axes = limit.linear_axes if limit.linear_axes else limit.angular_axes or ()
@@ -320,9 +316,11 @@ def _description_values(description: JointDescription) -> tuple[list[dict], list
             "damping": drive.damping,
             "extras_json": passthrough_json(drive),
         }
-        extra = [("type", drive.type)] if drive.type in ("linear", "angular") else []
-        extra += [("mode", drive.mode)] if drive.mode in ("force", "acceleration") else []
-        drives.append((values, extra))
+        if drive.type in ("linear", "angular"):
+            values["type"] = drive.type
+        if drive.mode in ("force", "acceleration"):
+            values["mode"] = drive.mode
+        drives.append(values)
     return limits, drives
 
 

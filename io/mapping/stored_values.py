@@ -390,6 +390,22 @@ class StoredView:
             raise AttributeError("a read-only view of stored values")
         write_group(self._values, self._path, values)
 
+    def add_rows(self, name: str, rows: list[dict]) -> None:
+        """Append ``rows`` (each a dict of row properties) to this group's stored list ``name`` (``ROWS``)."""
+        if not self._writable:
+            raise AttributeError("a read-only view of stored values")
+        path = (*self._path, name)
+        spec = _ROW_SPECS[path]
+        written = []
+        for items in rows:
+            row: dict = {}
+            _write_items(row, spec, items)
+            written.append(row)
+        if written:
+            group = _ensure_group(self._values, self._path)
+            existing = group.get(name)
+            group[name] = (existing if isinstance(existing, list) else []) + written
+
     def _group(self):
         """The property group at this view's path (AttributeError without one)."""
         if self._rna is None:
@@ -421,7 +437,7 @@ class StoredView:
 
 class StoredRows:
     """The rows of one stored list (``ROWS``) as a sequence of :class:`StoredRow` views, like the collection the
-    property group has: ``len``, iteration, indexing and, when writable, ``add()``."""
+    property group has: ``len``, iteration and indexing (rows are added by :meth:`StoredView.add_rows`)."""
 
     __slots__ = ("_path", "_values", "_writable")
 
@@ -439,14 +455,6 @@ class StoredRows:
 
     def __iter__(self) -> Iterator[StoredRow]:
         return (StoredRow(self._values, self._path, i, self._writable) for i in range(len(self)))
-
-    def add(self) -> StoredRow:
-        """A new row of defaults at the end (writable views only)."""
-        if not self._writable:
-            raise AttributeError("a read-only view of stored values")
-        index = len(self)
-        write_row(self._values, self._path, index, {})
-        return StoredRow(self._values, self._path, index, True)
 
 
 class StoredRow:

@@ -103,10 +103,8 @@ def test_rows_are_lists_of_row_objects_in_the_text():
     values: dict = {}
     view = sv.StoredView(values, (), None, writable=True)
     assert len(view.joint.limits) == 0 and list(view.joint.drives) == []
-    first = view.joint.limits.add()
-    first.assign({"kind": "ANGULAR", "axes": (True, False, True), "has_min": True, "min": -1})
-    second = view.joint.limits.add()
-    second.max = 2.5
+    view.joint.add_rows("limits", [{"kind": "ANGULAR", "axes": (True, False, True), "has_min": True, "min": -1}, {}])
+    view.joint.limits[1].max = 2.5
     text = sv.dumps(values)
     stored = json.loads(text)["joint"]["limits"]
     assert stored == [{"kind": "ANGULAR", "axes": [True, False, True], "has_min": True, "min": -1.0}, {"max": 2.5}]
