@@ -1,0 +1,79 @@
+"""Bone stand-ins (``mapping/bone_nodes.py``): a node that io_scene_gltf2 made an armature bone and that carries a
+body, a collider or a trigger gets an Empty at the node's frame, which then stands for the node in every later step
+(``ctx.objects``), so its physics is built and kept like any node's and the export writes it back onto the bone's
+node. Runs before ``bodies``.
+
+Blender has no rigid bodies on bones, so the stand-in and the bone are tied by a *Child Of* constraint: a dynamic
+body drives its bone (the bone follows the stand-in, and the mesh the bone deforms follows the simulation); a
+static or kinematic one, or one the file animates, follows its bone (the stand-in follows the bone). The bone's
+children in the file (joint frames, other objects) are parented to the bone, not to the stand-in, so they follow
+through the bone. What Blender still plays differently (the stand-in's own pose is Blender's, a bone may be posed
+by its parent bone too) is one WARNING per stand-in (``GLTF_PHYSICS_IMPORT_NOT_REPRODUCIBLE``) naming the
+armature, the bone and the stand-in. Nothing of the node's physics is lost.
+"""
+
+from __future__ import annotations
+
+import bpy
+
+from .. import gltf_addon
+from ..diagnostics import printable
+from ..gltf.model import KINEMATIC
+from ..mapping.bone_nodes import ARMATURE_KEY, BONE_KEY
+from .context import ImportContext
+from .reproduce.helpers import NOT_REPRODUCIBLE
+
+CONSTRAINT_NAME = "glTF Physics body"
+
+
+def build(ctx: ImportContext) -> None:
+    """A stand-in for every bone node with a motion, a collider or a trigger."""
+    for index in sorted(ctx.document.nodes):
+        physics = ctx.document.nodes[index]
+        if physics.motion is None and physics.collider is None and physics.trigger is None:
+            continue
+        if ctx.objects.get(index) is not None or not 0 <= index < len(ctx.json_nodes):
+            continue
+        ctx.guarded(ctx.node_pointer(index), "bone stand-in", _stand_in, ctx, index)
+
+
+def _stand_in(ctx: ImportContext, index: int) -> None:
+    found = gltf_addon.bone_of(ctx.gltf, index)
+    if found is None:  # not a bone (a node outside every scene): the steps report it as before
+        return
+    armature, bone_name = found
+    bone = armature.data.bones[bone_name]
+    ob = bpy.data.objects.new(bone_name + ".physics", None)
+    collections = ctx.collections_of(armature) or [ctx.scene.collection]
+    for collection in collections:
+        collection.objects.link(ob)
+    ctx.linked(ob, collections)
+    ob.empty_display_type = "PLAIN_AXES"
+    ob.empty_display_size = max(bone.length * 0.25, 1e-3)
+    world = ctx.node_world_matrix(index)
+    ob.matrix_basis = world
+    ob[BONE_KEY] = bone_name
+    ob[ARMATURE_KEY] = armature
+    ctx.objects[index] = ob
+    motion = ctx.document.nodes[index].motion
+    drives = motion is not None and motion.kind != KINEMATIC and not ctx.animated_at_or_above(index)
+    if drives:  # the bone follows the simulated stand-in
+        con = armature.pose.bones[bone_name].constraints.new("CHILD_OF")
+        con.target = ob
+        con.inverse_matrix = world.inverted_safe()
+        how = f"the bone follows {printable(ob.name)!r} (a Child Of constraint)"
+    else:  # the stand-in follows the bone (its animation, its parents)
+        con = ob.constraints.new("CHILD_OF")
+        con.target, con.subtarget = armature, bone_name
+        rest = armature.matrix_world @ bone.matrix_local
+        con.inverse_matrix = rest.inverted_safe()
+        how = f"{printable(ob.name)!r} follows the bone (a Child Of constraint)"
+    con.name = CONSTRAINT_NAME
+    what = "body" if motion is not None else "collider or trigger"
+    ctx.warn(
+        NOT_REPRODUCIBLE,
+        ctx.node_pointer(index),
+        f"not reproducible in Blender: a {what} on node {index}, which became bone {printable(bone_name)!r} of "
+        f"armature {printable(armature.name)!r}: Blender has no rigid bodies on bones, so it is simulated on "
+        f"{printable(ob.name)!r} and {how}; kept for export on the bone's node",
+    )
