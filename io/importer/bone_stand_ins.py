@@ -1,7 +1,7 @@
 """Bone stand-ins (``mapping/bone_nodes.py``): a node that io_scene_gltf2 made an armature bone and that carries a
 body, a collider or a trigger gets an Empty at the node's frame, which then stands for the node in every later step
 (``ctx.objects``), so its physics is built and kept like any node's and the export writes it back onto the bone's
-node. Runs before ``bodies``.
+node. ``build`` runs before ``bodies``, ``tie`` after them.
 
 Blender has no rigid bodies on bones, so the stand-in and the bone are tied by a *Child Of* constraint: a dynamic
 body drives its bone (the bone follows the stand-in, and the mesh the bone deforms follows the simulation); a
@@ -19,11 +19,12 @@ import bpy
 from .. import gltf_addon
 from ..diagnostics import printable
 from ..gltf.model import KINEMATIC
-from ..mapping.bone_nodes import ARMATURE_KEY, BONE_KEY
+from ..mapping.bone_nodes import ARMATURE_KEY, BONE_KEY, stand_in_bone
 from .context import ImportContext
 from .reproduce.helpers import NOT_REPRODUCIBLE
 
 CONSTRAINT_NAME = "glTF Physics body"
+_MADE = "bone stand-ins"  # ctx.cache key: the node indices that got a stand-in
 
 
 def build(ctx: ImportContext) -> None:
@@ -55,18 +56,35 @@ def _stand_in(ctx: ImportContext, index: int) -> None:
     ob[BONE_KEY] = bone_name
     ob[ARMATURE_KEY] = armature
     ctx.objects[index] = ob
+    ctx.cache.setdefault(_MADE, []).append(index)
+
+
+def tie(ctx: ImportContext) -> None:
+    """After the bodies (a stand-in may have been replaced by a mesh object): each stand-in and its bone tied by a
+    *Child Of* constraint, and the WARNING that says how Blender plays it."""
+    for index in ctx.cache.get(_MADE, ()):
+        ctx.guarded(ctx.node_pointer(index), "bone stand-in", _tie, ctx, index)
+
+
+def _tie(ctx: ImportContext, index: int) -> None:
+    ob = ctx.objects.get(index)
+    found = stand_in_bone(ob) if ob is not None else None
+    if found is None:
+        return
+    armature, bone_name = found
+    bone = armature.data.bones[bone_name]
+    world = ctx.node_world_matrix(index)
     motion = ctx.document.nodes[index].motion
     drives = motion is not None and motion.kind != KINEMATIC and not ctx.animated_at_or_above(index)
-    if drives:  # the bone follows the simulated stand-in
+    if drives and ob.rigid_body is not None:  # the bone follows the simulated stand-in
         con = armature.pose.bones[bone_name].constraints.new("CHILD_OF")
         con.target = ob
-        con.inverse_matrix = world.inverted_safe()
+        con.inverse_matrix = world.inverted_safe() @ armature.matrix_world  # a bone's owner space: its armature's
         how = f"the bone follows {printable(ob.name)!r} (a Child Of constraint)"
     else:  # the stand-in follows the bone (its animation, its parents)
         con = ob.constraints.new("CHILD_OF")
         con.target, con.subtarget = armature, bone_name
-        rest = armature.matrix_world @ bone.matrix_local
-        con.inverse_matrix = rest.inverted_safe()
+        con.inverse_matrix = (armature.matrix_world @ bone.matrix_local).inverted_safe()
         how = f"{printable(ob.name)!r} follows the bone (a Child Of constraint)"
     con.name = CONSTRAINT_NAME
     what = "body" if motion is not None else "collider or trigger"

@@ -187,6 +187,7 @@ def _build(ctx: ImportContext) -> None:
     ctx.guarded("", "bone stand-ins", bone_stand_ins.build, ctx)
     ctx.guarded("", "bodies and colliders", bodies.build, ctx)
     ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
+    ctx.guarded("", "bone stand-ins and their bones", bone_stand_ins.tie, ctx)
     ctx.guarded("", "triggers", triggers.build, ctx)
     ctx.guarded("", "collision filters", filters.apply, ctx)
     ctx.guarded("", "joints", joints.build, ctx)
