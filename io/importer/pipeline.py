@@ -1,6 +1,6 @@
 """The phases of an import, in the order io_scene_gltf2 calls our hooks (``ImportRun``), and the order of the build:
-rigid-body world → bone stand-ins → bodies and colliders → replaced Empties removed → triggers → collision filters → joints →
-reproduction helpers (``reproduce``, behind the import option).
+rigid-body world → bone stand-ins → bodies and colliders → replaced Empties removed → stand-ins tied to their bones →
+triggers → collision filters → joints → reproduction helpers (``reproduce``, behind the import option).
 
 Phases: *read* (JSON parsed, no objects yet: our model of the file, the rigid-body world, the placeholders that give
 an Empty with a collider a mesh object) → *per node* (each object as it is created) → *build* (every object exists,

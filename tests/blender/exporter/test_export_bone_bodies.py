@@ -24,8 +24,8 @@ ROBOT_BONES = ("Robot_Robot_Body_RB", "Robot_Robot_Head")  # the two body nodes 
 
 def _skinned_gltf() -> dict:
     """A triangle skinned to two joints: ``Hip`` (a dynamic body with a box collider, a material and a filter) and
-    its child ``Arm`` (a kinematic body with a sphere); ``HipFrame`` (a child of the bone ``Hip``) joins the two bodies with
-    ``ArmFrame`` (a child of ``Arm``)."""
+    its child ``Arm`` (a kinematic body with a sphere); ``HipFrame`` (a child of the bone ``Hip``) joins the two
+    bodies with ``ArmFrame`` (a child of ``Arm``)."""
     positions = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
     joints = struct.pack("<12B", *([0, 1, 0, 0] * 3))
     weights = struct.pack("<12f", *([0.5, 0.5, 0, 0] * 3))
