@@ -6,6 +6,7 @@ its joints' ``connectedNode`` and its shape / material / filter indices renumber
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import struct
 
@@ -134,10 +135,15 @@ def _joint_bodies(gltf: dict) -> list[tuple[str, str, str]]:
     return sorted(out)
 
 
-def test_bodies_on_bone_nodes_survive_import_and_export(clean, tmp_path, gltf_errors):
+@pytest.mark.parametrize("probes", ["pass", "fail"])
+def test_bodies_on_bone_nodes_survive_import_and_export(clean, tmp_path, gltf_errors, probes):
+    """``probes="fail"``: io_scene_gltf2's bone vnodes unused (``gltf_addon.bone_of``'s public-hook path: the bone
+    named as the node), the same result."""
     source = tmp_path / "skinned.gltf"
     source.write_text(json.dumps(_skinned_gltf()))
-    assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
+    adapter = submodule(clean, "io.gltf_addon")
+    with adapter.probes_failing() if probes == "fail" else contextlib.nullcontext():
+        assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
     bones = submodule(clean, "io.mapping.bone_nodes")
     imported = submodule(clean, "io.hooks").last_report("import")
     assert not [str(d) for d in imported.diagnostics if d.code == "GLTF_PHYSICS_IMPORT_SKIPPED"]
