@@ -116,15 +116,30 @@ class ExportSession:
         if name not in self.worlds:
             self.snapshot(ob)
 
-    def record_bone(self, node, pose_bone) -> None:
-        """A bone's glTF node was gathered: it is the node of the bone's stand-ins (``mapping/bone_nodes.py``)."""
+    def stand_ins_of(self, armature, bone_name: str) -> list:
+        """The stand-ins of bone ``bone_name`` of ``armature`` (``mapping/bone_nodes.py``; one scan per export)."""
         if self.bone_stand_ins is None:
             self.bone_stand_ins = stand_ins(_all_objects())
         if not self.bone_stand_ins:
-            return
-        armature = pose_bone.id_data
-        for ob in self.bone_stand_ins.get((armature.as_pointer(), pose_bone.name), ()):
+            return []
+        return self.bone_stand_ins.get((armature.as_pointer(), bone_name), [])
+
+    def record_bone(self, node, pose_bone) -> None:
+        """A bone's glTF node was gathered: it is the node of the bone's stand-ins (``mapping/bone_nodes.py``)."""
+        for ob in self.stand_ins_of(pose_bone.id_data, pose_bone.name):
             self.record_node(node, ob)
+
+    def bone_owners(self, ob) -> list:
+        """The stand-ins of the bone ``ob`` is parented to and of that bone's parents, nearest first: a body on a bone
+        holds the compound shapes of the colliders below it."""
+        parent = ob.parent
+        if parent is None or ob.parent_type != "BONE" or parent.type != "ARMATURE":
+            return []
+        out, bone = [], parent.data.bones.get(ob.parent_bone)
+        while bone is not None:
+            out.extend(self.stand_ins_of(parent, bone.name))
+            bone = bone.parent
+        return out
 
     def snapshot_all(self) -> None:
         """Every object's world matrix in one ``foreach_get`` (equal to ``snapshot``'s, float32 values widened);

@@ -25,6 +25,7 @@ from .reproduce.helpers import NOT_REPRODUCIBLE
 
 CONSTRAINT_NAME = "glTF Physics body"
 _MADE = "bone stand-ins"  # ctx.cache key: the node indices that got a stand-in
+_DRIVING = "bone stand-ins driving"  # ctx.cache key: stand-ins whose bone follows them
 
 
 def build(ctx: ImportContext) -> None:
@@ -62,7 +63,8 @@ def _stand_in(ctx: ImportContext, index: int) -> None:
 def tie(ctx: ImportContext) -> None:
     """After the bodies (a stand-in may have been replaced by a mesh object): each stand-in and its bone tied by a
     *Child Of* constraint, and the WARNING that says how Blender plays it."""
-    for index in ctx.cache.get(_MADE, ()):
+    made = ctx.cache.get(_MADE, ())
+    for index in sorted(made, key=lambda i: sum(1 for _ in _ancestors(ctx, i))):  # a bone's parents first
         ctx.guarded(ctx.node_pointer(index), "bone stand-in", _tie, ctx, index)
 
 
@@ -73,20 +75,27 @@ def _tie(ctx: ImportContext, index: int) -> None:
         return
     armature, bone_name = found
     bone = armature.data.bones[bone_name]
-    world = ctx.node_world_matrix(index)
     motion = ctx.document.nodes[index].motion
-    drives = motion is not None and motion.kind != KINEMATIC and not ctx.animated_at_or_above(index)
-    if drives and ob.rigid_body is not None:  # the bone follows the simulated stand-in
+    animated = ctx.animated_at_or_above(index)
+    dynamic = motion is not None and motion.kind != KINEMATIC and not animated and ob.rigid_body is not None
+    driven_above = any(_drives(ctx, i) for i in _ancestors(ctx, index))
+    if dynamic and not driven_above:  # the bone (and what it deforms, its children) follows the simulated stand-in
         con = armature.pose.bones[bone_name].constraints.new("CHILD_OF")
         con.target = ob
-        con.inverse_matrix = world.inverted_safe() @ armature.matrix_world  # a bone's owner space: its armature's
+        # a pose bone's Child Of works in its armature's space
+        con.inverse_matrix = ctx.node_world_matrix(index).inverted_safe() @ armature.matrix_world
         how = f"the bone follows {printable(ob.name)!r} (a Child Of constraint)"
-    else:  # the stand-in follows the bone (its animation, its parents)
+        ctx.cache.setdefault(_DRIVING, set()).add(index)
+    elif animated and not driven_above:  # the stand-in follows the bone the file animates
         con = ob.constraints.new("CHILD_OF")
         con.target, con.subtarget = armature, bone_name
         con.inverse_matrix = (armature.matrix_world @ bone.matrix_local).inverted_safe()
-        how = f"{printable(ob.name)!r} follows the bone (a Child Of constraint)"
-    con.name = CONSTRAINT_NAME
+        how = f"{printable(ob.name)!r} follows the animated bone (a Child Of constraint)"
+    else:  # tied to nothing: a bone above is simulated (a tie would loop through the simulation), or nothing moves
+        con = None
+        how = f"{printable(ob.name)!r} and the bone do not move together"
+    if con is not None:
+        con.name = CONSTRAINT_NAME
     what = "body" if motion is not None else "collider or trigger"
     ctx.warn(
         NOT_REPRODUCIBLE,
@@ -95,3 +104,17 @@ def _tie(ctx: ImportContext, index: int) -> None:
         f"armature {printable(armature.name)!r}: Blender has no rigid bodies on bones, so it is simulated on "
         f"{printable(ob.name)!r} and {how}; kept for export on the bone's node",
     )
+
+
+def _drives(ctx: ImportContext, index: int) -> bool:
+    """Node ``index`` has a stand-in whose bone follows its simulation (tied before: ancestors come first)."""
+    return index in ctx.cache.get(_DRIVING, ())
+
+
+def _ancestors(ctx: ImportContext, index: int):
+    seen = set()
+    parent = ctx.parents.get(index)
+    while parent is not None and parent not in seen:
+        seen.add(parent)
+        yield parent
+        parent = ctx.parents.get(parent)

@@ -24,9 +24,10 @@ ROBOT_BONES = ("Robot_Robot_Body_RB", "Robot_Robot_Head")  # the two body nodes 
 
 
 def _skinned_gltf() -> dict:
-    """A triangle skinned to two joints: ``Hip`` (a dynamic body with a box collider, a material and a filter) and
-    its child ``Arm`` (a kinematic body with a sphere); ``HipFrame`` (a child of the bone ``Hip``) joins the two
-    bodies with ``ArmFrame`` (a child of ``Arm``)."""
+    """A triangle skinned to two joints: ``Hip`` (a dynamic body with a box collider, a material, a filter and a
+    sphere trigger) and its child ``Arm`` (a kinematic body with a sphere, and a box on its child node ``Grip``, not a
+    bone: a compound); ``HipFrame`` (a child of the bone ``Hip``) joins the two bodies with ``ArmFrame`` (a child of
+    ``Arm``)."""
     positions = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
     joints = struct.pack("<12B", *([0, 1, 0, 0] * 3))
     weights = struct.pack("<12f", *([0.5, 0.5, 0, 0] * 3))
@@ -64,13 +65,14 @@ def _skinned_gltf() -> dict:
                     RB: {
                         "motion": {"mass": 2.0, "centerOfMass": [0.0, 0.1, 0.0], "linearVelocity": [0.0, 0.0, 1.0]},
                         "collider": {"geometry": {"shape": 0}, "physicsMaterial": 0, "collisionFilter": 0},
+                        "trigger": {"geometry": {"shape": 1}},
                     }
                 },
             },
             {
                 "name": "Arm",
                 "translation": [0.0, 1.0, 0.0],
-                "children": [5],
+                "children": [5, 6],
                 "extensions": {
                     RB: {"motion": {"mass": 0.5, "isKinematic": True}, "collider": {"geometry": {"shape": 1}}}
                 },
@@ -81,6 +83,11 @@ def _skinned_gltf() -> dict:
                 "extensions": {RB: {"joint": {"connectedNode": 5, "joint": 0, "enableCollision": False}}},
             },
             {"name": "ArmFrame", "translation": [0.0, -0.5, 0.0]},
+            {
+                "name": "Grip",
+                "translation": [0.2, 0.0, 0.0],
+                "extensions": {RB: {"collider": {"geometry": {"shape": 0}}}},
+            },
         ],
         "meshes": [
             {"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}], "name": "SkinMesh"}
@@ -136,7 +143,7 @@ def _joint_bodies(gltf: dict) -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("probes", ["pass", "fail"])
-def test_bodies_on_bone_nodes_survive_import_and_export(clean, tmp_path, gltf_errors, probes):
+def test_bodies_on_bone_nodes_survive_import_and_export(clean, tmp_path, gltf_errors, capfd, probes):
     """``probes="fail"``: io_scene_gltf2's bone vnodes unused (``gltf_addon.bone_of``'s public-hook path: the bone
     named as the node), the same result."""
     source = tmp_path / "skinned.gltf"
@@ -157,9 +164,12 @@ def test_bodies_on_bone_nodes_survive_import_and_export(clean, tmp_path, gltf_er
     assert hip.rigid_body.type == "ACTIVE" and not hip.rigid_body.kinematic
     assert hip.rigid_body.mass == pytest.approx(2.0)
     assert arm.rigid_body.kinematic
-    # the bone follows the dynamic stand-in, the kinematic stand-in follows its bone
+    # the bone follows the dynamic stand-in; the kinematic one below it is tied to nothing (a tie would loop through
+    # the simulation), and the warning says so
     assert [c.target for c in armature.pose.bones["Hip"].constraints] == [hip]
-    assert [(c.target, c.subtarget) for c in arm.constraints] == [(armature, "Arm")]
+    assert not arm.constraints and not armature.pose.bones["Arm"].constraints
+    assert "do not move together" in next(d.message for d in warned if d.pointer.startswith("/nodes/3/"))
+    assert arm.rigid_body.collision_shape == "COMPOUND"  # its sphere and Grip's box
     assert len([ob for ob in bpy.data.objects if ob.rigid_body_constraint]) == 1  # the joint between the two
     bpy.context.view_layer.update()  # the ties change nothing at rest
     for ob, at in ((hip, (0.5, 0.0, 0.0)), (arm, (0.5, 0.0, 1.0))):  # Blender axes: glTF +Y is Blender +Z
@@ -175,6 +185,8 @@ def test_bodies_on_bone_nodes_survive_import_and_export(clean, tmp_path, gltf_er
     rest = armature.matrix_world @ armature.data.bones["Hip"].matrix_local
     assert tuple(hip_bone.translation - rest.translation) == pytest.approx(tuple(moved), abs=1e-4)
     scene.frame_set(scene.frame_start)
+    printed = capfd.readouterr()
+    assert "Dependency cycle" not in printed.out + printed.err
 
     written = export(tmp_path / "out.gltf", "2026")
     gltf_errors.clear()
@@ -183,7 +195,7 @@ def test_bodies_on_bone_nodes_survive_import_and_export(clean, tmp_path, gltf_er
     parse = submodule(clean, "io.gltf.parse")
     expected = canonical(parse.parse_gltf(_skinned_gltf()).document, _skinned_gltf(), keep_joint_nodes=False)
     got = canonical(parse.parse_gltf(written).document, written, keep_joint_nodes=False)
-    for name in ("Hip", "Arm"):
+    for name in ("Hip", "Arm", "Grip"):
         assert close(got["nodes"][name], expected["nodes"][name]), (got["nodes"][name], expected["nodes"][name])
     assert close(got["joints"], expected["joints"])
     assert _joint_bodies(written) == _joint_bodies(_skinned_gltf()) == [("HipFrame", "Hip", "Arm")]
