@@ -56,10 +56,6 @@ def node_joints(document, gltf_json: dict) -> set[int]:
         if isinstance(extensions, dict) and any(name in extensions for name in _OBJECT_EXTENSIONS):
             continue
         out.add(index)
-    if out and skin_joints:  # under a bone: the bone may follow a simulated body (``bone_stand_ins``), and a
-        # constraint on the node's own Empty would then depend on the simulation it is part of
-        above = nearest_marked(parent_map(json_nodes), skin_joints, out)
-        out = {index for index in out if above.get(index) is None}
     animated = animated_nodes(gltf_json)
     if out and animated:
         below = nearest_marked(parent_map(json_nodes), animated, out)
