@@ -21,6 +21,9 @@ probe                   what it checks                                          
                                                                                     by ``gltf.files``
 ``operator_log``        ``gltf.log.popup_handler.buffer`` queues operator reports    the console
 ``extension_class``     ``Extension`` objects for ``extensionsRequired``              objects with the same ``name``
+``bone_vnodes``         a bone vnode's ``blender_bone_name`` is a bone of the         the bone named as the node in
+                        armature object of its ``bone_arma`` vnode                   the one imported armature that
+                                                                                    has such a bone
 ======================  ==========================================================  ===============================
 
 ``GLTF_PHYSICS_PROBES_FAIL=1`` in the environment (or ``probes_failing()``) makes every probe fail: the tests run
@@ -51,6 +54,7 @@ FALLBACKS = {
     "json_loaders": "the file is read again by glTF Physics",
     "operator_log": "import messages go to the console only",
     "extension_class": "physics extensions in extensionsRequired are declared with plain objects",
+    "bone_vnodes": "the bone of a node is found by the node's name",
 }
 
 
@@ -411,6 +415,52 @@ def node_object(gltf, index: int):
     if vnodes is None:
         return run_state(gltf).objects.get(index)
     return getattr(vnodes.get(index), "blender_object", None)
+
+
+def _is_bone(vnode) -> bool:
+    kind = getattr(type(vnode), "Bone", None)  # io_scene_gltf2's ``VNode.Bone``
+    return kind is not None and getattr(vnode, "type", None) == kind
+
+
+def _bone_vnode(vnodes: dict, vnode):
+    """(armature object, bone name) of a bone ``vnode``; None when it is not a bone or its armature has no object."""
+    if not _is_bone(vnode):
+        return None
+    name = getattr(vnode, "blender_bone_name", None)
+    arma = getattr(vnodes.get(getattr(vnode, "bone_arma", None)), "blender_object", None)
+    if not isinstance(name, str) or arma is None or getattr(arma, "type", None) != "ARMATURE":
+        return None
+    return arma, name
+
+
+def _bone_vnodes_work(vnodes: dict) -> bool:
+    """``bone_vnodes`` probe: every bone vnode names a bone of its armature object (and there is one)."""
+    found = [_bone_vnode(vnodes, v) for v in vnodes.values() if _is_bone(v)]
+    return all(f is not None and f[1] in f[0].data.bones for f in found)
+
+
+def bone_of(gltf, index: int) -> tuple[Any, str] | None:
+    """(armature object, bone name) of glTF node ``index`` when io_scene_gltf2 made it a bone; None otherwise.
+
+    Public-hook path (``bone_vnodes`` failed): the armatures are the parents of the node objects, and the bone is
+    the one named as the node (io_scene_gltf2 names bones after their nodes) when exactly one armature has it."""
+    vnodes = getattr(gltf, "vnodes", None)
+    bones = isinstance(vnodes, dict) and any(_is_bone(v) for v in vnodes.values())
+    # without a bone vnode there is nothing to probe (a file without skins): the public path answers
+    if bones and capable("bone_vnodes", lambda: _bone_vnodes_work(vnodes)):
+        found = _bone_vnode(vnodes, vnodes.get(index))
+        return found if found is not None and found[1] in found[0].data.bones else None
+    nodes = getattr(gltf.data, "nodes", None) or []
+    name = getattr(nodes[index], "name", None) if 0 <= index < len(nodes) else None
+    if not isinstance(name, str) or not name:
+        return None
+    armatures = {}
+    for ob in run_state(gltf).objects.values():
+        parent = getattr(ob, "parent", None)
+        if parent is not None and parent.type == "ARMATURE":
+            armatures[parent.as_pointer()] = parent
+    holding = [arma for arma in armatures.values() if name in arma.data.bones]
+    return (holding[0], name) if len(holding) == 1 else None
 
 
 def set_node_object(gltf, index: int, new) -> None:

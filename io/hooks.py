@@ -123,6 +123,11 @@ class GltfPhysicsExport:
         self.run.node(gltf2_node, blender_object, export_settings)
 
     @_guarded("export")
+    def gather_joint_hook(self, gltf2_node, blender_bone, export_settings):
+        """A bone's glTF node was gathered: remember it for the physics of the bone's stand-ins."""
+        self.run.joint(gltf2_node, blender_bone, export_settings)
+
+    @_guarded("export")
     def gather_gltf_extensions_hook(self, gltf2_plan, export_settings):
         """Everything gathered and flattened: build and write the physics."""
         self.run.extensions(gltf2_plan, export_settings)

@@ -15,6 +15,7 @@ import numpy as np
 from .. import gltf_addon
 from ..diagnostics import pointer
 from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDocument, PhysicsMaterial, Shape
+from ..mapping.bone_nodes import stand_ins
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
 from ..mapping.stored_values import view_of
@@ -105,6 +106,8 @@ class ExportSession:
     meshes_of: dict[int, Any] = field(default_factory=dict)  # object address → the glTF mesh its node gets
     tree: ObjectTree = field(default_factory=lambda: ObjectTree(_all_objects()))  # children: one pass per export
     reorder: bool = False  # a dropped helper had children or a nested body was unparented (``node_order``)
+    bone_stand_ins: dict | None = None  # (armature address, bone name) → stand-ins (``mapping/bone_nodes.py``)
+    stand_in_nodes: dict[str, list] = field(default_factory=dict)  # stand-in name → its own nodes (collision mesh)
 
     def record_node(self, node, ob) -> None:
         name = ob.name
@@ -112,6 +115,31 @@ class ExportSession:
         self.objects[name] = ob
         if name not in self.worlds:
             self.snapshot(ob)
+
+    def stand_ins_of(self, armature, bone_name: str) -> list:
+        """The stand-ins of bone ``bone_name`` of ``armature`` (``mapping/bone_nodes.py``; one scan per export)."""
+        if self.bone_stand_ins is None:
+            self.bone_stand_ins = stand_ins(_all_objects())
+        if not self.bone_stand_ins:
+            return []
+        return self.bone_stand_ins.get((armature.as_pointer(), bone_name), [])
+
+    def record_bone(self, node, pose_bone) -> None:
+        """A bone's glTF node was gathered: it is the node of the bone's stand-ins (``mapping/bone_nodes.py``)."""
+        for ob in self.stand_ins_of(pose_bone.id_data, pose_bone.name):
+            self.record_node(node, ob)
+
+    def bone_owners(self, ob) -> list:
+        """The stand-ins of the bone ``ob`` is parented to and of that bone's parents, nearest first: a body on a bone
+        holds the compound shapes of the colliders below it."""
+        parent = ob.parent
+        if parent is None or ob.parent_type != "BONE" or parent.type != "ARMATURE":
+            return []
+        out, bone = [], parent.data.bones.get(ob.parent_bone)
+        while bone is not None:
+            out.extend(self.stand_ins_of(parent, bone.name))
+            bone = bone.parent
+        return out
 
     def snapshot_all(self) -> None:
         """Every object's world matrix in one ``foreach_get`` (equal to ``snapshot``'s, float32 values widened);
@@ -301,6 +329,9 @@ class Builder(Reporting):
         its mesh is moved off the node), "orphan" (a proxy object: its node leaves the scene graph and holds it).
         """
         index = self.node_index(holder)
+        own = self.session.stand_in_nodes.get(holder.name)
+        if own:  # a bone stand-in: its physics is on the bone's node, its mesh on a node of its own
+            index, how = self.index_of.get(id(own[0])), "orphan"
         mesh = None if index is None else self.gltf_node(index).mesh
         if mesh is None:
             self.warn(EXPORT_SKIPPED, ptr, f"the mesh of {holder.name!r} was not exported: mesh collider skipped")

@@ -20,6 +20,7 @@ from ..diagnostics import Severity, pointer, printable
 from ..gltf.counts import COUNT_KEYS, counts_text, physics_counts
 from ..gltf.validate.codes import EXPORT_PLAYS_DIFFERENTLY
 from ..gltf.write import write_target
+from ..mapping.bone_nodes import stand_in_bone
 from ..mapping.passthrough import extension_names
 from ..report import MAX_REPORTED, RunReport, operator_lines
 from . import blender_settings, bodies, joints, unwritten
@@ -108,7 +109,16 @@ class ExportRun:
             mesh = session.meshes_of.get(blender_object.as_pointer())
             if mesh is not None:
                 gltf2_node.mesh = mesh
+            if stand_in_bone(blender_object) is not None:  # its node holds its collision mesh; its physics goes
+                session.stand_in_nodes.setdefault(blender_object.name, []).append(gltf2_node)  # onto the bone's
+                return
             session.record_node(gltf2_node, blender_object)
+
+    def joint(self, gltf2_node, blender_bone, export_settings) -> None:
+        """A bone's glTF node was gathered: the physics of its stand-ins goes there (``mapping/bone_nodes.py``)."""
+        session = self._session(export_settings)
+        if session is not None and getattr(gltf2_node, "name", None) == getattr(blender_bone, "name", None):
+            session.record_bone(gltf2_node, blender_bone)  # not a leaf bone's extra node (``_leaf``)
 
     def extensions(self, gltf2_plan, export_settings) -> None:
         """Everything gathered and flattened: final node indices are known; build and write the physics."""

@@ -1,13 +1,15 @@
 """Which objects become glTF nodes, and with which mesh (the tree-filter and node-mesh hooks ask this).
 
 Import helpers are not glTF nodes: constraint Empties (``joint.role`` JOINT/MOTOR), the world anchor, reproduction
-helpers (REPRODUCTION), and implicit-shape proxies whose data lives on their node's object. Generated collision
+helpers (REPRODUCTION), implicit-shape proxies whose data lives on their node's object, and bone stand-ins (their
+node is the bone's, ``mapping/bone_nodes.py``). Generated collision
 geometry is not exported as a render mesh. Proxies holding a glTF collision mesh are exported (then taken out of
 the scene graph by ``context.Builder.finish_nodes``).
 """
 
 from __future__ import annotations
 
+from ..mapping.bone_nodes import stand_in_bone
 from .context import PROXY_ROLES, ExportSession, has_stored, is_helper_joint, pg_of
 from .stored import is_mesh_geometry
 
@@ -38,6 +40,10 @@ def export_decision(session: ExportSession, ob) -> str:
     pg = pg_of(ob)
     if pg is None:
         return "keep"
+    if stand_in_bone(ob) is not None:  # its physics goes onto its bone's node (``ExportRun.joint``); a node of its
+        # own only to hold its collision mesh (``Builder.mesh_geometry``)
+        mesh = pg.generated_mesh and pg.collider.has_collider and _mesh_kind(pg.collider.geometry)
+        return "collision" if mesh else "drop"
     if is_helper_joint(pg):
         return "drop"
     if pg.role in PROXY_ROLES:

@@ -122,6 +122,7 @@ def realizer(b: Builder, ob, node_index: int, role: str = "PROXY"):
     while parent is not None:
         owners.append(parent)
         parent = parent.parent
+    owners.extend(b.session.bone_owners(ob))  # a node object under a bone whose body is a stand-in
     for owner in owners:
         for child in b.session.tree.children(owner):
             pg = pg_of(child)

@@ -1,6 +1,6 @@
 """The phases of an import, in the order io_scene_gltf2 calls our hooks (``ImportRun``), and the order of the build:
-rigid-body world → bodies and colliders → replaced Empties removed → triggers → collision filters → joints →
-reproduction helpers (``reproduce``, behind the import option).
+rigid-body world → bone stand-ins → bodies and colliders → replaced Empties removed → stand-ins tied to their bones →
+triggers → collision filters → joints → reproduction helpers (``reproduce``, behind the import option).
 
 Phases: *read* (JSON parsed, no objects yet: our model of the file, the rigid-body world, the placeholders that give
 an Empty with a collider a mesh object) → *per node* (each object as it is created) → *build* (every object exists,
@@ -20,7 +20,7 @@ from ..gltf.counts import COUNT_KEYS, counts_text
 from ..gltf.parse import parse_gltf
 from ..mapping.sync_gate import paused as sync_paused
 from ..report import RunReport, operator_lines
-from . import blender_settings, bodies, filters, joint_empties, joints, triggers
+from . import blender_settings, bodies, bone_stand_ins, filters, joint_empties, joints, triggers
 from .bodies import replacement_candidates
 from .context import PLACEHOLDER_FAILED, ImportContext
 from .joint_empties import JointEmpties, node_joints
@@ -184,8 +184,10 @@ def _build(ctx: ImportContext) -> None:
         ctx.world = ctx.guarded("", "creating the rigid-body world", ensure_world, ctx.scene)
         if ctx.world is None:
             return
+    ctx.guarded("", "bone stand-ins", bone_stand_ins.build, ctx)
     ctx.guarded("", "bodies and colliders", bodies.build, ctx)
     ctx.guarded("", "removing replaced Empties", remove_replaced, ctx)
+    ctx.guarded("", "bone stand-ins and their bones", bone_stand_ins.tie, ctx)
     ctx.guarded("", "triggers", triggers.build, ctx)
     ctx.guarded("", "collision filters", filters.apply, ctx)
     ctx.guarded("", "joints", joints.build, ctx)

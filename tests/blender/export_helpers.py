@@ -22,7 +22,8 @@ ALLOWED_LOSSES = {
     "indices": "shapes, materials, filters and joint descriptions are compared by value (re-ordered, de-duplicated)",
     "mesh_identity": "a mesh geometry compares as 'a mesh' + convexHull + the geometry object's extras / extensions "
     "/ unknown keys (Blender re-encodes the mesh data; a 2024-07 mesh shape's own ones are not kept)",
-    "unreachable_nodes": "physics on nodes that have no Blender object (bones, nodes outside every scene) is lost",
+    "unreachable_nodes": "physics on nodes that have no Blender object (nodes outside every scene, joints on bones) "
+    "is lost; a body, collider or trigger on a bone is kept on its stand-in (io/mapping/bone_nodes.py)",
     "axis_order": "a limit's linearAxes / angularAxes compare as sets (Blender keeps them as three flags)",
     "joint_frames": "a joint whose frame nodes are not both exported as they were (legacy OMI pivot joints, joints "
     "with a world side) comes back on new attachment nodes: compared by description, enableCollision and bodies",

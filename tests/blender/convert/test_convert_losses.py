@@ -76,17 +76,6 @@ def test_strict_fails_a_file_whose_physics_lost_anything(tmp_path):
     assert "failed 1" in result.stderr
 
 
-#: Valid corpus files whose physics Blender cannot hold, so that ``--strict`` rightly fails them too: bodies on skin
-#: joints (io_scene_gltf2 makes those nodes bones, which are no Blender objects). The rule (docs/convert.md) is exact:
-#: their only losses are ``GLTF_PHYSICS_IMPORT_SKIPPED`` WARNINGs, one per motion on a node without an object (naming
-#: its colliders) and one per joint with such a body on a side. (A joint between the world and the world is kept on
-#: its node for export, tests/blender/importer/test_import_world_joint.py: it passes.)
-BLENDER_CANNOT_CARRY = {
-    "glTF_Physics/samples/Robot_skinned/Robot_skinned.gltf": "bodies on skin joints",
-    "glTF_Physics_2024-07_KHR_collision_shapes/samples/Robot_skinned/Robot_skinned.gltf": "bodies on skin joints",
-}
-
-
 def _family(document: dict) -> str:
     """``omi`` for a file with OMI physics (converted ``--to omi``, its own family), else ``2026``."""
     used = document.get("extensionsUsed")
@@ -99,8 +88,9 @@ def test_corpus_strict_fails_exactly_the_files_with_invalid_physics(tmp_path, ad
     """Each corpus file converted ``--strict`` into its own family's newest revision (KHR → 2026, OMI → omi: a
     revision change may lose what the target cannot hold, which is not the file's fault): the failed files are
     exactly those whose physics our parser finds invalid (a diagnostic the registry marks ``loses_physics``: an
-    ERROR, an enum value without meaning, a reference to a dropped object) or that cannot be read, plus the
-    ``BLENDER_CANNOT_CARRY`` files (valid physics Blender has no place for; their only losses are import skips)."""
+    ERROR, an enum value without meaning, a reference to a dropped object) or that cannot be read. (The skinned
+    robot samples, whose bodies sit on nodes that become bones, pass: their physics is kept on bone stand-ins and
+    written back onto the bones' nodes, tests/blender/exporter/test_export_bone_bodies.py.)"""
     files, parse = submodule(addon, "io.gltf.files"), submodule(addon, "io.gltf.parse")
     loses = submodule(addon, "io.diagnostics").loses_physics
     picked = corpus_files()
@@ -138,19 +128,36 @@ def test_corpus_strict_fails_exactly_the_files_with_invalid_physics(tmp_path, ad
             entries[named[name]] = entry
             if entry["status"] == "failed":
                 failed.add(named[name])
-    carried = {path for path in failed - expected if corpus_id(path) in BLENDER_CANNOT_CARRY}
     wrong = {
         corpus_id(path): sorted({f"{d['stage']}:{d['code']}" for d in entries[path]["diagnostics"]})
-        for path in (failed ^ expected) - carried
+        for path in failed ^ expected
     }
     assert not wrong, json.dumps(wrong, indent=1)
-    for path in carried:  # valid, but their physics cannot pass through Blender: the losses say exactly what
-        lost = entries[path]["lost"]
-        assert {d["code"] for d in lost} == {"GLTF_PHYSICS_IMPORT_SKIPPED"}, corpus_id(path)
-        bodies = {d["pointer"].split("/")[2] for d in lost if d["pointer"].endswith("/motion")}
-        assert bodies and all(
-            "without a Blender object" in d["message"] for d in lost if d["pointer"].endswith("/motion")
-        )
-        joints = [d for d in lost if d["pointer"].endswith("/joint")]
-        assert len(joints) + len(bodies) == len(lost), corpus_id(path)  # nothing else is lost
-        assert all(any(f"(node {n})" in d["message"] for n in bodies) for d in joints), corpus_id(path)
+
+
+ROBOTS = corpus_files("*/samples/Robot_skinned/Robot_skinned.gltf", sample=False)
+
+
+@pytest.mark.corpus
+def test_strict_converts_the_skinned_robots(tmp_path, addon):
+    """Issue 34: the skinned robot samples are valid, and their bodies on nodes that become bones now pass through
+    Blender (bone stand-ins), so ``--strict`` converts them, the bodies on the same (bone) nodes of the output."""
+    if not ROBOTS:
+        pytest.skip("../shared/corpus not found")
+    src = tmp_path / "in"
+    for i, path in enumerate(ROBOTS):
+        (src / str(i)).mkdir(parents=True)
+        for sibling in path.parent.iterdir():  # the file and its resources (its .bin; the corpus lacks some images)
+            if sibling.is_file():
+                (src / str(i) / sibling.name).write_bytes(sibling.read_bytes())
+    result = convert(src, "-o", tmp_path / "out", "--strict", "--report", tmp_path / "r.json")
+    assert result.returncode == 0, result.stderr
+    files = report(tmp_path / "r.json")
+    assert sorted(files) == [f"{i}/Robot_skinned.gltf" for i in range(len(ROBOTS))]
+    for name, entry in files.items():
+        assert entry["status"] in ("converted", "warnings") and entry["lost"] == [], (name, entry)
+        written = read_json(tmp_path / "out" / name)
+        joints = {written["nodes"][j]["name"] for skin in written["skins"] for j in skin["joints"]}
+        for node in written["nodes"]:
+            if node.get("name") in ("Robot_Robot_Body_RB", "Robot_Robot_Head"):
+                assert node["name"] in joints and {"motion", "collider"} <= set(node["extensions"][RB]), name

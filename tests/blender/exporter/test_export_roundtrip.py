@@ -53,7 +53,11 @@ def _roundtrip(addon, run, revision):
     errors = [str(d) for d in actual_result.diagnostics if d.severity.name == "ERROR"]
     assert not errors, errors
     keep_nodes = not any(n.joint and n.joint.legacy_pivot for n in expected.nodes.values())
-    reachable = {ob.name for ob in bpy.data.objects}
+    bones = submodule(addon, "io.mapping.bone_nodes")
+    # a node's physics reaches Blender on its object, or, for a node that became a bone, on the bone's stand-in
+    reachable = {ob.name for ob in bpy.data.objects} | {
+        found[1] for ob in bpy.data.objects if (found := bones.stand_in_bone(ob)) is not None
+    }
     for index in [
         i for i, n in expected.nodes.items() if n.joint and not _joint_reachable(expected_json, i, n, reachable)
     ]:
