@@ -417,6 +417,20 @@ def node_object(gltf, index: int):
     return getattr(vnodes.get(index), "blender_object", None)
 
 
+def node_objects(gltf, count: int) -> dict[int, Any]:
+    """``node_object`` of nodes ``0 … count - 1`` at once: index → object for every node that has one (one probe
+    look-up per import, not one per node)."""
+    vnodes = _vnodes(gltf)
+    if vnodes is None:
+        return {i: ob for i, ob in run_state(gltf).objects.items() if 0 <= i < count}
+    out = {}
+    for index in range(count):
+        ob = getattr(vnodes.get(index), "blender_object", None)
+        if ob is not None:
+            out[index] = ob
+    return out
+
+
 def _is_bone(vnode) -> bool:
     kind = getattr(type(vnode), "Bone", None)  # io_scene_gltf2's ``VNode.Bone``
     return kind is not None and getattr(vnode, "type", None) == kind

@@ -164,10 +164,7 @@ def build(ctx: ImportContext) -> None:
 
 def collect_objects(ctx: ImportContext) -> None:
     """``ctx.objects``: the Blender object of every node that has one."""
-    for index, _ in enumerate(ctx.json_nodes):
-        ob = gltf_addon.node_object(ctx.gltf, index)
-        if ob is not None:
-            ctx.objects[index] = ob
+    ctx.objects.update(gltf_addon.node_objects(ctx.gltf, len(ctx.json_nodes)))
 
 
 def restore_placeholders(ctx: ImportContext) -> None:
