@@ -350,7 +350,7 @@ def remove_row(values: dict, path: Path, index: int) -> None:
 
 def match_rows(pg, values: dict) -> None:
     """Make each ``ROWS`` collection of the property group ``pg`` (``Object.gltf_physics``) as long as its stored
-    list: the collections' rows are views of the text's rows by position (``ui/body/stored_views.py``), a UI list needs
+    list: the collections' rows are views of the text's rows by position (``ui/stored_views.py``), a UI list needs
     them to exist. Attribute access only."""
     for path in ROWS:
         group = pg

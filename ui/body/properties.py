@@ -22,8 +22,8 @@ from bpy.props import (
 
 from ..filters import filter_mirror, sync_filters
 from ..joint.joint_properties import GLTF_PHYSICS_PG_joint
+from ..stored_views import stored, stored_copy
 from . import sync_body, sync_combine, sync_shapes
-from .stored_views import stored, stored_copy
 
 MOTION_KINDS = (
     ("dynamic", "Dynamic", "Simulated body"),

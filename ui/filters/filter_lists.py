@@ -19,6 +19,7 @@ import bpy
 from bpy.app.translations import pgettext_iface as iface_
 from bpy.props import EnumProperty, IntProperty, StringProperty
 
+from ...io.mapping import filter_rows
 from ..lists import GLTF_PHYSICS_UL_filter_systems
 from ..panels import label
 from . import filter_mirror, sync_filters
@@ -192,20 +193,20 @@ def draw_filter_lists(layout, ob, flt, target: str) -> None:
             clear = head.operator(GLTF_PHYSICS_OT_filter_remove_system.bl_idname, text="", icon="X")
             clear.target, clear.field, clear.index = target, field, -1
         row = box.row()
-        if filter_mirror.row_names(flt, field) == filter_mirror.text_names(flt, field):
+        if filter_rows.row_names(flt, field) == filter_rows.text_names(flt, field):
             row.template_list(
                 GLTF_PHYSICS_UL_filter_systems.__name__,
                 f"{target}.{field}",
                 flt,
-                filter_mirror.rows_name(field),
+                filter_rows.rows_name(field),
                 flt,
-                filter_mirror.active_name(field),
+                filter_rows.active_name(field),
                 rows=2,
             )
         else:  # rows out of step with the text (an ID-property write): draw the text, rebuild after this draw
             filter_mirror.rebuild_later()
             col = row.column()
-            for name in filter_mirror.text_names(flt, field):
+            for name in filter_rows.text_names(flt, field):
                 col.label(text=name, icon="DOT", translate=False)
         side = row.column(align=True)
         add = side.operator(GLTF_PHYSICS_OT_filter_add_system.bl_idname, text="", icon="ADD")
@@ -213,7 +214,7 @@ def draw_filter_lists(layout, ob, flt, target: str) -> None:
         sub = side.column(align=True)
         sub.enabled = bool(names)
         remove = sub.operator(GLTF_PHYSICS_OT_filter_remove_system.bl_idname, text="", icon="REMOVE")
-        active = getattr(flt, filter_mirror.active_name(field))
+        active = getattr(flt, filter_rows.active_name(field))
         remove.target, remove.field, remove.index = target, field, min(active, max(len(names or ()) - 1, 0))
 
 

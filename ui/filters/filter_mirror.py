@@ -17,14 +17,10 @@ import bpy
 from ...io.mapping import filter_rows, stored_values
 from . import sync_filters
 
-FIELDS = filter_rows.FIELDS
-rows_name, active_name, text_names = filter_rows.rows_name, filter_rows.active_name, filter_rows.text_names
-row_names, in_step, rebuild = filter_rows.row_names, filter_rows.in_step, filter_rows.rebuild
-
 
 def text_changed(pflt, context) -> None:
     """``update`` of a list's text: the rows follow (always), then the sync (``sync_filters.filter_changed``)."""
-    rebuild(pflt)
+    filter_rows.rebuild(pflt)
     sync_filters.filter_changed(pflt, context)
 
 
@@ -39,8 +35,8 @@ def rebuild_all(*_args) -> int:
         if pg is None:
             continue
         for pflt in (pg.collider.filter, pg.trigger.filter):
-            if not in_step(pflt):
-                rebuild(pflt)
+            if not filter_rows.in_step(pflt):
+                filter_rows.rebuild(pflt)
                 fixed += 1
         if not joint_rows_in_step(pg):
             stored_values.match_rows(pg, stored_values.parse(pg.values_json))

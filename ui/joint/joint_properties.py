@@ -22,7 +22,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..body.stored_views import stored, stored_rows
+from ..stored_views import stored, stored_rows
 from .sync_joint import joint_changed, limit_max_changed, limit_min_changed
 
 SYNC = {"update": joint_changed}  # every glTF joint value re-plans the Blender constraint (ui/joint/sync_joint.py)

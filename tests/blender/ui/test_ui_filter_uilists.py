@@ -85,12 +85,13 @@ def test_list_operators_and_text_edits_keep_rows_in_step_and_export_the_text(cle
 def test_rows_out_of_step_are_drawn_from_the_text_and_rebuilt(clean):
     import_gltf(clean, fixture("joints/filters.gltf"))
     mirror = submodule(clean, "ui.filters.filter_mirror")
+    rows = submodule(clean, "io.mapping.filter_rows")
     lists = submodule(clean, "ui.filters.filter_lists")
     ghost = bpy.data.objects["Ghost"]
     pflt = ghost.gltf_physics.collider.filter
     names = _texts(pflt, "collision_systems")
     pflt.collision_systems_rows.clear()  # e.g. a file saved before the rows existed
-    assert not mirror.in_step(pflt)
+    assert not rows.in_step(pflt)
     layout = FakeLayout()
     lists.draw_filter_lists(layout, ghost, pflt, "COLLIDER")
     assert set(names) <= set(layout.texts())  # drawn from the text, not from the stale rows
@@ -98,7 +99,7 @@ def test_rows_out_of_step_are_drawn_from_the_text_and_rebuilt(clean):
     bpy.app.timers.unregister(mirror._tick)
     assert mirror.rebuild_all in bpy.app.handlers.load_post
     assert mirror.rebuild_all() == 1
-    assert _rows(pflt, "collision_systems") == names and mirror.in_step(pflt)
+    assert _rows(pflt, "collision_systems") == names and rows.in_step(pflt)
     try:
         clean.unregister()
         assert mirror.rebuild_all not in bpy.app.handlers.load_post

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import bpy
 
-from ...io.diagnostics import printable
-from ...io.mapping import stored_values
-from ...io.mapping.stored_values import FIELDS, ROWS, Path
+from ..io.diagnostics import printable
+from ..io.mapping import stored_values
+from ..io.mapping.stored_values import FIELDS, ROWS, Path
 
 _TEMPLATE = "_stored_template"  # the class's annotations as written, for a copy at another path
 
