@@ -13,7 +13,7 @@ from ..gltf.extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_REVI
 from ..gltf.model import PhysicsDocument
 from ..gltf.node_frames import WorldFrames
 from ..gltf.nodes import nearest_marked, parent_map
-from ..mapping import filter_rows, stored_values
+from ..mapping import stored_values
 from ..mapping.axes import matrix_to_blender, scale_to_blender
 from ..mapping.stored_values import StoredView
 from ..report import Reporting
@@ -105,15 +105,7 @@ class ImportContext(Reporting):
 
     @staticmethod
     def _write_stored(ob, original: str, values: dict) -> None:
-        text = stored_values.dumps(values)
-        pg = ob.gltf_physics
-        if text != original:
-            pg.values_json = text
-        for group in ("collider", "trigger"):  # the filter lists' rows: views of the texts just written
-            if stored_values.group_values(values, (group, "filter")):
-                filter_rows.rebuild(getattr(pg, group).filter)
-        if "joint" in values:  # the limit and drive lists' rows (views of the stored rows by position)
-            stored_values.match_rows(pg, values)
+        stored_values.write_text(ob.gltf_physics, values, original)
 
     def animated_at_or_above(self, index: int | None) -> bool:
         """Does the file animate node ``index`` or one of its ancestors? (All nodes answered together once.)"""

@@ -23,6 +23,8 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from . import filter_rows
+
 Path = tuple[str, ...]
 
 _GEOMETRY = {
@@ -500,11 +502,24 @@ def editing(ob) -> Iterator[StoredView]:
     Property updates do not run for these writes. Write nothing of ``ob``'s stored values through its property group
     inside the block: the block's text replaces it."""
     pg = ob.gltf_physics
-    values = private_copy(pg.values_json)
+    original = pg.values_json
+    values = private_copy(original)
     yield StoredView(values, (), pg, writable=True)
+    write_text(pg, values, original)
+
+
+def write_text(pg, values: dict, original: str) -> None:
+    """Write ``values`` as the stored text of the property group ``pg`` (``Object.gltf_physics``) when it differs from
+    ``original`` (the text they were read from), then the rows that are views of the text: the filter lists' rows
+    (``filter_rows.rebuild``) and the joint lists' length (:func:`match_rows`). The import's flush and
+    :func:`editing` write through here. Attribute access only."""
     text = dumps(values)
-    if text != pg.values_json:
+    if text != original:
         pg.values_json = text
+    for group in ("collider", "trigger"):
+        if group_values(values, (group, "filter")):
+            filter_rows.rebuild(getattr(pg, group).filter)
+    if "joint" in values:
         match_rows(pg, values)
 
 

@@ -16,6 +16,7 @@ from bpy.props import BoolProperty
 from ...io.diagnostics import printable
 from ...io.mapping import sync_gate
 from ...io.mapping.adopt_extra_props import BODY_PROPS, JOINT_PROPS
+from ...io.mapping.object_tree import ObjectTree
 from ..operators import UNDOABLE, _finish
 from . import adopt_steps
 
@@ -76,9 +77,10 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
             objects += [ob for ob in context.scene.objects if adopt_steps.plain_body(ob)]
         world = context.scene.rigidbody_world
         converted, not_converted, count = [], [], 0
+        tree = ObjectTree(bpy.data.objects)  # children, one pass (a proxy this run makes is added by its body's step)
         with sync_gate.paused():  # adopt writes Blender's settings itself: the panels' sync must not redo them
             for ob in sorted(objects, key=lambda o: o.name):
-                count += self._adopt_one(ob, world, converted, not_converted)
+                count += self._adopt_one(ob, world, tree, converted, not_converted)
         LAST_REPORT["converted"], LAST_REPORT["not_converted"] = converted, not_converted
         for line in converted:
             print(printable(f"glTF Physics adopt: {line}"))
@@ -88,14 +90,14 @@ class GLTF_PHYSICS_OT_adopt_settings(bpy.types.Operator):
         return _finish(self, "adopt_settings", summary, not_converted)
 
     @staticmethod
-    def _adopt_one(ob, world, converted: list, not_converted: list) -> bool:
+    def _adopt_one(ob, world, tree, converted: list, not_converted: list) -> bool:
         """Adopt one object's settings; True when something was converted."""
         done, skipped = [], []
         body = adopt_steps.stored_props(ob, BODY_PROPS)
         if body is None and adopt_steps.plain_body(ob):
             body = {}  # the other add-on's defaults
         if body is not None:
-            d, s = adopt_steps.adopt_body(ob, body, world)
+            d, s = adopt_steps.adopt_body(ob, body, world, tree)
             done += d
             skipped += s
         joint = adopt_steps.stored_props(ob, JOINT_PROPS)

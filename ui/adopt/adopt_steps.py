@@ -21,6 +21,7 @@ from ...io.mapping import mesh_points, stored_values
 from ...io.mapping.axes import AXIS_CHANGE, BLENDER_TO_GLTF
 from ...io.mapping.joints_to_blender import configure_constraint, configure_motor, permutation_matrix, plan_joint
 from ...io.mapping.joints_to_gltf import constraint_description
+from ...io.mapping.object_tree import ObjectTree
 from ...io.mapping.shapes_to_blender import implicit_mesh, shape_to_json
 from ...io.mapping.stored import apply_material, assign, store_description
 from ...io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shapes_close
@@ -80,8 +81,8 @@ def _bounds(ob):
     return mesh_points.bounds(ob.data) if ob.type == "MESH" and ob.data is not None else None
 
 
-def _motion(ob, s: dict, done: list[str]) -> None:
-    rb, pm = ob.rigid_body, ob.gltf_physics.motion
+def _motion(ob, pm, s: dict, done: list[str]) -> None:
+    rb = ob.rigid_body
     assign(pm, has_motion=True, kind="kinematic" if rb.kinematic else "dynamic")
     if s["infinite_mass"]:
         assign(pm, mass_mode="INFINITE", mass=0.0)
@@ -136,7 +137,7 @@ def proxy_object(ob, shape, world):
     return proxy
 
 
-def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[str], world=None) -> bool:
+def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[str], world, made: list) -> bool:
     """Store the geometry the add-on wrote (the shape override, else Blender's primitive or mesh)."""
     kind = ob.rigid_body.collision_shape
     if kind in ("CONVEX_HULL", "MESH"):
@@ -154,6 +155,7 @@ def _geometry(ob, s: dict, pgeo, trigger: bool, done: list[str], skipped: list[s
             shape = override
             done.append("cone_capsule_* → the shape's height / radiusTop / radiusBottom")
         elif (proxy := shape_proxy(ob, override, world)) is not None:
+            made.append(bpy.data.objects[proxy])
             shape = override
             done.append(f"cone_capsule_* → the shape, simulated on the generated proxy {proxy!r} (body now COMPOUND)")
         else:
@@ -173,35 +175,42 @@ def _filter(ob, pflt) -> None:
     assign(pflt, has_filter=True, collision_systems=systems, collide_with_systems=systems)
 
 
-def adopt_body(ob, stored: dict, world=None) -> tuple[list[str], list[str]]:
+def adopt_body(ob, stored: dict, world=None, tree: ObjectTree | None = None) -> tuple[list[str], list[str]]:
     """``khr_physics_extra_props`` of one object → ``Object.gltf_physics`` (motion, collider or trigger, material,
-    filter); (converted, not converted)."""
+    filter); (converted, not converted). The object's stored values are written as one text
+    (``stored_values.editing``); ``tree``: the run's children index (``Object.children`` scans every object)."""
     done: list[str] = []
     skipped: list[str] = []
     s, bad = extra.body_settings(stored)
     skipped += [f"{key}: unreadable value, default used" for key in bad]
-    rb = ob.rigid_body
-    if rb is None:
+    if ob.rigid_body is None:
         return done, [*skipped, "no rigid body: the other add-on writes nothing for it; not converted"]
-    pg = ob.gltf_physics
+    with stored_values.editing(ob) as pg:
+        _adopt_body(ob, pg, s, world, tree, done, skipped)
+    return done, skipped
+
+
+def _adopt_body(ob, pg, s: dict, world, tree: ObjectTree | None, done: list[str], skipped: list[str]) -> None:
+    rb = ob.rigid_body
     if pg.role == "NONE":
         pg.role = "NODE"
     if rb.enabled and rb.type == "ACTIVE" and not _compound_child(ob):
-        _motion(ob, s, done)
+        _motion(ob, pg.motion, s, done)
     if s["non_renderable"]:
         pg.generated_mesh = True
         done.append("non_renderable → node written without its render mesh")
     if rb.collision_shape == "COMPOUND":
-        return done, skipped
+        return
     holder = pg.trigger if s["is_trigger"] else pg.collider
-    if not _geometry(ob, s, holder.geometry, s["is_trigger"], done, skipped, world):
-        return done, skipped
+    made: list = []  # a proxy generated for the shape
+    if not _geometry(ob, s, holder.geometry, s["is_trigger"], done, skipped, world, made):
+        return
     _filter(ob, holder.filter)
     done.append("collision collections → filter System_<i> (collisionSystems = collideWithSystems)")
     if s["is_trigger"]:
         holder.has_trigger = True
         done.append("is_trigger → trigger (Blender still simulates the body: remove its rigid body to match)")
-        return done, skipped
+        return
     holder.has_collider = True
     material = PhysicsMaterial(
         static_friction=rb.friction,
@@ -219,11 +228,11 @@ def adopt_body(ob, stored: dict, world=None) -> tuple[list[str], list[str]]:
         friction_combine=material.friction_combine or "NONE",
         restitution_combine=material.restitution_combine or "NONE",
     )
-    for child in (ob, *ob.children):  # the body and a generated proxy
-        if child is ob or (child.gltf_physics.role == "PROXY" and child.rigid_body is not None):
-            apply_material(child.rigid_body, material)  # Blender multiplies: √value per body, the importer's rule
+    children = tree.children(ob) if tree is not None else ob.children
+    proxies = [c for c in children if c.gltf_physics.role == "PROXY" and c.rigid_body is not None]
+    for body in dict.fromkeys((ob, *proxies, *made)):  # the body and its generated proxies
+        apply_material(body.rigid_body, material)  # Blender multiplies: √value per body, the importer's rule
     done.append("friction/restitution + combine modes → physics material (Blender values set by the combine rule)")
-    return done, skipped
 
 
 def _gltf_world(ob) -> np.ndarray:
