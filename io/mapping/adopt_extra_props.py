@@ -48,7 +48,6 @@ BODY_DEFAULTS = {
     "cone_capsule_radius_top": 1.0,
     "cone_capsule_height": 1.0,
 }
-DRIVE_FIELDS = ("mode", "pos_target", "vel_target", "force_limited", "max_force", "stiffness", "damping")
 
 
 def _enum(value, items: tuple[str, ...]) -> str | None:

@@ -80,8 +80,6 @@ WORLD: dict[str, Setting] = {
 
 GRAVITY_SCENE_NAMES = ("use_gravity", "gravity")  # of ``WORLD``: properties of the Scene, not of the world
 
-DEFAULT_GRAVITY = WORLD["gravity"].default
-
 
 def _plain(setting: Setting, value: Any) -> Any:
     """``value`` as written: 7-digit floats, ints, bools, words, a 3-list."""
