@@ -112,9 +112,6 @@ class DiagnosticList:
     def extend(self, other: DiagnosticList | list[Diagnostic]) -> None:
         self.items.extend(other.items if isinstance(other, DiagnosticList) else other)
 
-    def has_errors(self) -> bool:
-        return any(d.severity >= Severity.ERROR for d in self.items)
-
     def __iter__(self):
         return iter(self.items)
 

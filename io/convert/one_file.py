@@ -359,9 +359,9 @@ def convert(job: dict, enable) -> dict:
     out: list[dict] = []
     counts: dict = {}
     LAST_REPORTS.clear()  # module state survives scene resets
-    tmp = p.partial_path(dst)
+    tmp = publish.partial_path(dst)
     try:
-        p.remove_partial(dst)  # left by a killed run
+        publish.remove_partial(dst)  # left by a killed run
         dst.parent.mkdir(parents=True, exist_ok=True)
         root = pathlib.Path(job["root"]) if job.get("root") else None
         to_blend = dst.suffix.lower() == ".blend"
@@ -396,5 +396,5 @@ def convert(job: dict, enable) -> dict:
         logging.getLogger(__name__).exception("glTF Physics: converting %s failed", src)
         out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", internal_failure("converting this file")))
     finally:
-        p.remove_partial(dst)  # settles a failed commit
+        publish.remove_partial(dst)  # settles a failed commit
     return {"status": p.status_of(out), "counts": counts, "diagnostics": out}

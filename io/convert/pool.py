@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from ..diagnostics import Severity
 from . import protocol as p
+from . import publish
 from .plan import Job
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -329,11 +330,11 @@ class Pool:
         else:
             tail = worker.tail()
             self._retire(worker, kill=True)
-            p.remove_partial(job.output)
+            publish.remove_partial(job.output)
             if self._retry_once(job, f"the worker died on this file: {tail}", retry):
                 return None
             result = p.failure("worker", p.WORKER_CRASHED, f"the worker died on this file, twice: {tail}", seconds)
-        p.remove_partial(job.output)
+        publish.remove_partial(job.output)
         self.events.put(("done", job, result))
         return None
 

@@ -158,6 +158,12 @@ def remove_staged(partial: pathlib.Path, folder: pathlib.Path) -> None:
             partial.unlink()
 
 
+def remove_partial(output: pathlib.Path) -> None:
+    """Settle and remove ``output``'s hidden temporary folder / file (``partial_path``): the driver removes it when
+    it kills a worker, a run before it converts the file again."""
+    remove_staged(partial_path(output), output.parent)
+
+
 def sweep(out: pathlib.Path) -> None:
     """Remove every stale ``.partial`` folder / file (settled first) and every temporary file of an atomic write
     under ``out`` (hidden folders are not entered). Only while holding ``out``'s lock."""

@@ -28,7 +28,6 @@ from .common import INVALID_TYPE, DropUnitError, ReadContext, pointer_join
 from .resources import IndexMap, read_filter, read_joint_description, read_list, read_material, read_node_joint
 from .shapes import KHR_DEFAULTS, read_mesh_params, read_params, split_hull_extension
 
-SHAPE_SUBOBJECTS = set(IMPLICIT_TYPES) | {MESH}
 REVISION_ORDER = (REV_KHR_2024_07, REV_KHR_2024_10, REV_KHR_2026)  # the node's source: the newest form it uses
 # the members each object consumes (module constants: every node's objects are checked against them)
 _NODE_UNITS = ("motion", "collider", "trigger", "joint")  # read in this order (the order of their diagnostics)
