@@ -19,9 +19,9 @@ import threading
 import time
 
 from ..diagnostics import Severity, printable, strict_json_text
+from ..gltf.atomic import atomic_write_bytes
 from ..gltf.counts import COUNT_KEYS
 from ..gltf.extensions import TARGETS
-from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
 from . import publish, state
 from .options import capped_jobs, positive_int, timeout_seconds

@@ -23,6 +23,7 @@ import re
 import urllib.parse
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity, internal_failure
+from ..gltf.atomic import atomic_write_bytes
 from ..gltf.counts import COUNT_KEYS, physics_counts
 from ..gltf.extensions import PHYSICS_EXTENSIONS
 from ..gltf.files import gltf_json_bytes, load, resource_limit, resource_uris
@@ -31,7 +32,6 @@ from ..gltf.safe_files import (
     IMAGE_MISSING,
     MISSING,
     RENAMED,
-    atomic_write_bytes,
     publish_resource,
     safe_resource,
 )
@@ -186,8 +186,8 @@ _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|Exit|Int
 def _import_settings(reproduce: bool) -> None:
     """Reproduce Motion only for a ``.blend`` output: its helpers (carriers, pre-rolls, split compounds) make
     Blender play the file and are dropped again on export, which writes the same file without them
-    (``tests/blender/exporter/test_export_node_order.py``); building them for a glTF output cost ≈ 1 % of a generated
-    asset's import + export (``tests/bench/bench_convert.py --with-reproduce``)."""
+    (``tests/blender/exporter/test_export_node_order.py``); building them for a glTF output is time for nothing
+    (docs/perf-history.md, ``--with-reproduce``)."""
     import bpy
 
     settings = getattr(bpy.context.scene, "gltf_physics", None)

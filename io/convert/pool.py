@@ -87,7 +87,7 @@ def worker_command(blender: str | None, python: str | None) -> list[str]:
 def worker_cpus(slot: int, slots: int) -> list[int] | None:
     """The CPUs the worker of ``slot`` may run on; None = all. With several workers each gets its own share of this
     process's CPUs: Blender's task scheduler starts one thread per CPU it may use, so two unpinned workers on two
-    cores run four busy threads (a worker alone used ~1.15 cores and 15 % more CPU time than pinned to one)."""
+    cores run four busy threads (docs/perf-history.md, "Where a run's time goes")."""
     if slots < 2 or not hasattr(os, "sched_getaffinity"):
         return None
     cpus = sorted(os.sched_getaffinity(0))

@@ -29,8 +29,9 @@ import shutil
 import urllib.parse
 
 from ..diagnostics import PhysicsDataError
+from ..gltf.atomic import atomic_write_bytes
 from ..gltf.files import load, resource_uris
-from ..gltf.safe_files import _hashed, atomic_write_bytes
+from ..gltf.safe_files import _hashed
 from .state import STAMPS, STATE
 
 JOURNAL = "publish.json"

@@ -7,15 +7,13 @@ from ...diagnostics import Severity
 from ..extensions import KHR_COLLISION_SHAPES as COLLISION
 from ..extensions import KHR_IMPLICIT_SHAPES as IMPLICIT
 from ..extensions import KHR_RIGID_BODIES as RB
+from ..extensions import REV_KHR_2024_07, REV_KHR_2024_10, REV_KHR_2026
 from ..model import (
     DYNAMIC,
     IMPLICIT_TYPES,
     KINEMATIC,
     MESH,
     MOTION_KEYS,
-    REV_KHR_2024_07,
-    REV_KHR_2024_10,
-    REV_KHR_2026,
     Collider,
     Geometry,
     Motion,
