@@ -70,10 +70,6 @@ class _Collect(logging.Handler):
 RESET = SceneReset()  # one per worker process: it knows whether the main file is still a home file
 
 
-def _reset(enable) -> None:
-    RESET.reset(enable)
-
-
 def document_counts(document: object) -> dict:
     """Bodies, colliders, joints, triggers of a glTF's physics as our parser reads it (``gltf/counts.py``)."""
     return physics_counts(parse_gltf(document).document)
@@ -133,7 +129,7 @@ def read_input(
         return False
     if to_blend:  # parsing costs time per file: only where these counts are reported
         counts.update(document_counts(document))
-    _reset(enable)
+    RESET.reset(enable)
     _import_settings(reproduce)
     try:
         result = bpy.ops.import_scene.gltf(filepath=str(src))
