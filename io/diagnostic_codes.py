@@ -262,7 +262,6 @@ REGISTRY: dict[str, CodeInfo] = {
     "CONVERT_IMPORT_FAILED": CodeInfo(E, "Blender could not import the glTF or open the .blend."),
     "CONVERT_EXPORT_FAILED": CodeInfo(E, "Blender's glTF export did not finish."),
     "CONVERT_GLTF_ADDON_ERROR": CodeInfo(E, "io_scene_gltf2 logged an error during the export."),
-    "CONVERT_WRITE_FAILED": CodeInfo(E, "The output could not be moved into place."),
     "CONVERT_TIMEOUT": CodeInfo(E, "No answer within --timeout seconds: the worker was killed and replaced."),
     "CONVERT_WORKER_CRASHED": CodeInfo(E, "The worker process died on this file, twice."),
     "CONVERT_WORKER_BROKEN": CodeInfo(W, "Blender was unusable after this file, twice; the file's result is kept."),

@@ -112,9 +112,6 @@ class DiagnosticList:
     def extend(self, other: DiagnosticList | list[Diagnostic]) -> None:
         self.items.extend(other.items if isinstance(other, DiagnosticList) else other)
 
-    def has_errors(self) -> bool:
-        return any(d.severity >= Severity.ERROR for d in self.items)
-
     def __iter__(self):
         return iter(self.items)
 
@@ -137,7 +134,7 @@ def _segment(part: object) -> str:
 def pointer(*parts: object) -> str:
     """Build a JSON pointer from path parts, escaping ``~`` and ``/`` (RFC 6901)."""
     out = ""
-    for part in parts:  # the validator and readers call this ~30 times per physics node: kept cheap
+    for part in parts:  # the validator and readers call this for every value they check: kept cheap
         if type(part) is int:
             out += "/" + str(part)
         else:
@@ -149,9 +146,9 @@ def pointer(*parts: object) -> str:
 class JsonPointer:
     """A JSON pointer built only when it is read: ``base`` (a pointer string or another ``JsonPointer``) + ``parts``.
 
-    The validator and the readers need a pointer for every value they check but report only a few: walking a valid
-    2,000-body file used to build ~56,000 pointer strings (``tests/bench/bench_validate.py``). ``str()`` gives the
-    same text ``base + pointer(*parts)`` would (cached); a ``Diagnostic`` stores that text, never this object.
+    The validator and the readers need a pointer for every value they check but report only a few (docs/perf-history.md,
+    "Lazy JSON pointers"). ``str()`` gives the same text ``base + pointer(*parts)`` would (cached); a ``Diagnostic``
+    stores that text, never this object.
     """
 
     __slots__ = ("_base", "_parts", "_text")
@@ -186,7 +183,7 @@ class JsonPointer:
 
 
 #: ``pointer_join(base, *parts)``: ``base`` + the escaped ``parts``, built lazily (the class itself, not a function
-#: returning one: a call less on the validator's hottest path, ~56,000 calls for the 2,000-body bench file).
+#: returning one: a call less on the validator's hottest path).
 pointer_join = JsonPointer
 
 

@@ -23,9 +23,10 @@ from ..convert.options import timeout_seconds
 from ..convert.output_guard import refuse_report
 from ..convert.pool import START_HINT, Pool, StartError, add_worker_arguments, chosen_worker
 from ..diagnostics import PhysicsDataError, Severity, printable
+from ..gltf.atomic import atomic_write_bytes
 from ..gltf.files import load, resource_uris
 from ..gltf.parse import parse_gltf
-from ..gltf.safe_files import atomic_write_bytes, blender_relative
+from ..gltf.safe_files import blender_relative
 from .evaluate import finish
 from .output import problems, summary_lines, to_json, write_plots
 

@@ -10,10 +10,6 @@ from .evaluate import LIMIT_TOLERANCE, NOT_REPRODUCIBLE, public
 from .plots import height_figure, joint_figure
 
 
-def _v(values) -> str:
-    return "(" + ", ".join(f"{x:.3g}" for x in values) + ")"
-
-
 def summary_lines(report: dict) -> list[str]:
     """Readable lines: one per body, joint, drive and trigger event, plus the import's problems."""
     lines = [f"{printable(report['input'])}: {report['frames']} frames ({report['seconds']:.2f} s simulated)"]

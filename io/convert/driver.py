@@ -19,8 +19,9 @@ import threading
 import time
 
 from ..diagnostics import Severity, printable, strict_json_text
+from ..gltf.atomic import atomic_write_bytes
+from ..gltf.counts import COUNT_KEYS
 from ..gltf.extensions import TARGETS
-from ..gltf.safe_files import atomic_write_bytes
 from . import protocol as p
 from . import publish, state
 from .options import capped_jobs, positive_int, timeout_seconds
@@ -234,7 +235,7 @@ def _convert(
     try:
         lock.alone(lambda: publish.sweep(out))  # a killed run's half-published sets, .partial folders, .tmp files
         for job in jobs:  # this run's own, also beside other shards
-            p.remove_partial(job.output)
+            publish.remove_partial(job.output)
         todo = []
         for job in jobs:
             if job.same_as is not None:  # X.gltf and X.glb side by side: the other one is converted
@@ -273,7 +274,7 @@ def _convert(
         code = 128 + exc.signum
     finally:
         for job in jobs:  # the .partial folders of workers killed by Ctrl-C or a signal
-            p.remove_partial(job.output)
+            publish.remove_partial(job.output)
         lock.alone(lambda: publish.sweep(out))
     if not started:
         return EXIT_USAGE, results, None
@@ -284,7 +285,7 @@ def _write_report(args, jobs: list[Job], results: dict[str, dict], summary: str,
     files = []
     for job in jobs:
         result = results.get(job.key, {"status": "not_run", "seconds": 0.0, "counts": {}, "diagnostics": []})
-        counts = {k: result.get("counts", {}).get(k, 0) for k in p.COUNT_KEYS} if result.get("counts") else {}
+        counts = {k: result.get("counts", {}).get(k, 0) for k in COUNT_KEYS} if result.get("counts") else {}
         lost = [
             {k: d[k] for k in ("stage", "code", "pointer", "message")}
             for d in result.get("diagnostics", [])

@@ -23,6 +23,7 @@ import re
 import urllib.parse
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity, internal_failure
+from ..gltf.atomic import atomic_write_bytes
 from ..gltf.counts import COUNT_KEYS, physics_counts
 from ..gltf.extensions import PHYSICS_EXTENSIONS
 from ..gltf.files import gltf_json_bytes, load, resource_limit, resource_uris
@@ -31,7 +32,6 @@ from ..gltf.safe_files import (
     IMAGE_MISSING,
     MISSING,
     RENAMED,
-    atomic_write_bytes,
     publish_resource,
     safe_resource,
 )
@@ -68,10 +68,6 @@ class _Collect(logging.Handler):
 
 
 RESET = SceneReset()  # one per worker process: it knows whether the main file is still a home file
-
-
-def _reset(enable) -> None:
-    RESET.reset(enable)
 
 
 def document_counts(document: object) -> dict:
@@ -133,7 +129,7 @@ def read_input(
         return False
     if to_blend:  # parsing costs time per file: only where these counts are reported
         counts.update(document_counts(document))
-    _reset(enable)
+    RESET.reset(enable)
     _import_settings(reproduce)
     try:
         result = bpy.ops.import_scene.gltf(filepath=str(src))
@@ -186,8 +182,8 @@ _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Warning|Exit|Int
 def _import_settings(reproduce: bool) -> None:
     """Reproduce Motion only for a ``.blend`` output: its helpers (carriers, pre-rolls, split compounds) make
     Blender play the file and are dropped again on export, which writes the same file without them
-    (``tests/blender/exporter/test_export_node_order.py``); building them for a glTF output cost ≈ 1 % of a generated
-    asset's import + export (``tests/bench/bench_convert.py --with-reproduce``)."""
+    (``tests/blender/exporter/test_export_node_order.py``); building them for a glTF output is time for nothing
+    (docs/perf-history.md, ``--with-reproduce``)."""
     import bpy
 
     settings = getattr(bpy.context.scene, "gltf_physics", None)
@@ -359,9 +355,9 @@ def convert(job: dict, enable) -> dict:
     out: list[dict] = []
     counts: dict = {}
     LAST_REPORTS.clear()  # module state survives scene resets
-    tmp = p.partial_path(dst)
+    tmp = publish.partial_path(dst)
     try:
-        p.remove_partial(dst)  # left by a killed run
+        publish.remove_partial(dst)  # left by a killed run
         dst.parent.mkdir(parents=True, exist_ok=True)
         root = pathlib.Path(job["root"]) if job.get("root") else None
         to_blend = dst.suffix.lower() == ".blend"
@@ -396,5 +392,5 @@ def convert(job: dict, enable) -> dict:
         logging.getLogger(__name__).exception("glTF Physics: converting %s failed", src)
         out.append(p.diag("write", Severity.ERROR, p.INTERNAL, "", internal_failure("converting this file")))
     finally:
-        p.remove_partial(dst)  # settles a failed commit
+        publish.remove_partial(dst)  # settles a failed commit
     return {"status": p.status_of(out), "counts": counts, "diagnostics": out}

@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from ..diagnostics import Severity
 from . import protocol as p
+from . import publish
 from .plan import Job
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -86,7 +87,7 @@ def worker_command(blender: str | None, python: str | None) -> list[str]:
 def worker_cpus(slot: int, slots: int) -> list[int] | None:
     """The CPUs the worker of ``slot`` may run on; None = all. With several workers each gets its own share of this
     process's CPUs: Blender's task scheduler starts one thread per CPU it may use, so two unpinned workers on two
-    cores run four busy threads (a worker alone used ~1.15 cores and 15 % more CPU time than pinned to one)."""
+    cores run four busy threads (docs/perf-history.md, "Where a run's time goes")."""
     if slots < 2 or not hasattr(os, "sched_getaffinity"):
         return None
     cpus = sorted(os.sched_getaffinity(0))
@@ -329,11 +330,11 @@ class Pool:
         else:
             tail = worker.tail()
             self._retire(worker, kill=True)
-            p.remove_partial(job.output)
+            publish.remove_partial(job.output)
             if self._retry_once(job, f"the worker died on this file: {tail}", retry):
                 return None
             result = p.failure("worker", p.WORKER_CRASHED, f"the worker died on this file, twice: {tail}", seconds)
-        p.remove_partial(job.output)
+        publish.remove_partial(job.output)
         self.events.put(("done", job, result))
         return None
 

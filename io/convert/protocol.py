@@ -11,11 +11,8 @@ dict is ``Diagnostic.to_dict()`` plus ``stage`` (``read``, ``import``, ``export`
 from __future__ import annotations
 
 import json
-import pathlib
 
 from ..diagnostics import Diagnostic, Severity, loses_physics
-from ..gltf.counts import COUNT_KEYS  # noqa: F401  (the report's counts: one definition with every summary)
-from . import publish
 
 MARK = "@@gltf_physics-convert@@ "
 
@@ -30,7 +27,6 @@ SKIPPED = "skipped"
 IMPORT_FAILED = "CONVERT_IMPORT_FAILED"  # Blender could not read the input
 EXPORT_FAILED = "CONVERT_EXPORT_FAILED"  # Blender could not write the output
 GLTF_ADDON_ERROR = "CONVERT_GLTF_ADDON_ERROR"  # io_scene_gltf2 logged an error (an export hook raised)
-WRITE_FAILED = "CONVERT_WRITE_FAILED"  # the output could not be moved into place
 TIMEOUT = "CONVERT_TIMEOUT"  # the worker was killed after --timeout seconds
 WORKER_CRASHED = "CONVERT_WORKER_CRASHED"  # the worker process died on this file, twice
 WORKER_BROKEN = "CONVERT_WORKER_BROKEN"  # Blender was unusable after this file, twice (each worker replaced)
@@ -104,14 +100,3 @@ def decode(line: str) -> dict | None:
     except json.JSONDecodeError:
         return None
     return message if isinstance(message, dict) else None
-
-
-def remove_partial(output: pathlib.Path) -> None:
-    """Settle and remove ``output``'s hidden temporary folder / file (``publish.remove_staged``)."""
-    publish.remove_staged(partial_path(output), output.parent)
-
-
-def partial_path(output: pathlib.Path) -> pathlib.Path:
-    """The hidden temporary folder (glTF) or file (.blend) of ``output`` (``publish.partial_path``); the driver
-    removes it when it kills a worker."""
-    return publish.partial_path(output)

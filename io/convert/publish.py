@@ -29,8 +29,9 @@ import shutil
 import urllib.parse
 
 from ..diagnostics import PhysicsDataError
+from ..gltf.atomic import atomic_write_bytes
 from ..gltf.files import load, resource_uris
-from ..gltf.safe_files import _hashed, atomic_write_bytes
+from ..gltf.safe_files import _hashed
 from .state import STAMPS, STATE
 
 JOURNAL = "publish.json"
@@ -156,6 +157,12 @@ def remove_staged(partial: pathlib.Path, folder: pathlib.Path) -> None:
             shutil.rmtree(partial)
         elif partial.exists() or partial.is_symlink():
             partial.unlink()
+
+
+def remove_partial(output: pathlib.Path) -> None:
+    """Settle and remove ``output``'s hidden temporary folder / file (``partial_path``): the driver removes it when
+    it kills a worker, a run before it converts the file again."""
+    remove_staged(partial_path(output), output.parent)
 
 
 def sweep(out: pathlib.Path) -> None:

@@ -30,7 +30,7 @@ import os
 import pathlib
 from collections.abc import Callable, Iterable, Iterator
 
-from ..gltf.safe_files import atomic_write_bytes
+from ..gltf.atomic import atomic_write_bytes
 
 STATE = ".gltf-physics-convert"
 LOCK = "lock"

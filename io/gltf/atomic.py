@@ -4,7 +4,7 @@
 (``.<name>.<random>.tmp``), fsync it, then ``os.replace`` it into place with the permissions of the file it replaces
 (else ``0o666`` less the user's umask, never ``mkstemp``'s ``0600``); on any exception (``KeyboardInterrupt``
 included) the temporary file is removed and ``path`` keeps its bytes. Its own module so that ``sim`` (``metrics
--o``) may import it without the rest of ``gltf``; ``safe_files`` re-exports both names.
+-o``) may import it without the rest of ``gltf``.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@
 * ``.glb``: the JSON chunk is rewritten, the BIN chunk and any other chunk are kept byte for byte (external URIs,
   if any, are handled as for ``.gltf``).
 
-Resource URIs go through ``safe_files.safe_resource`` and every file is written with ``safe_files.atomic_write*``
-(re-exported here): reuse them in any command that writes glTF files or copies their resources.
+Resource URIs go through ``safe_files.safe_resource`` and every file is written with ``atomic.atomic_write*``: reuse
+them in any command that writes glTF files or copies their resources.
 
 Errors (unreadable file, bad GLB header, invalid JSON, JSON beyond ``MAX_JSON_DEPTH`` levels or with an integer
 longer than Python reads: ``FILE_JSON_LIMIT``) raise ``PhysicsDataError`` carrying a diagnostic at pointer "".
@@ -21,18 +21,16 @@ import urllib.parse
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, PhysicsDataError, Severity, pointer
+from .atomic import atomic_write_bytes
 from .safe_files import (
     BLOCKING,
     NOT_COPIED,
     ResourceReadError,
-    atomic_write_bytes,
     copy_resource,
     is_embedded,
     read_regular,
     safe_resource,
 )
-
-__all__ = ["GltfFile", "PhysicsDataError", "atomic_write_bytes", "load", "relative_uris", "safe_resource", "save"]
 
 GLB_MAGIC = 0x46546C67  # "glTF"
 CHUNK_JSON = 0x4E4F534A
@@ -61,7 +59,7 @@ MAX_JSON_DEPTH = 400
 
 def json_depth_exceeds(value: object, limit: int = MAX_JSON_DEPTH) -> bool:
     """True when ``value`` nests objects/arrays deeper than ``limit`` levels. Iterative, one level at a time (any
-    depth is safe); costs about a third of ``json.loads`` (``tests/bench/bench_json_depth.py``, docs/diagnostics.md)."""
+    depth is safe); its cost: docs/diagnostics.md."""
     level = [value] if type(value) is dict or type(value) is list else []
     depth = 0
     while level:

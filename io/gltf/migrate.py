@@ -9,12 +9,10 @@ mesh holders for KHR 2024-10 ``geometry.node``) are appended to ``nodes``.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic, DiagnosticList
-from .extensions import OMI_GRAVITY, OMI_SHAPE, PHYSICS_EXTENSIONS
+from .extensions import OMI_GRAVITY, OMI_SHAPE, PHYSICS_EXTENSIONS, TARGETS
 from .parse import parse_gltf
-from .write import TARGETS, write_target
+from .write import write_target
 from .write.common import WriteOutput
-
-__all__ = ["TARGETS", "apply_output", "copy_json", "migrate", "strip_physics", "write_target"]
 
 EXTENSION_ORDER = {name: i for i, name in enumerate(PHYSICS_EXTENSIONS)}
 

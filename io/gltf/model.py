@@ -23,18 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .extensions import (  # noqa: F401 - re-exported: the model's users read revisions and names from here
-    KHR_REVISIONS,
-    OMI_REVISIONS,
-    PHYSICS_EXTENSIONS,
-    REV_KHR_2024_07,
-    REV_KHR_2024_10,
-    REV_KHR_2026,
-    REV_OMI,
-    REV_OMI_2023_05,
-    REV_OMI_2023_08,
-    REV_OMI_2024_11,
-)
+from .extensions import PHYSICS_EXTENSIONS  # noqa: F401 - io/gltf_addon.py reads it here (its home: extensions)
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]

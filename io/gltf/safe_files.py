@@ -13,7 +13,7 @@ Two rules, each in one function so that ``migrate`` and future commands (``conve
 * ``read_regular(path, limit)``: the one way our own code reads an input file: opened without blocking, checked to
   be a regular file after opening, read no further than ``limit`` bytes; a failure (a memory error included) is a
   ``ResourceReadError`` saying what happened, never "missing".
-* ``atomic_write_bytes(path, data)`` (from ``atomic``) / ``atomic_copy(source, target)``: write a temporary file in
+* ``atomic.atomic_write_bytes(path, data)`` / ``atomic_copy(source, target)``: write a temporary file in
   the target folder, fsync it, then ``os.replace`` it into place; on any exception (including ``KeyboardInterrupt``)
   the temporary file is removed, so a failure or a kill never leaves a 0-byte or half-written file, and the previous
   file (or a hard link to it, such as the input) keeps its bytes.
@@ -39,9 +39,7 @@ import urllib.parse
 from typing import BinaryIO
 
 from ..diagnostics import Diagnostic, Severity
-from .atomic import atomic_write, default_mode
-from .atomic import atomic_write_bytes as atomic_write_bytes  # re-exported: its home is ``atomic`` (sim uses it)
-from .atomic import temporary_prefix as temporary_prefix
+from .atomic import atomic_write, default_mode, temporary_prefix
 
 OUTSIDE = "FILE_RESOURCE_OUTSIDE"
 NOT_REGULAR = "FILE_RESOURCE_NOT_REGULAR"

@@ -106,7 +106,7 @@ def test_skip_existing_removes_a_stale_partial_beside_a_finished_output(tmp_path
     """A run killed between the final rename and its clean-up leaves a hidden ``.partial`` folder beside a finished
     output; ``--skip-existing`` skips that file (its stamp matches), and the run removes the stale folder (found by
     the killed-run test in CI), also one of the older ``.<name>.partial`` form."""
-    driver, protocol, state = (submodule(f"io.convert.{name}") for name in ("driver", "protocol", "state"))
+    driver, publish, state = (submodule(f"io.convert.{name}") for name in ("driver", "publish", "state"))
     src, out = tmp_path / "in", (tmp_path / "out").resolve()
     src.mkdir()
     (src / "a.gltf").write_text('{"asset": {"version": "2.0"}}')
@@ -114,7 +114,7 @@ def test_skip_existing_removes_a_stale_partial_beside_a_finished_output(tmp_path
     (out / "a.glb").write_bytes(b"glTF")
     options = {"to": "2026", "validate": False}
     state.write_stamp(state.stamp_path(out, "a.glb"), options, [src / "a.gltf"], {out / "a.glb": out / "a.glb"})
-    stale, older = protocol.partial_path(out / "a.glb"), out / ".a.glb.partial"
+    stale, older = publish.partial_path(out / "a.glb"), out / ".a.glb.partial"
     for folder in (stale, older):
         folder.mkdir()
         (folder / "a.glb").write_bytes(b"")

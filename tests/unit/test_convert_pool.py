@@ -17,6 +17,7 @@ from testkit import submodule
 plan = submodule("io.convert.plan")
 pool_module = submodule("io.convert.pool")
 protocol = submodule("io.convert.protocol")
+publish = submodule("io.convert.publish")
 progress = submodule("io.convert.progress")
 severity = submodule("io.diagnostics").Severity
 
@@ -115,7 +116,7 @@ def test_a_file_that_breaks_every_worker_is_reported_once_and_the_batch_goes_on(
 
 
 def test_a_hang_is_killed_after_the_timeout_and_its_partial_output_removed(tmp_path, fake, monkeypatch):
-    monkeypatch.setattr(protocol, "partial_path", lambda output: output.with_name(output.name + ".partial-by-fake"))
+    monkeypatch.setattr(publish, "partial_path", lambda output: output.with_name(output.name + ".partial-by-fake"))
     (tmp_path / "out").mkdir()
     results, _ = _run(fake, _jobs(tmp_path, ["hang.gltf", "a.gltf"]), timeout=1.0)
     assert [d["code"] for d in results["hang.gltf"]["diagnostics"]] == [protocol.TIMEOUT]

@@ -121,11 +121,6 @@ class ReadContext:
             self.fail(INVALID_TYPE, ptr, f"expected a JSON object, got {type(value).__name__}")
         return value
 
-    def optional_obj(self, d: dict, key: str, ptr: str) -> dict | None:
-        if key not in d:
-            return None
-        return self.obj(d[key], pointer_join(ptr, key))
-
     def array(self, value: Any, ptr: str) -> list:
         if not isinstance(value, list):
             self.fail(INVALID_TYPE, ptr, f"expected an array, got {type(value).__name__}")
@@ -138,11 +133,6 @@ class ReadContext:
         if not is_number(value):
             self.fail(INVALID_TYPE, pointer_join(ptr, key), f"expected a finite number, got {value!r:.40}")
         return float(value)
-
-    def required_number(self, d: dict, key: str, ptr: str) -> float:
-        if key not in d:
-            self.fail(MISSING_PROPERTY, ptr, f"required property '{key}' is missing")
-        return self.number(d, key, ptr)
 
     def boolean(self, d: dict, key: str, ptr: str, default: bool = False) -> bool:
         if key not in d:

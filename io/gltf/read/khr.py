@@ -7,15 +7,13 @@ from ...diagnostics import Severity
 from ..extensions import KHR_COLLISION_SHAPES as COLLISION
 from ..extensions import KHR_IMPLICIT_SHAPES as IMPLICIT
 from ..extensions import KHR_RIGID_BODIES as RB
+from ..extensions import REV_KHR_2024_07, REV_KHR_2024_10, REV_KHR_2026
 from ..model import (
     DYNAMIC,
     IMPLICIT_TYPES,
     KINEMATIC,
     MESH,
     MOTION_KEYS,
-    REV_KHR_2024_07,
-    REV_KHR_2024_10,
-    REV_KHR_2026,
     Collider,
     Geometry,
     Motion,
@@ -28,7 +26,6 @@ from .common import INVALID_TYPE, DropUnitError, ReadContext, pointer_join
 from .resources import IndexMap, read_filter, read_joint_description, read_list, read_material, read_node_joint
 from .shapes import KHR_DEFAULTS, read_mesh_params, read_params, split_hull_extension
 
-SHAPE_SUBOBJECTS = set(IMPLICIT_TYPES) | {MESH}
 REVISION_ORDER = (REV_KHR_2024_07, REV_KHR_2024_10, REV_KHR_2026)  # the node's source: the newest form it uses
 # the members each object consumes (module constants: every node's objects are checked against them)
 _NODE_UNITS = ("motion", "collider", "trigger", "joint")  # read in this order (the order of their diagnostics)

@@ -9,15 +9,13 @@ from ..extensions import OMI_BODY as BODY
 from ..extensions import OMI_COLLIDER as COLLIDER
 from ..extensions import OMI_JOINT as JOINT
 from ..extensions import OMI_SHAPE as SHAPE
+from ..extensions import REV_OMI, REV_OMI_2023_05, REV_OMI_2023_08
 from ..model import (
     CAPSULE,
     CYLINDER,
     DYNAMIC,
     KINEMATIC,
     MOTION_KEYS,
-    REV_OMI,
-    REV_OMI_2023_05,
-    REV_OMI_2023_08,
     STATIC,
     Collider,
     Geometry,

@@ -15,10 +15,10 @@ import numpy as np
 
 from ...diagnostics import Severity
 from ..extensions import OMI_JOINT as JOINT
+from ..extensions import REV_OMI_2024_11
 from ..model import (
     DYNAMIC,
     KINEMATIC,
-    REV_OMI_2024_11,
     STATIC,
     Frame,
     JointDescription,

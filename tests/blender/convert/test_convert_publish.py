@@ -55,12 +55,12 @@ class Killed(BaseException):
 
 
 def test_a_kill_before_the_final_rename_leaves_the_previous_set_whole(addon, tmp_path):
-    one_file, protocol = submodule(addon, "io.convert.one_file"), submodule(addon, "io.convert.protocol")
+    one_file, publish = submodule(addon, "io.convert.one_file"), submodule(addon, "io.convert.publish")
     out = tmp_path / "out"
     assert convert(_body(tmp_path / "in"), "-o", out, "--format", "gltf").returncode == 0
     old = {name: (out / name).read_bytes() for name in written(out)}
     assert sorted(old) == ["body.bin", "body.gltf"]
-    staged = protocol.partial_path(out / "body.gltf")
+    staged = publish.partial_path(out / "body.gltf")
     staged.mkdir()
     (staged / "body.gltf").write_bytes(old["body.gltf"])
     (staged / "body.bin").write_bytes(old["body.bin"][::-1])  # the new version of the buffer
@@ -72,7 +72,7 @@ def test_a_kill_before_the_final_rename_leaves_the_previous_set_whole(addon, tmp
         one_file._commit_gltf(staged / "body.gltf", out / "body.gltf", [], killed)
     (new_buffer,) = [name for name in written(out) if name not in old]  # published under a new name
     assert {name: (out / name).read_bytes() for name in old} == old  # the old set still whole
-    protocol.remove_partial(out / "body.gltf")  # what the next run does first
+    publish.remove_partial(out / "body.gltf")  # what the next run does first
     assert {name: (out / name).read_bytes() for name in written(out)} == old and not leftovers(out)
     staged.mkdir()
     (staged / "body.gltf").write_bytes(old["body.gltf"])
@@ -108,7 +108,7 @@ def test_a_second_run_into_a_locked_output_folder_refuses(addon, tmp_path):
     state = submodule(addon, "io.convert.state")
     out = tmp_path / "out"
     (out / "keep").mkdir(parents=True)
-    partial = submodule(addon, "io.convert.protocol").partial_path(out / "keep" / "a.gltf")
+    partial = submodule(addon, "io.convert.publish").partial_path(out / "keep" / "a.gltf")
     partial.mkdir()  # a running run's staged output: the second run must not remove it
     with state.locked(out.resolve()):
         result = convert(_body(tmp_path / "in"), "-o", out, "--report", tmp_path / "r.json")

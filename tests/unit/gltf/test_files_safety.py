@@ -204,7 +204,7 @@ def test_save_failure_leaves_previous_output_and_no_temp_file(tmp_path, monkeypa
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(files.PhysicsDataError) as info:
+    with pytest.raises(diagnostics.PhysicsDataError) as info:
         _save(path, out)
     assert info.value.diagnostic.code == "FILE_UNWRITABLE"
     assert out.read_bytes() == b"previous"
@@ -216,7 +216,7 @@ def test_save_unencodable_document_fails_cleanly_before_writing(tmp_path):
     out.parent.mkdir()
     out.write_bytes(b"previous")
     source = files.load(path)
-    with pytest.raises(files.PhysicsDataError):
+    with pytest.raises(diagnostics.PhysicsDataError):
         files.save(source, {"bad": {1, 2}}, out)  # a set is not JSON
     assert out.read_bytes() == b"previous"
     assert sorted(p.name for p in out.parent.iterdir()) == ["a.gltf"]
@@ -246,7 +246,7 @@ def test_safe_resource_returns_a_path_or_a_diagnostic(tmp_path):
 
 
 def test_atomic_write_bytes_replaces_and_cleans_up(tmp_path, monkeypatch):
-    resources = submodule("io.gltf.safe_files")
+    resources = submodule("io.gltf.atomic")
     target = tmp_path / "f.bin"
     resources.atomic_write_bytes(target, b"one")
     assert target.read_bytes() == b"one"
@@ -264,7 +264,7 @@ def test_atomic_write_bytes_replaces_and_cleans_up(tmp_path, monkeypatch):
 
 
 def test_atomic_write_bytes_keeps_umask_permissions(tmp_path):
-    resources = submodule("io.gltf.safe_files")
+    resources = submodule("io.gltf.atomic")
     target = tmp_path / "f.bin"
     resources.atomic_write_bytes(target, b"x")
     umask = os.umask(0)

@@ -192,7 +192,7 @@ def test_loader_refuses_a_fifo_or_device_named_gltf_at_once(tmp_path, kind):
         os.mkfifo(path)
     else:
         os.symlink("/dev/zero", path)
-    with pytest.raises(files.PhysicsDataError) as caught:
+    with pytest.raises(submodule("io.diagnostics").PhysicsDataError) as caught:
         files.load(path)
     assert caught.value.diagnostic.code == "FILE_UNREADABLE"
     assert "not a regular file" in caught.value.diagnostic.message

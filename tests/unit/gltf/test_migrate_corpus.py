@@ -14,6 +14,7 @@ from testkit import corpus_files, corpus_id, read_json, submodule
 migrate = submodule("io.gltf.migrate")
 parse = submodule("io.gltf.parse")
 model = submodule("io.gltf.model")
+extensions = submodule("io.gltf.extensions")
 nodes_mod = submodule("io.gltf.nodes")
 
 FILES = corpus_files("**/*.gltf")
@@ -39,7 +40,7 @@ ALLOWED = {
     ("OMI", "2024-07"): {"static_motion", "grouping_collider", "invalid_combine"},
     ("OMI", "omi"): {"invalid_combine"},
 }
-NATIVE = {model.REV_KHR_2026: "2026", model.REV_KHR_2024_10: "2024-10", model.REV_KHR_2024_07: "2024-07"}
+NATIVE = {extensions.REV_KHR_2026: "2026", extensions.REV_KHR_2024_10: "2024-10", extensions.REV_KHR_2024_07: "2024-07"}
 
 
 def _round(value):
@@ -169,13 +170,13 @@ def classify(key: str, before, after, source: dict) -> str:
 
 
 def family(doc) -> str:
-    return "OMI" if doc.revisions & set(model.OMI_REVISIONS) else "KHR"
+    return "OMI" if doc.revisions & set(extensions.OMI_REVISIONS) else "KHR"
 
 
 def native_target(doc) -> str:
-    if doc.revisions & set(model.OMI_REVISIONS):
+    if doc.revisions & set(extensions.OMI_REVISIONS):
         return "omi"
-    for rev in (model.REV_KHR_2026, model.REV_KHR_2024_10, model.REV_KHR_2024_07):
+    for rev in (extensions.REV_KHR_2026, extensions.REV_KHR_2024_10, extensions.REV_KHR_2024_07):
         if rev in doc.revisions:
             return NATIVE[rev]
     return "2026"
@@ -214,7 +215,11 @@ def test_migration_really_changes_the_revision():
     if not files:
         pytest.skip("corpus absent")
     source = read_json(files[0])
-    for target, revision in (("2026", model.REV_KHR_2026), ("2024-07", model.REV_KHR_2024_07), ("omi", model.REV_OMI)):
+    for target, revision in (
+        ("2026", extensions.REV_KHR_2026),
+        ("2024-07", extensions.REV_KHR_2024_07),
+        ("omi", extensions.REV_OMI),
+    ):
         migrated, _ = migrate.migrate(source, target)
         assert revision in parse.parse_gltf(migrated).document.revisions
         used = [n for n in migrated["extensionsUsed"] if n in migrate.PHYSICS_EXTENSIONS]

@@ -61,6 +61,10 @@ def test_plain_khr_nodes_read_with_their_sources():
     result = parse.parse_gltf(_plain_khr_doc())
     assert result.diagnostics == []
     nodes = result.document.nodes
-    model = submodule("io.gltf.model")
-    assert [nodes[i].source for i in range(3)] == [model.REV_KHR_2024_10, model.REV_KHR_2026, model.REV_KHR_2024_10]
+    model, extensions = submodule("io.gltf.model"), submodule("io.gltf.extensions")
+    assert [nodes[i].source for i in range(3)] == [
+        extensions.REV_KHR_2024_10,
+        extensions.REV_KHR_2026,
+        extensions.REV_KHR_2024_10,
+    ]
     assert nodes[0].motion.kind == model.KINEMATIC and nodes[0].motion.mass == 2.0 and nodes[2].joint.enable_collision
