@@ -41,7 +41,7 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from .diagnostics import all_printable, printable
-from .gltf.model import PHYSICS_EXTENSIONS
+from .gltf.extensions import PHYSICS_EXTENSIONS
 
 FAIL_VARIABLE = "GLTF_PHYSICS_PROBES_FAIL"
 _PROBED: dict[tuple[str, int], bool] = {}  # (probe, id of the io_scene_gltf2 module) → it passed

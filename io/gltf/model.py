@@ -23,8 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .extensions import PHYSICS_EXTENSIONS  # noqa: F401 - io/gltf_addon.py reads it here (its home: extensions)
-
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
 

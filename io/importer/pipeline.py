@@ -26,6 +26,7 @@ from .context import PLACEHOLDER_FAILED, ImportContext
 from .joint_empties import JointEmpties, node_joints
 from .proxies import EmptyPlaceholders, remove_replaced
 from .reproduce import step as reproduce
+from .reproduce.helpers import is_helper
 from .scenes import mark_outside_scene
 from .world import create_world_early, ensure_world, needs_world
 
@@ -196,5 +197,5 @@ def _build(ctx: ImportContext) -> None:
     counts["triggers"] = len(ctx.trigger_objects)
     if ctx.world is not None and ctx.world.constraints is not None:
         counts["constraints"] = sum(  # the file's joints: reproduction helpers are not counted
-            1 for ob in ctx.world.constraints.objects if ob.rigid_body_constraint and not reproduce.is_helper(ob)
+            1 for ob in ctx.world.constraints.objects if ob.rigid_body_constraint and not is_helper(ob)
         )

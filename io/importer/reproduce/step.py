@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...gltf.model import DYNAMIC, KINEMATIC
 from ..context import ImportContext
 from . import combine, filters, gravity, inertia, mass, reports, velocity
-from .helpers import enabled, is_helper  # noqa: F401  (is_helper: the pipeline counts the file's own joints)
+from .helpers import enabled
 
 
 def reproduced_fields(ctx: ImportContext, motion) -> frozenset[str]:
