@@ -28,7 +28,6 @@ import numpy as np
 AVERAGE, MINIMUM, MAXIMUM, MULTIPLY = 0, 1, 2, 3
 ABSENT = 255
 MODE_CODES = {"average": AVERAGE, "minimum": MINIMUM, "maximum": MAXIMUM, "multiply": MULTIPLY}
-MODE_NAMES = {v: k for k, v in MODE_CODES.items()}
 BLOCK_WORDS = 1 << 22  # uint64 words per temporary of FilterTable.matrix (32 MiB)
 
 

@@ -134,13 +134,6 @@ def capsule_side(height: float, radius_bottom: float, radius_top: float) -> Caps
     return CapsuleSide(-h / 2 + rb * s, h / 2 + rt * s, rb * c, rt * c, s)
 
 
-def capsule_dominant_sphere(height: float, radius_bottom: float, radius_top: float) -> tuple[float, float]:
-    """(centre y, radius) of the sphere a degenerate capsule (h <= |r_b − r_t|) reduces to."""
-    if radius_bottom >= radius_top:
-        return (-height / 2 if height > 0 else 0.0), float(radius_bottom)
-    return height / 2, float(radius_top)
-
-
 def _unit_rows(d: np.ndarray) -> np.ndarray:
     n = np.linalg.norm(d, axis=-1, keepdims=True)
     return np.divide(d, n, out=np.zeros_like(d), where=n > 0)

@@ -24,7 +24,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # tests/ (
 
 from testkit import CORPUS, ROOT, corpus_files, submodule
 
-PHYSICS_EXTENSIONS = submodule("io.gltf.model").PHYSICS_EXTENSIONS
+PHYSICS_EXTENSIONS = submodule("io.gltf.extensions").PHYSICS_EXTENSIONS
 EXCLUDED_CODES = {"UNUSED_OBJECT"}
 PATTERN = "glTF-Validator_*/**/*.gltf"
 

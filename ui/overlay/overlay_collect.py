@@ -31,7 +31,6 @@ from ...io.mapping.values_to_gltf import BLENDER_PRIMITIVES, derive_shape, shape
 from ..body import body_shapes
 from . import overlay_geometry, overlay_marks
 
-LAYERS = ("collider", "trigger", "axis_x", "axis_y", "axis_z", "limit", "drive", "mass", "velocity")
 AXES = "xyz"
 MESH_SHAPES = ("MESH", "CONVEX_HULL")
 MAX_MESH_VERTICES = 50_000  # a larger collision mesh is not drawn (its hull would take seconds)
