@@ -46,24 +46,8 @@ def set_trs(node, trs: tuple) -> None:
     node.matrix = None
 
 
-def pg_of(ob):
-    """``ob``'s stored glTF physics as a read-only view (``mapping/stored_values.py``; None without any)."""
-    return view_of(ob)
-
-
-def _outside(ob) -> bool:
-    pg = pg_of(ob)
-    return pg is not None and bool(pg.outside_scene)
-
-
 def has_stored(pg) -> bool:
     return pg is not None and (pg.motion.has_motion or pg.collider.has_collider or pg.trigger.has_trigger)
-
-
-def is_helper(ob) -> bool:
-    """Objects the import made that are not glTF nodes of their own (never exported as physics nodes)."""
-    pg = pg_of(ob)
-    return pg is not None and (is_helper_joint(pg) or pg.role in PROXY_ROLES)
 
 
 def is_helper_joint(pg) -> bool:
@@ -108,6 +92,18 @@ class ExportSession:
     reorder: bool = False  # a dropped helper had children or a nested body was unparented (``node_order``)
     bone_stand_ins: dict | None = None  # (armature address, bone name) → stand-ins (``mapping/bone_nodes.py``)
     stand_in_nodes: dict[str, list] = field(default_factory=dict)  # stand-in name → its own nodes (collision mesh)
+    views: dict = field(default_factory=dict)  # bpy Object → its stored values' view (``pg_of``)
+
+    def pg_of(self, ob):
+        """``ob``'s stored glTF physics as a read-only view (``mapping/stored_values.py``; None without any), made
+        once per object and export: every step and hook reads the same view (nothing writes an object's stored text
+        while it is exported), so the property group and its text are looked up once, not in each step."""
+        views = self.views
+        try:
+            return views[ob]
+        except KeyError:
+            view = views[ob] = view_of(ob)
+            return view
 
     def record_node(self, node, ob) -> None:
         name = ob.name
@@ -168,6 +164,10 @@ class ExportSession:
         if ob.name not in self.worlds:
             self._keep(ob)
         return self.worlds[ob.name]
+
+
+def _outside(pg) -> bool:
+    return pg is not None and bool(pg.outside_scene)
 
 
 _SCALARS = (str, int, bool, type(None))
@@ -382,7 +382,8 @@ class Builder(Reporting):
         for index in self.unrendered:
             node = self.gltf_node(index)
             node.mesh, node.weights, node.skin = None, None, None
-        outside = {i for ob in self.session.objects.values() if _outside(ob) for i in self.node_indices(ob)}
+        pg_of = self.session.pg_of
+        outside = {i for ob in self.session.objects.values() if _outside(pg_of(ob)) for i in self.node_indices(ob)}
         if outside:
             for scene in self.plan.scenes or []:
                 scene.nodes = [n for n in scene.nodes or [] if n not in outside] or None

@@ -26,7 +26,15 @@ from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
 from .blender_settings import keep_constraint
-from .context import DISABLED_JOINT, EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
+from .context import (
+    DISABLED_JOINT,
+    EXPORT_APPROXIMATED,
+    EXPORT_EDITED,
+    EXPORT_SKIPPED,
+    Builder,
+    exact_key,
+    set_trs,
+)
 
 AXES = "xyz"
 POSE_TOL = 1e-4
@@ -53,7 +61,7 @@ def add_world_joints(b: Builder, scene) -> None:
     node's Empty, role JOINT, no constraint; Blender simulates nothing for them), written back as the file had them on
     their frame-A node, connected to their frame-B node, when both nodes are exported."""
     for ob in sorted(scene.objects, key=lambda o: o.name):
-        pj = _pg_joint(ob)
+        pj = _pg_joint(b, ob)
         if pj is None or pj.role != "JOINT" or ob.rigid_body_constraint is not None:
             continue
         a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
@@ -81,13 +89,15 @@ def drop_unused_descriptions(b: Builder) -> None:
             node_joint.joint = new_index[node_joint.joint]
 
 
-def _pg_joint(ob):
-    pg = getattr(ob, "gltf_physics", None)
+def _pg_joint(b: Builder, ob):
+    """``ob``'s stored glTF joint as a read-only view (``ExportSession.pg_of``; None without any): plain Python reads
+    of the stored text, not the property group's ``get`` views (an RNA look-up and a parse per value)."""
+    pg = b.session.pg_of(ob)
     return None if pg is None else pg.joint
 
 
-def _is_anchor(ob) -> bool:
-    pj = _pg_joint(ob)
+def _is_anchor(b: Builder, ob) -> bool:
+    pj = _pg_joint(b, ob)
     return pj is not None and pj.role in ("ANCHOR", "REPRODUCTION")
 
 
@@ -100,7 +110,7 @@ def _one(b: Builder, empty) -> None:
     c = empty.rigid_body_constraint
     if c is None:
         return
-    pj = _pg_joint(empty)
+    pj = _pg_joint(b, empty)
     role = pj.role if pj is not None else "NONE"
     if role in ("MOTOR", "REPRODUCTION"):  # helpers: a driven joint's motor, a reproduction lock
         return
@@ -207,7 +217,7 @@ def restore_nodes(b: Builder) -> None:
         return
     parents, worlds = [], []
     for ob in b.joint_nodes:
-        turn = node_turn(node_perm(ob.gltf_physics.joint.planned_axis)).T
+        turn = node_turn(node_perm(_pg_joint(b, ob).planned_axis)).T
         parent = ob.parent if ob.parent is not None and b.node_index(ob.parent) is not None else None
         parents.append(None if parent is None else b.session.world(parent))
         worlds.append(b.session.world(ob) @ turn)
@@ -321,7 +331,7 @@ def _attach(b: Builder, empty, c, node_joint: NodeJoint, pivot_a, pivot_b) -> No
     sides = []
     for side, body, pivot in (("A", c.object1, pivot_a), ("B", c.object2, pivot_b)):
         parent = None
-        if not _is_anchor(body):
+        if not _is_anchor(b, body):
             parent = b.node_index(body)
             if parent is None:
                 b.warn(EXPORT_SKIPPED, "", f"{_where(empty)}: body {body.name!r} is not exported: joint skipped")
