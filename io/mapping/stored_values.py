@@ -485,6 +485,12 @@ class StoredRow:
         self.assign({name: value})
 
 
+def rows_text(view: StoredView, name: str) -> str:
+    """The stored list ``name`` (``ROWS``) of ``view``'s group as compact JSON text: equal texts, equal rows (an exact
+    memo key for what is built from the rows)."""
+    return json.dumps(rows_of(view._values, (*view._path, name)), separators=(",", ":"))
+
+
 def view_of(ob) -> StoredView | None:
     """A read-only view of ``ob``'s stored values (None when ``ob`` has no ``gltf_physics``)."""
     pg = getattr(ob, "gltf_physics", None)
