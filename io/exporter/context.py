@@ -18,7 +18,7 @@ from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDoc
 from ..mapping.bone_nodes import stand_ins
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
-from ..mapping.stored_values import view_of
+from ..mapping.stored_values import StoredView, group_fields, view_of
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
 
@@ -67,6 +67,28 @@ def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:
     return trs, ""
 
 
+class ReadView:
+    """A read-only ``StoredView`` as the export reads it: a group's values are read at once when the group is first
+    asked for (``stored_values.group_fields``: the values ``StoredView`` gives), then each is a plain attribute;
+    sub-groups likewise, once each; rows and the property group's own properties (``gltf_parent``, ``node_a``, …) are
+    asked of the view, once. ``stored``: the ``StoredView`` read."""
+
+    def __init__(self, view: StoredView) -> None:
+        fields = self.__dict__
+        fields.update(group_fields(view))
+        fields["stored"] = view
+
+    def __getattr__(self, name: str):
+        value = getattr(self.__dict__["stored"], name)
+        if type(value) is StoredView:
+            value = ReadView(value)
+        self.__dict__[name] = value
+        return value
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"{name}: the export reads stored values, it never writes them")
+
+
 def _all_objects():
     import bpy
 
@@ -102,7 +124,8 @@ class ExportSession:
         try:
             return views[ob]
         except KeyError:
-            view = views[ob] = view_of(ob)
+            view = view_of(ob)
+            view = views[ob] = None if view is None else ReadView(view)
             return view
 
     def record_node(self, node, ob) -> None:

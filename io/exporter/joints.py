@@ -179,7 +179,8 @@ def _stored_description(b: Builder, pj) -> tuple[JointDescription, tuple]:
     """``mapping.stored.stored_description(pj)`` and its ``Builder.memo`` key: the joints of a file share few
     descriptions, each built once per export from the values it reads (name, kept extras, the limit and drive rows).
     The result is shared: never modify it."""
-    key = (*_STORED_KEY, pj.joint_name, pj.extras_json, rows_text(pj, "limits"), rows_text(pj, "drives"))
+    rows = rows_text(pj.stored, "limits"), rows_text(pj.stored, "drives")
+    key = (*_STORED_KEY, pj.joint_name, pj.extras_json, *rows)
     description = b.memo.get(key)
     if description is None:
         description = b.memo[key] = stored_description(pj)
