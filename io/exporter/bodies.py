@@ -21,7 +21,6 @@ from .context import (
     Builder,
     has_stored,
     is_helper_joint,
-    pg_of,
 )
 from .native import NativeBody, native_collider, native_motion
 from .stored import stored_collider, stored_motion, stored_trigger
@@ -34,7 +33,7 @@ def add_object(b: Builder, ob) -> None:
     kind = ob.type
     if kind not in ("MESH", "EMPTY"):
         return
-    pg = pg_of(ob)
+    pg = b.session.pg_of(ob)
     if kind == "EMPTY" and pg is not None and pg.joint.is_node:  # ``joints.restore_nodes``
         b.joint_nodes.append(ob)
     stored = has_stored(pg)

@@ -18,7 +18,7 @@ from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDoc
 from ..mapping.bone_nodes import stand_ins
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
-from ..mapping.stored_values import view_of
+from ..mapping.stored_values import StoredView, group_fields, view_of
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
 
@@ -46,24 +46,8 @@ def set_trs(node, trs: tuple) -> None:
     node.matrix = None
 
 
-def pg_of(ob):
-    """``ob``'s stored glTF physics as a read-only view (``mapping/stored_values.py``; None without any)."""
-    return view_of(ob)
-
-
-def _outside(ob) -> bool:
-    pg = pg_of(ob)
-    return pg is not None and bool(pg.outside_scene)
-
-
 def has_stored(pg) -> bool:
     return pg is not None and (pg.motion.has_motion or pg.collider.has_collider or pg.trigger.has_trigger)
-
-
-def is_helper(ob) -> bool:
-    """Objects the import made that are not glTF nodes of their own (never exported as physics nodes)."""
-    pg = pg_of(ob)
-    return pg is not None and (is_helper_joint(pg) or pg.role in PROXY_ROLES)
 
 
 def is_helper_joint(pg) -> bool:
@@ -81,6 +65,28 @@ def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:
     if trs is None:
         return None, f"{ob.name!r} cannot go back under {parent.name!r} (shear)"
     return trs, ""
+
+
+class ReadView:
+    """A read-only ``StoredView`` as the export reads it: a group's values are read at once when the group is first
+    asked for (``stored_values.group_fields``: the values ``StoredView`` gives), then each is a plain attribute;
+    sub-groups likewise, once each; rows and the property group's own properties (``gltf_parent``, ``node_a``, …) are
+    asked of the view, once. ``stored``: the ``StoredView`` read."""
+
+    def __init__(self, view: StoredView) -> None:
+        fields = self.__dict__
+        fields.update(group_fields(view))
+        fields["stored"] = view
+
+    def __getattr__(self, name: str):
+        value = getattr(self.__dict__["stored"], name)
+        if type(value) is StoredView:
+            value = ReadView(value)
+        self.__dict__[name] = value
+        return value
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"{name}: the export reads stored values, it never writes them")
 
 
 def _all_objects():
@@ -108,6 +114,19 @@ class ExportSession:
     reorder: bool = False  # a dropped helper had children or a nested body was unparented (``node_order``)
     bone_stand_ins: dict | None = None  # (armature address, bone name) → stand-ins (``mapping/bone_nodes.py``)
     stand_in_nodes: dict[str, list] = field(default_factory=dict)  # stand-in name → its own nodes (collision mesh)
+    views: dict = field(default_factory=dict)  # bpy Object → its stored values' view (``pg_of``)
+
+    def pg_of(self, ob):
+        """``ob``'s stored glTF physics as a read-only view (``mapping/stored_values.py``; None without any), made
+        once per object and export: every step and hook reads the same view (nothing writes an object's stored text
+        while it is exported), so the property group and its text are looked up once, not in each step."""
+        views = self.views
+        try:
+            return views[ob]
+        except KeyError:
+            view = view_of(ob)
+            view = views[ob] = None if view is None else ReadView(view)
+            return view
 
     def record_node(self, node, ob) -> None:
         name = ob.name
@@ -168,6 +187,10 @@ class ExportSession:
         if ob.name not in self.worlds:
             self._keep(ob)
         return self.worlds[ob.name]
+
+
+def _outside(pg) -> bool:
+    return pg is not None and bool(pg.outside_scene)
 
 
 _SCALARS = (str, int, bool, type(None))
@@ -382,7 +405,8 @@ class Builder(Reporting):
         for index in self.unrendered:
             node = self.gltf_node(index)
             node.mesh, node.weights, node.skin = None, None, None
-        outside = {i for ob in self.session.objects.values() if _outside(ob) for i in self.node_indices(ob)}
+        pg_of = self.session.pg_of
+        outside = {i for ob in self.session.objects.values() if _outside(pg_of(ob)) for i in self.node_indices(ob)}
         if outside:
             for scene in self.plan.scenes or []:
                 scene.nodes = [n for n in scene.nodes or [] if n not in outside] or None

@@ -25,11 +25,21 @@ from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
+from ..mapping.stored_values import rows_text
 from .blender_settings import keep_constraint
-from .context import DISABLED_JOINT, EXPORT_APPROXIMATED, EXPORT_EDITED, EXPORT_SKIPPED, Builder, exact_key, set_trs
+from .context import (
+    DISABLED_JOINT,
+    EXPORT_APPROXIMATED,
+    EXPORT_EDITED,
+    EXPORT_SKIPPED,
+    Builder,
+    exact_key,
+    set_trs,
+)
 
 AXES = "xyz"
 POSE_TOL = 1e-4
+_STORED_KEY, _PLAN_KEY = ("stored joint",), ("stored joint plan",)  # Builder.memo key prefixes
 
 
 def add_joints(b: Builder) -> None:
@@ -53,7 +63,7 @@ def add_world_joints(b: Builder, scene) -> None:
     node's Empty, role JOINT, no constraint; Blender simulates nothing for them), written back as the file had them on
     their frame-A node, connected to their frame-B node, when both nodes are exported."""
     for ob in sorted(scene.objects, key=lambda o: o.name):
-        pj = _pg_joint(ob)
+        pj = _pg_joint(b, ob)
         if pj is None or pj.role != "JOINT" or ob.rigid_body_constraint is not None:
             continue
         a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
@@ -64,7 +74,7 @@ def add_world_joints(b: Builder, scene) -> None:
                 f"{_where(ob)}: a joint of the world to the world whose nodes are not both exported: not exported",
             )
             continue
-        description = _without_axisless_limits(b, ob, stored_description(pj))
+        description = _without_axisless_limits(b, ob, _stored_description(b, pj)[0])
         node_joint = NodeJoint(connected_node=bb, joint=b.add_joint(description), enable_collision=pj.enable_collision)
         joint_passthrough(node_joint, pj.node_extras_json)
         b.doc.node(a).joint = node_joint
@@ -81,13 +91,15 @@ def drop_unused_descriptions(b: Builder) -> None:
             node_joint.joint = new_index[node_joint.joint]
 
 
-def _pg_joint(ob):
-    pg = getattr(ob, "gltf_physics", None)
+def _pg_joint(b: Builder, ob):
+    """``ob``'s stored glTF joint as a read-only view (``ExportSession.pg_of``; None without any): plain Python reads
+    of the stored text, not the property group's ``get`` views (an RNA look-up and a parse per value)."""
+    pg = b.session.pg_of(ob)
     return None if pg is None else pg.joint
 
 
-def _is_anchor(ob) -> bool:
-    pj = _pg_joint(ob)
+def _is_anchor(b: Builder, ob) -> bool:
+    pj = _pg_joint(b, ob)
     return pj is not None and pj.role in ("ANCHOR", "REPRODUCTION")
 
 
@@ -100,7 +112,7 @@ def _one(b: Builder, empty) -> None:
     c = empty.rigid_body_constraint
     if c is None:
         return
-    pj = _pg_joint(empty)
+    pj = _pg_joint(b, empty)
     role = pj.role if pj is not None else "NONE"
     if role in ("MOTOR", "REPRODUCTION"):  # helpers: a driven joint's motor, a reproduction lock
         return
@@ -115,11 +127,12 @@ def _one(b: Builder, empty) -> None:
         b.note(DISABLED_JOINT, "", f"{_where(empty)}: disabled, not exported")
         return
     if role == "JOINT":
-        description = stored_description(pj)
-        plan = _plan(pj, description)
+        description, key = _stored_description(b, pj)
+        plan = _plan(b, pj, description, key)
         reason = _edited(b, empty, c, pj, plan)
         if reason is None:
-            _write_stored(b, empty, c, pj, _without_axisless_limits(b, empty, description), plan)
+            kept = _without_axisless_limits(b, empty, description)
+            _write_stored(b, empty, c, pj, _joint_index(b, kept, key if kept is description else None), plan)
             return
         b.note(EXPORT_EDITED, "", f"{_where(empty)}: {reason} since import: written from the Blender constraint")
     _write_native(b, empty, c)
@@ -162,9 +175,27 @@ def _relevant(kind_type: str, kind: str, axis: int) -> bool:
     return kind_type in ("GENERIC", "GENERIC_SPRING")
 
 
-def _plan(pj, description: JointDescription):
-    """The constraint the import planned for the stored joint (``mapping.joints_to_blender.plan_joint``)."""
-    return plan_joint(description, tuple(pj.offset_translation), tuple(pj.offset_rotation))
+def _stored_description(b: Builder, pj) -> tuple[JointDescription, tuple]:
+    """``mapping.stored.stored_description(pj)`` and its ``Builder.memo`` key: the joints of a file share few
+    descriptions, each built once per export from the values it reads (name, kept extras, the limit and drive rows).
+    The result is shared: never modify it."""
+    rows = rows_text(pj.stored, "limits"), rows_text(pj.stored, "drives")
+    key = (*_STORED_KEY, pj.joint_name, pj.extras_json, *rows)
+    description = b.memo.get(key)
+    if description is None:
+        description = b.memo[key] = stored_description(pj)
+    return description, key
+
+
+def _plan(b: Builder, pj, description: JointDescription, key: tuple):
+    """The constraint the import planned for the stored joint (``mapping.joints_to_blender.plan_joint``), once per
+    export for each description (``key``: its memo key) and frame-B offset. Shared: never modify it."""
+    offset_t, offset_q = tuple(pj.offset_translation), tuple(pj.offset_rotation)
+    plan_key = (*_PLAN_KEY, *key[1:], *exact_key(*offset_t, *offset_q))
+    plan = b.memo.get(plan_key)
+    if plan is None:
+        plan = b.memo[plan_key] = plan_joint(description, offset_t, offset_q)
+    return plan
 
 
 def _without_axisless_limits(b: Builder, empty, description: JointDescription) -> JointDescription:
@@ -180,9 +211,20 @@ def _without_axisless_limits(b: Builder, empty, description: JointDescription) -
     return dataclasses.replace(description, limits=kept)
 
 
-def _write_stored(b: Builder, empty, c, pj, description: JointDescription, plan) -> None:
-    """The stored joint on its frame-A node, else on new attachment nodes."""
-    joint = b.add_joint(description)
+def _joint_index(b: Builder, description: JointDescription, key: tuple | None) -> int:
+    """``b.add_joint(description)``, once per export for a memoised stored description (``key``: its memo key; None:
+    a description of this joint's own). ``Builder.keep_joints`` drops these memo entries when it renumbers."""
+    if key is None:
+        return b.add_joint(description)
+    index_key = ("joint", *key)
+    index = b.memo.get(index_key)
+    if index is None:
+        index = b.memo[index_key] = b.add_joint(description)
+    return index
+
+
+def _write_stored(b: Builder, empty, c, pj, joint: int, plan) -> None:
+    """The stored joint (description index ``joint``) on its frame-A node, else on new attachment nodes."""
     node_joint = NodeJoint(connected_node=-1, joint=joint, enable_collision=bool(pj.enable_collision))
     joint_passthrough(node_joint, pj.node_extras_json)
     keep_constraint(b, node_joint, empty, c)
@@ -207,7 +249,7 @@ def restore_nodes(b: Builder) -> None:
         return
     parents, worlds = [], []
     for ob in b.joint_nodes:
-        turn = node_turn(node_perm(ob.gltf_physics.joint.planned_axis)).T
+        turn = node_turn(node_perm(_pg_joint(b, ob).planned_axis)).T
         parent = ob.parent if ob.parent is not None and b.node_index(ob.parent) is not None else None
         parents.append(None if parent is None else b.session.world(parent))
         worlds.append(b.session.world(ob) @ turn)
@@ -321,7 +363,7 @@ def _attach(b: Builder, empty, c, node_joint: NodeJoint, pivot_a, pivot_b) -> No
     sides = []
     for side, body, pivot in (("A", c.object1, pivot_a), ("B", c.object2, pivot_b)):
         parent = None
-        if not _is_anchor(body):
+        if not _is_anchor(b, body):
             parent = b.node_index(body)
             if parent is None:
                 b.warn(EXPORT_SKIPPED, "", f"{_where(empty)}: body {body.name!r} is not exported: joint skipped")

@@ -74,12 +74,12 @@ def restore(scene_nodes: list, object_of: Callable[[object], object | None], roo
 def nest(session, scene_nodes: list) -> int:
     """Move the root node of every nested body the import unparented into its file parent's children (world
     transform kept); the number moved."""
-    from .context import nested_transform, pg_of, set_trs
+    from .context import nested_transform, set_trs
 
     moved = 0
     roots = {id(node) for node in scene_nodes}
     for name, ob in list(session.objects.items()):
-        pg = pg_of(ob)
+        pg = session.pg_of(ob)
         parent = pg.gltf_parent if pg is not None else None
         if parent is None:
             continue

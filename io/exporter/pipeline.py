@@ -22,6 +22,7 @@ from ..gltf.validate.codes import EXPORT_PLAYS_DIFFERENTLY
 from ..gltf.write import write_target
 from ..mapping.bone_nodes import stand_in_bone
 from ..mapping.passthrough import extension_names
+from ..mapping.stored_values import view_of
 from ..report import MAX_REPORTED, RunReport, operator_lines
 from . import blender_settings, bodies, joints, unwritten
 from .collision_meshes import collision_mesh
@@ -103,8 +104,8 @@ class ExportRun:
         self.report.count("nodes")
         if not isinstance(blender_object, _object_type()):
             return
-        _restore_file_name(gltf2_node, blender_object)
         session = self._session(export_settings)
+        _restore_file_name(gltf2_node, blender_object, session)
         if session is not None:
             mesh = session.meshes_of.get(blender_object.as_pointer())
             if mesh is not None:
@@ -152,9 +153,11 @@ def _object_type() -> type:
     return bpy.types.Object
 
 
-def _restore_file_name(gltf2_node, blender_object) -> None:
-    """Write back the node name the import had to escape, unless the object was renamed since."""
-    stored = blender_object.gltf_physics.file_name
+def _restore_file_name(gltf2_node, blender_object, session: ExportSession | None) -> None:
+    """Write back the node name the import had to escape, unless the object was renamed since (physics export off
+    too: no session, the object's stored values read once here)."""
+    pg = view_of(blender_object) if session is None else session.pg_of(blender_object)
+    stored = pg.file_name if pg is not None else ""
     if stored:
         try:
             original = json.loads(stored)

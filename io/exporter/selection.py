@@ -10,21 +10,22 @@ the scene graph by ``context.Builder.finish_nodes``).
 from __future__ import annotations
 
 from ..mapping.bone_nodes import stand_in_bone
-from .context import PROXY_ROLES, ExportSession, has_stored, is_helper_joint, pg_of
+from .context import PROXY_ROLES, ExportSession, has_stored, is_helper_joint
 from .stored import is_mesh_geometry
 
 
 def _node_object_of_proxy(session: ExportSession, ob):
-    pg = pg_of(ob)
+    pg = session.pg_of(ob)
     parent = ob.parent
     if parent is None:
         return None
     node = pg.proxy_node
-    parent_pg = pg_of(parent)  # an import proxy's node object is its parent (a compound's child shape: below it)
+    # an import proxy's node object is its parent (a compound's child shape: below it)
+    parent_pg = session.pg_of(parent)
     if parent_pg is not None and parent_pg.role == "NODE" and parent_pg.node_index == node:
         return parent
     for candidate in session.tree.descendants(parent):
-        cpg = pg_of(candidate)
+        cpg = session.pg_of(candidate)
         if cpg is not None and cpg.role == "NODE" and cpg.node_index == node:
             return candidate
     return None
@@ -37,7 +38,7 @@ def _mesh_kind(geometry) -> bool:
 def export_decision(session: ExportSession, ob) -> str:
     """ "drop" (import helper, never a node), "no_mesh" (node without its generated mesh), "collision" (a node
     exported for its collision mesh only: ``collision_meshes``) or "keep"."""
-    pg = pg_of(ob)
+    pg = session.pg_of(ob)
     if pg is None:
         return "keep"
     if stand_in_bone(ob) is not None:  # its physics goes onto its bone's node (``ExportRun.joint``); a node of its
@@ -52,7 +53,7 @@ def export_decision(session: ExportSession, ob) -> str:
             return "collision" if _mesh_kind(geometry) else "no_mesh"
         owner = _node_object_of_proxy(session, ob)
         if owner is not None:
-            stored = pg_of(owner)
+            stored = session.pg_of(owner)
             geometry = stored.trigger.geometry if pg.role == "TRIGGER_PROXY" else stored.collider.geometry
             if _mesh_kind(geometry):
                 return "collision"  # holds the collision mesh: exported, then taken out of the scene graph

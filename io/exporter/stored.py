@@ -28,7 +28,7 @@ from ..mapping.axes import quat_to_gltf, scale_to_gltf, vec_to_gltf
 from ..mapping.initial_velocity import preroll_driven
 from ..mapping.passthrough import restore, restore_shape, stored_json
 from ..mapping.values_to_gltf import native_material, shape_from_json, shapes_close
-from .context import EXPORT_EDITED, EXPORT_SKIPPED, STORED_UNREADABLE, Builder, exact_key, pg_of
+from .context import EXPORT_EDITED, EXPORT_SKIPPED, STORED_UNREADABLE, Builder, exact_key
 from .native import bounds_of, compound_child, derive_shape, native_motion
 
 _SHAPE_KEY = ("stored shape",)  # Builder.memo key prefixes: implicit shapes, filters, materials
@@ -49,7 +49,7 @@ def _expected_state(pm) -> tuple[str, bool | None]:
 
 
 def stored_motion(b: Builder, ob, ptr: str) -> Motion | None:
-    pg = pg_of(ob)
+    pg = b.session.pg_of(ob)
     pm = pg.motion
     rb = ob.rigid_body
     if not pm.has_motion:
@@ -125,7 +125,7 @@ def realizer(b: Builder, ob, node_index: int, role: str = "PROXY"):
     owners.extend(b.session.bone_owners(ob))  # a node object under a bone whose body is a stand-in
     for owner in owners:
         for child in b.session.tree.children(owner):
-            pg = pg_of(child)
+            pg = b.session.pg_of(child)
             usable = role == "TRIGGER_PROXY" or child.rigid_body is not None
             if pg is not None and pg.role == role and pg.proxy_node == node_index and child is not ob and usable:
                 return child
@@ -221,7 +221,7 @@ def _stored_geometry(b: Builder, ob, holder, pgeo, ptr: str):
         if holder is not ob:
             how = "orphan"
         else:
-            how = "unrender" if pg_of(ob).generated_mesh else "own"
+            how = "unrender" if b.session.pg_of(ob).generated_mesh else "own"
         return restore(b.mesh_geometry(holder, convex, how, ptr), pgeo.passthrough)
     return None
 
@@ -340,7 +340,7 @@ def _stored_filter(b: Builder, pflt, ptr: str, name: str) -> int | None:
 
 
 def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
-    pg = pg_of(ob)
+    pg = b.session.pg_of(ob)
     pc = pg.collider
     if not pc.has_collider:
         return None
@@ -364,7 +364,7 @@ def stored_collider(b: Builder, ob, ptr: str) -> Collider | None:
 
 
 def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
-    pt = pg_of(ob).trigger
+    pt = b.session.pg_of(ob).trigger
     if not pt.has_trigger:
         return None
     ptr += "/trigger"
@@ -372,7 +372,7 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
         wanted = [int(i) for i in json.loads(pt.nodes)]
         found = {}
         for child in b.session.tree.descendants(ob):
-            pg = pg_of(child)
+            pg = b.session.pg_of(child)
             if pg is not None and pg.node_index in wanted and pg.role == "NODE":
                 index = b.node_index(child)
                 if index is not None:
@@ -382,7 +382,7 @@ def stored_trigger(b: Builder, ob, ptr: str) -> Trigger | None:
             b.warn(EXPORT_SKIPPED, ptr + "/nodes", f"trigger nodes {missing} are not exported: left out")
         nodes = tuple(found[i] for i in wanted if i in found)
         return restore(Trigger(nodes=nodes), pt.passthrough) if nodes else None
-    holder = realizer(b, ob, pg_of(ob).node_index, "TRIGGER_PROXY")  # never the node's body
+    holder = realizer(b, ob, b.session.pg_of(ob).node_index, "TRIGGER_PROXY")  # never the node's body
     geometry = _stored_geometry(b, ob, holder, pt.geometry, ptr + "/geometry") if pt.geometry.kind != "NONE" else None
     if geometry is None and pt.geometry.kind != "NONE":
         return None

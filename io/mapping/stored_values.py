@@ -487,6 +487,25 @@ class StoredRow:
         self.assign({name: value})
 
 
+def group_fields(view: StoredView) -> dict:
+    """Every property of ``view``'s group (``FIELDS``) as :func:`read` gives it, in one pass: the defaults, then what
+    the text holds (for a reader that asks most of a group's values, several times)."""
+    path = view._path
+    fields = FIELDS[path]
+    out = dict(fields)
+    group = group_values(view._values, path)
+    if group:
+        for name in group.keys() & fields.keys():
+            out[name] = _read_value(group, fields[name], name)
+    return out
+
+
+def rows_text(view: StoredView, name: str) -> str:
+    """The stored list ``name`` (``ROWS``) of ``view``'s group as compact JSON text: equal texts, equal rows (an exact
+    memo key for what is built from the rows)."""
+    return json.dumps(rows_of(view._values, (*view._path, name)), separators=(",", ":"))
+
+
 def view_of(ob) -> StoredView | None:
     """A read-only view of ``ob``'s stored values (None when ``ob`` has no ``gltf_physics``)."""
     pg = getattr(ob, "gltf_physics", None)

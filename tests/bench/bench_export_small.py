@@ -1,7 +1,7 @@
 """Benchmark (not a test): the fixed cost of our export hooks on small files (issue 10, per-file overhead).
 
 Run: ``.venv/bin/python -P tests/bench/bench_export_small.py [--exports 40] [--parts] [--with-reproduce]
-[--profile N [--sort tottime]] [FILES…]``
+[--profile N [--sort tottime] [--callers REGEX]] [FILES…]``
 
 Each file (default: the one-body ``tests/fixtures/basic_body.gltf`` and every file of ``tests/fixtures/import`` and
 ``joints`` that imports) is imported once with physics (as ``convert`` imports for a glTF output: Reproduce Motion off;
@@ -12,7 +12,9 @@ a loaded machine do not count). An export with physics off is no baseline for an
 (constraint Empties, proxies) are then exported as nodes. ``--parts`` also prints the CPU time of every hook method and
 of the export pipeline's steps (``PARTS``, ``Builder``'s node passes, ``pipeline._report_export``; inclusive, each
 call's timer adds ≈ 1 µs), per export, averaged over the files.
-``--profile N``: cProfile of N physics exports of the first file, our functions by cumulative time (``--sort``).
+``--profile N``: cProfile of N physics exports of the first file, our functions by cumulative time (``--sort``);
+``--callers REGEX``: then who calls the functions matching REGEX (e.g. ``stored_values.py:.*__getattr__``: which
+steps read stored values, how often).
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ def main() -> None:
     parser.add_argument("files", nargs="*", type=pathlib.Path)
     parser.add_argument("--exports", type=int, default=40)
     parser.add_argument("--profile", type=int, default=0)
+    parser.add_argument("--callers", default="", help="with --profile: who calls the functions matching this regex")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (cProfile sort key)")
     parser.add_argument("--parts", action="store_true", help="CPU time per hook and per pipeline step")
     parser.add_argument("--with-reproduce", action="store_true", help="import with Reproduce Motion (interactive)")
@@ -154,7 +157,10 @@ def main() -> None:
         for _ in range(args.profile):
             export(True)
         profile.disable()
-        pstats.Stats(profile).sort_stats(args.sort).print_stats("gltf_physics", 40)
+        stats = pstats.Stats(profile).sort_stats(args.sort)
+        stats.print_stats("gltf_physics", 40)
+        if args.callers:
+            stats.print_callers(args.callers)
     for name, total, hooks in rows:
         print(f"{name:28s} export {total * 1000:7.3f} ms, CPU time in our hooks {hooks * 1000:6.3f} ms")
     if part_totals:
