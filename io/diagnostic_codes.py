@@ -251,7 +251,6 @@ REGISTRY: dict[str, CodeInfo] = {
     ),
     "GLTF_PHYSICS_EXPORT_INSTANCED": CodeInfo(I, "An object exported several times (instancing): physics on each."),
     "GLTF_PHYSICS_EXPORT_DISABLED_JOINT": CodeInfo(I, "A disabled rigid-body constraint (no effect) is not written."),
-    "GLTF_PHYSICS_EXPORT_NOT_WRITTEN": CodeInfo(I, "A Blender setting not at its default that no glTF field holds."),
     # -- stored values checked by the panels and Check Simulation ---------------------------------------------------
     "GLTF_PHYSICS_STORED_BAD_VALUE": CodeInfo(E, "A stored value the schema forbids: export cannot write it as is."),
     "GLTF_PHYSICS_STORED_NOT_SIMULATED": CodeInfo(W, "Stored, but Blender has nothing that simulates it."),

@@ -30,7 +30,6 @@ STORED_UNREADABLE = "GLTF_PHYSICS_EXPORT_STORED_UNREADABLE"  # a broken stored v
 Y_UP_OFF = "GLTF_PHYSICS_EXPORT_Y_UP_OFF"  # +Y Up off in the dialog; physics written for +Y up anyway (WARNING)
 EXPORT_INSTANCED = "GLTF_PHYSICS_EXPORT_INSTANCED"  # an object exported several times, physics on each (INFO)
 DISABLED_JOINT = "GLTF_PHYSICS_EXPORT_DISABLED_JOINT"  # a disabled constraint, not written (INFO)
-EXPORT_NOT_WRITTEN = "GLTF_PHYSICS_EXPORT_NOT_WRITTEN"  # a Blender setting not at its default with no glTF field (INFO)
 
 PROXY_ROLES = ("PROXY", "TRIGGER_PROXY")  # objects the import generated to hold a collider / trigger shape
 # joint roles of import-made objects that are not glTF nodes (REPRODUCTION: helpers of io/importer/reproduce/)
