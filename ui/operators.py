@@ -218,10 +218,10 @@ def _edit_rows(ob, kind: str, change) -> None:
     """``change(values, path)`` on the stored rows of the joint's limits or drives, written back as one text; the
     collection's rows follow (they are views of the stored rows by position, ``stored_values.match_rows``)."""
     pg = ob.gltf_physics
-    values = stored_values.private_copy(pg.values_json)
+    original = pg.values_json
+    values = stored_values.private_copy(original)
     change(values, ("joint", "limits" if kind == "LIMIT" else "drives"))
-    pg.values_json = stored_values.dumps(values)
-    stored_values.match_rows(pg, values)
+    stored_values.write_text(pg, values, original)
 
 
 JOINT_ITEMS = (("LIMIT", "Limit", "A joint limit"), ("DRIVE", "Drive", "A joint drive"))

@@ -372,6 +372,12 @@ def private_copy(text: str) -> dict:
     return json.loads(json.dumps(values)) if values else {}
 
 
+def _writable(view) -> None:
+    """Refuse a write through a read-only view (``StoredView`` / ``StoredRow``)."""
+    if not view._writable:
+        raise AttributeError("a read-only view of stored values")
+
+
 class StoredView:
     """Attribute access to one group of stored values, like the property group's: ``view.motion.mass``. A name that
     is not stored (``joint``, ``gltf_parent``, the filter lists' rows) is read from the object's property group
@@ -388,14 +394,12 @@ class StoredView:
 
     def assign(self, values: dict) -> None:
         """Set several properties of this group at once (what ``mapping.stored.assign`` does for any group)."""
-        if not self._writable:
-            raise AttributeError("a read-only view of stored values")
+        _writable(self)
         write_group(self._values, self._path, values)
 
     def add_rows(self, name: str, rows: list[dict]) -> None:
         """Append ``rows`` (each a dict of row properties) to this group's stored list ``name`` (``ROWS``)."""
-        if not self._writable:
-            raise AttributeError("a read-only view of stored values")
+        _writable(self)
         path = (*self._path, name)
         spec = _ROW_SPECS[path]
         written = []
@@ -472,8 +476,7 @@ class StoredRow:
 
     def assign(self, values: dict) -> None:
         """Set several properties of this row at once."""
-        if not self._writable:
-            raise AttributeError("a read-only view of stored values")
+        _writable(self)
         write_row(self._values, self._path, self._index, values)
 
     def __getattr__(self, name: str):
