@@ -89,7 +89,8 @@ def main() -> None:
     parser.add_argument("--sweep", default="full", choices=("full", "sample"))
     parser.add_argument("--keep", type=pathlib.Path, help="keep the XML and logs there")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="gltf_physics_tier_") as scratch:
+    # not "gltf_physics…": the old corpus tests count an io_scene_gltf2 error naming that as ours
+    with tempfile.TemporaryDirectory(prefix="tier_bench_") as scratch:
         scratch = pathlib.Path(scratch)
         old_tree = check_out(args.rev, scratch / "old", pathlib.Path(args.python).parents[1])
         xml_dir = args.keep or scratch
