@@ -86,7 +86,16 @@ class ImportRun:
             self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", internal_failure("restoring a node's own data"))
 
     def after_nodes(self, blender_scene, gltf) -> None:
-        """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics."""
+        """All objects exist: keep escaped names and mark the nodes outside every scene, build the physics. The
+        file's JSON and model are let go at the end: io_scene_gltf2 keeps this run (through its hook object) until
+        the whole import is over, and what we no longer need would otherwise stay live through its animation and
+        selection steps and their collector passes."""
+        try:
+            self._after_nodes(blender_scene, gltf)
+        finally:
+            self.json = self.document = self.placeholders = self.joint_empties = None
+
+    def _after_nodes(self, blender_scene, gltf) -> None:
         if self.placeholders is not None:
             self.placeholders.finish()
         for index, name in self.file_names.items():  # kept for export (ASCII JSON text holds any string)
