@@ -9,11 +9,10 @@ rendering, parented so it moves with its body.
 
 from __future__ import annotations
 
-import array
 import contextlib
-import itertools
 
 import bpy
+import numpy as np
 from mathutils import Matrix, Quaternion, Vector
 
 from .. import gltf_addon
@@ -25,32 +24,41 @@ PLACEHOLDER_NAME = " glTF Physics placeholder"  # sorts first: the importer's lo
 
 
 def mesh_from_shape(name: str, shape_mesh: ShapeMesh) -> bpy.types.Mesh:
-    """The mesh ``Mesh.from_pydata(vertices, [], faces)`` builds (flat shaded), written through the ``position`` and
-    ``.corner_vert`` attributes in one copy each (``from_pydata`` sets ``MeshVertex.co``, ``MeshPolygon.vertices``
-    and ``sharp_face`` item by item: ~10 % of a sphere proxy in an import). ``from_pydata`` when they are missing."""
+    """The mesh ``Mesh.from_pydata(vertices, [], faces)`` + ``update()`` builds (flat shaded), its attributes
+    created in the same order, each written from one buffer: ``position`` (float32 of the vertices), the layout's
+    ``loop_start``, ``.corner_vert``, ``sharp_face``, and its edges (``.edge_verts``, ``.corner_edge``) numbered as
+    ``update(calc_edges=True)`` numbers them (``FaceLayout``). ``from_pydata`` sets ``MeshVertex.co``,
+    ``MeshPolygon.vertices`` and ``sharp_face`` item by item, and Blender's edge hashing was half of a sphere
+    proxy's creation. ``from_pydata`` when the attributes are missing."""
     mesh = bpy.data.meshes.new(name)
     vertices, faces = shape_mesh.vertices, shape_mesh.faces
     layout = shape_mesh.layout  # the faces' buffers, cached per layout (FaceLayout.of builds them otherwise)
     if layout is None or layout.faces != tuple(faces):  # (the same tuples: compared by identity, no copy of them)
         layout = FaceLayout.of(faces)
-    mesh.vertices.add(len(vertices))
+    count = len(vertices)
+    mesh.vertices.add(count)
     mesh.loops.add(len(layout.corner_verts))
     mesh.polygons.add(len(faces))
     attributes = mesh.attributes
     position, corner_vert = attributes.get("position"), attributes.get(".corner_vert")
-    if (vertices and position is None) or (faces and corner_vert is None):  # not the layout of Blender 4.2 to 5.0
+    if (count and position is None) or (faces and corner_vert is None):  # not the layout of Blender 4.2 to 5.x
         bpy.data.meshes.remove(mesh)
         mesh = bpy.data.meshes.new(name)
         mesh.from_pydata(vertices, [], faces)
         mesh.update()
         return mesh
-    if vertices:  # array.array: a buffer Blender copies at once (numpy costs more than it saves in an import)
-        position.data.foreach_set("vector", array.array("f", itertools.chain.from_iterable(vertices)))
+    if count:  # float64 → float32 as Blender's own conversion of each float rounds it
+        position.data.foreach_set("vector", np.asarray(vertices, dtype=np.float32).reshape(-1))
     if faces:
         mesh.polygons.foreach_set("loop_start", layout.loop_starts)
         corner_vert.data.foreach_set("value", layout.corner_verts)
-    mesh.attributes.new("sharp_face", "BOOLEAN", "FACE").data.foreach_set("value", [True] * len(faces))
-    mesh.update(calc_edges=bool(faces))  # as from_pydata + update: the edges of the faces (one update is enough)
+    attributes.new("sharp_face", "BOOLEAN", "FACE").data.foreach_set("value", layout.face_flags)
+    if faces:  # what update(calc_edges=True) adds: ``.edge_verts`` then ``.select_edge`` (all True, ``edges.add``)
+        attributes.new(".edge_verts", "INT32_2D", "EDGE")
+        mesh.edges.add(len(layout.edge_verts) // 2)
+        attributes.get(".edge_verts").data.foreach_set("value", layout.edge_verts)
+        attributes.get(".corner_edge").data.foreach_set("value", layout.corner_edges)
+    mesh.update()
     return mesh
 
 

@@ -45,29 +45,60 @@ INFINITE_PLANE_SIZE = 2000.0  # metres; an absent plane size (infinite) becomes 
 UNIFORM_TOL = 1e-6
 
 
+MAX_SINGLE_MAP_FACES = 999  # Blender numbers the edges of larger meshes per thread (see ``FaceLayout``)
+
+
 @dataclass(frozen=True)
 class FaceLayout:
-    """Faces of a proxy mesh and the buffers Blender's mesh attributes take (``loop_start`` per face, ``corner_vert``
-    per corner): built once per process per layout and shared, never written to."""
+    """Faces of a proxy mesh and the buffers Blender's mesh attributes take: ``loop_start`` per face,
+    ``corner_vert`` and ``corner_edge`` per corner, ``edge_verts`` (two per edge) and one ``True`` per face (the
+    ``sharp_face`` of a flat-shaded mesh): built once per process per layout and shared, never written to.
+
+    The edges are numbered as ``Mesh.update(calc_edges=True)`` numbers them (``mesh_calc_edges``: each face's corners
+    in turn, the edge from the previous corner, numbered when first met; corner i's edge runs to corner i + 1), so a
+    proxy written with them is the mesh ``from_pydata`` + ``update`` builds, without Blender's edge hashing (most of
+    a sphere proxy's creation). Blender numbers meshes of 1,000 faces or more per thread's hash map: every proxy
+    layout has fewer (``MAX_SINGLE_MAP_FACES``; tests compare with ``from_pydata`` on each Blender).
+    """
 
     faces: tuple[tuple[int, ...], ...]
     loop_starts: array.array
     corner_verts: array.array
+    corner_edges: array.array
+    edge_verts: array.array
+    face_flags: memoryview
 
     @classmethod
     def of(cls, faces) -> FaceLayout:
         faces = tuple(tuple(face) for face in faces)
         starts = array.array("i", itertools.accumulate([len(face) for face in faces[:-1]], initial=0))
-        return cls(faces, starts if faces else array.array("i"), array.array("i", itertools.chain(*faces)))
+        edges: dict[tuple[int, int], int] = {}
+        corner_edges = array.array("i")
+        for face in faces:
+            numbers = [
+                edges.setdefault((a, b) if a < b else (b, a), len(edges))
+                for a, b in zip(face[-1:] + face[:-1], face, strict=True)
+            ]
+            corner_edges.extend(numbers[1:] + numbers[:1])
+        return cls(
+            faces,
+            starts if faces else array.array("i"),
+            array.array("i", itertools.chain(*faces)),
+            corner_edges,
+            array.array("i", itertools.chain.from_iterable(edges)),
+            memoryview(b"\x01" * len(faces)).cast("?"),
+        )
 
 
 @dataclass
 class ShapeMesh:
     """Vertices/faces in Blender local space, the Blender collision shape, volume (m³, None = no volume);
-    ``layout``: the cached ``FaceLayout`` of ``faces`` when the builder has one (None: built from ``faces``)."""
+    ``layout``: the cached ``FaceLayout`` of ``faces`` when the builder has one (None: built from ``faces``).
+    ``vertices``: (x, y, z) rows: an (n, 3) float64 array for surfaces of revolution (built in a few numpy
+    operations, handed to Blender as one buffer), a list of tuples for boxes and planes (a handful of corners)."""
 
     collision_shape: str
-    vertices: list[tuple[float, float, float]]
+    vertices: list[tuple[float, float, float]] | np.ndarray
     faces: list[tuple[int, ...]]
     volume: float | None
     notes: list[str] = field(default_factory=list)
@@ -113,10 +144,14 @@ def _ring_directions(segments: int) -> tuple[tuple[float, float], ...]:
     return tuple((math.cos(a), math.sin(a)) for a in (2.0 * math.pi * k / segments for k in range(segments)))
 
 
-def _revolve_parts(profile: list[tuple[float, float]], segments: int = SEGMENTS) -> tuple[list, FaceLayout]:
-    """Surface of revolution about +Z of a (radius, z) profile from bottom to top; radius 0 = pole vertex."""
-    directions = _ring_directions(segments)
-    verts: list[tuple[float, float, float]] = []
+def _revolve_parts(profile: list[tuple[float, float]], segments: int = SEGMENTS) -> tuple[np.ndarray, FaceLayout]:
+    """Surface of revolution about +Z of a (radius, z) profile from bottom to top; radius 0 = pole vertex.
+
+    The vertices as an (n, 3) float64 array: a ring vertex is (ρ·cos a, ρ·sin a, z), a pole (0, 0, z); numpy's
+    products are Python's (one IEEE multiplication each), gathered by the layout's cached per-vertex indices
+    (``_revolve_gather``) instead of one tuple per vertex."""
+    radii: list[float] = []  # per kept profile point (0.0 for a pole: its x and y are 0.0 · 0.0)
+    heights: list[float] = []
     kinds: list[bool] = []  # per kept profile point: True = pole vertex, False = ring of ``segments`` vertices
     last_pole_z: float | None = None
     for rho, z in profile:
@@ -124,19 +159,38 @@ def _revolve_parts(profile: list[tuple[float, float]], segments: int = SEGMENTS)
         if rho <= 1e-12:
             if kinds and kinds[-1] and abs(last_pole_z - z) < 1e-12:
                 continue
-            verts.append((0.0, 0.0, z))
+            radii.append(0.0)
             kinds.append(True)
             last_pole_z = z
-            continue
-        verts.extend([(rho * c, rho * s, z) for c, s in directions])
-        kinds.append(False)
-    return verts, _revolve_layout(tuple(kinds), segments)
+        else:
+            radii.append(rho)
+            kinds.append(False)
+        heights.append(z)
+    kinds_key = tuple(kinds)
+    point, directions = _revolve_gather(kinds_key, segments)
+    verts = np.empty((len(point), 3))
+    np.multiply(np.array(radii, dtype=float)[point, None], directions, out=verts[:, :2])
+    verts[:, 2] = np.array(heights, dtype=float)[point]
+    return verts, _revolve_layout(kinds_key, segments)
+
+
+@functools.lru_cache(maxsize=64)
+def _revolve_gather(kinds: tuple[bool, ...], segments: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per vertex of ``_revolve_parts``' layout: the index of its profile point and its (cos a, sin a) direction
+    ((0, 0) for a pole). Read-only, built once per process per layout."""
+    ring = np.array(_ring_directions(segments), dtype=float).reshape(-1, 2)
+    point = np.repeat(np.arange(len(kinds)), [1 if pole else segments for pole in kinds]).astype(np.intp)
+    rows = [np.zeros((1, 2)) if pole else ring for pole in kinds]
+    directions = np.concatenate(rows) if rows else np.zeros((0, 2))
+    point.setflags(write=False)
+    directions.setflags(write=False)
+    return point, directions
 
 
 def _revolve(profile: list[tuple[float, float]], segments: int = SEGMENTS):
-    """(vertices, faces) of ``_revolve_parts``."""
+    """(vertices as tuples, faces) of ``_revolve_parts``."""
     verts, layout = _revolve_parts(profile, segments)
-    return verts, list(layout.faces)
+    return list(map(tuple, verts.tolist())), list(layout.faces)
 
 
 @functools.lru_cache(maxsize=64)
@@ -174,6 +228,8 @@ def box_mesh(ex: float, ey: float, ez: float):
 
 
 _NONE = FaceLayout.of([])  # an outline's (no faces)
+_NO_POINTS = np.zeros((0, 3))  # an outline's vertices (never written to)
+_NO_POINTS.setflags(write=False)
 _BOX = FaceLayout.of([(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)])
 _PLANE = FaceLayout.of([(0, 1, 2, 3)])
 
@@ -235,10 +291,13 @@ def _scanned_box(verts) -> tuple[tuple, tuple]:
     return tuple(min(a) for a in axes), tuple(max(a) for a in axes)
 
 
-def _scaled(verts, scale) -> list[tuple[float, float, float]]:
+def _scaled(verts, scale):
+    """``verts`` (a list of tuples or an (n, 3) array: the same kind back) times ``scale`` per axis."""
     sx, sy, sz = scale
     if sx == sy == sz == 1.0:  # x * 1.0 is x (the vertices are floats): no copy (most proxies are unscaled)
         return verts
+    if isinstance(verts, np.ndarray):
+        return verts * np.array((sx, sy, sz), dtype=float)
     return [(x * sx, y * sy, z * sz) for x, y, z in verts]
 
 
@@ -308,7 +367,7 @@ def implicit_mesh(
     if shape.type == SPHERE and isinstance(params, SphereShape):
         r = params.radius
         profile = sphere_profile(r)
-        verts, layout = _revolve_parts(profile) if not outline else ([], _NONE)
+        verts, layout = _revolve_parts(profile) if not outline else (_NO_POINTS, _NONE)
         kind = "SPHERE" if _uniform(total) else "CONVEX_HULL"
         if kind == "CONVEX_HULL":
             notes.append("sphere under non-uniform scale: convex hull of the scaled sphere")
@@ -320,7 +379,7 @@ def implicit_mesh(
     if shape.type == CAPSULE and isinstance(params, CapsuleShape):
         h, rb, rt = params.height, params.radius_bottom, params.radius_top
         profile = capsule_profile(h, rb, rt)
-        verts, layout = _revolve_parts(profile) if not outline else ([], _NONE)
+        verts, layout = _revolve_parts(profile) if not outline else (_NO_POINTS, _NONE)
         equal = abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0)
         kind = "CAPSULE" if equal and _uniform(total) else "CONVEX_HULL"
         if not equal:
@@ -337,7 +396,7 @@ def implicit_mesh(
     if shape.type == CYLINDER and isinstance(params, CylinderShape):
         h, rb, rt = params.height, params.radius_bottom, params.radius_top
         profile = [(0.0, -h / 2), (rb, -h / 2), (rt, h / 2), (0.0, h / 2)]
-        verts, layout = _revolve_parts(profile) if not outline else ([], _NONE)
+        verts, layout = _revolve_parts(profile) if not outline else (_NO_POINTS, _NONE)
         radial_uniform = _uniform(total[:2])
         if abs(rb - rt) <= 1e-9 * max(rb, rt, 1.0) and radial_uniform:
             kind = "CYLINDER"

@@ -79,7 +79,17 @@ def _mesh_data(mesh) -> dict:
         "vertex_normals": [tuple(v.normal) for v in mesh.vertices],
         "attributes": sorted((a.name, a.domain, a.data_type) for a in mesh.attributes),
         "sharp_face": [d.value for d in mesh.attributes["sharp_face"].data],
+        "stored": [(a.name, a.domain, a.data_type, _values(a)) for a in mesh.attributes],  # in Blender's order
     }
+
+
+def _values(attribute) -> list:
+    """Every value of a mesh attribute (internal ones too: ``.edge_verts``, ``.select_edge``, ``.corner_edge``)."""
+    key = "vector" if attribute.data_type == "FLOAT_VECTOR" else "value"
+    return [
+        tuple(v) if attribute.data_type in ("FLOAT_VECTOR", "INT32_2D") else v
+        for v in (getattr(d, key) for d in attribute.data)
+    ]
 
 
 @pytest.mark.parametrize("kind", ["box", "sphere", "capsule", "cylinder", "no_faces", "empty"])

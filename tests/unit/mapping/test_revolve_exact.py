@@ -157,3 +157,45 @@ def test_implicit_meshes_carry_their_layout():
     for shape in shapes:
         mesh = stb.implicit_mesh(shape, (2.0, 1.0, 1.0))
         assert mesh.layout is not None and mesh.faces == list(mesh.layout.faces)
+
+
+@pytest.mark.parametrize("segments", [4, stb.SEGMENTS, 7])
+def test_face_layout_edges_are_numbered_as_blender_numbers_them(segments):
+    """``FaceLayout`` edges: every side of every face once, numbered when first met walking each face's corners from
+    the side that ends at its first corner (``mesh_calc_edges``); corner i's edge runs from corner i to i + 1."""
+    for profile in _profiles():
+        faces = list(stb._revolve_parts(profile, segments)[1].faces)
+        layout = stb.FaceLayout.of(faces)
+        expected: dict = {}
+        for face in faces:
+            for k in range(len(face)):
+                a, b = face[k - 1], face[k]
+                expected.setdefault((min(a, b), max(a, b)), len(expected))
+        pairs = list(zip(layout.edge_verts[::2], layout.edge_verts[1::2], strict=True))
+        assert pairs == list(expected)
+        corners = [(face[k], face[(k + 1) % len(face)]) for face in faces for k in range(len(face))]
+        assert [pairs[e] for e in layout.corner_edges] == [(min(a, b), max(a, b)) for a, b in corners]
+        assert list(layout.face_flags) == [True] * len(faces)
+
+
+def test_every_proxy_layout_is_below_blenders_threaded_edge_numbering():
+    """Blender numbers the edges of meshes of 1,000 faces or more per thread: every layout a proxy can have (the
+    longest profile is a tapered capsule's, with its equator ring) stays below that."""
+    model = submodule("io.gltf.model")
+    rng = random.Random(3)
+    shapes = [model.Shape(type=model.SPHERE, params=model.SphereShape(radius=0.5))]
+    for _ in range(200):
+        h, rb, rt = rng.uniform(0, 3), rng.uniform(0, 2), rng.uniform(0, 2)
+        shapes.append(
+            model.Shape(type=model.CAPSULE, params=model.CapsuleShape(height=h, radius_top=rt, radius_bottom=rb))
+        )
+        shapes.append(
+            model.Shape(type=model.CYLINDER, params=model.CylinderShape(height=h, radius_top=rt, radius_bottom=rb))
+        )
+    largest = max(len(stb.implicit_mesh(shape).faces) for shape in shapes)
+    assert 500 < largest <= stb.MAX_SINGLE_MAP_FACES
+
+
+def test_revolved_vertices_are_a_float64_array():
+    verts, _ = stb._revolve_parts(stb.sphere_profile(0.5))
+    assert isinstance(verts, np.ndarray) and verts.dtype == np.float64 and verts.shape == (482, 3)

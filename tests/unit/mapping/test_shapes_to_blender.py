@@ -106,7 +106,7 @@ def test_the_builders_box_is_exactly_the_vertices_bounds_and_the_outline_agrees(
     world = tuple(float(v) for v in rng.choice([1.0, 2.0, 0.25], size=3))
     for shape in shapes:
         mesh = geo.implicit_mesh(shape, bake, world)
-        if not mesh.vertices:
+        if len(mesh.vertices) == 0:  # a list or an array
             continue
         assert mesh.box == _scanned(mesh), shape
         outline = geo.implicit_mesh(shape, bake, world, outline=True)
