@@ -77,7 +77,7 @@ class ExportRun:
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
                     if not session.reorder:
-                        session.reorder = moves_nodes(ob, vnode, dropped)
+                        session.reorder = moves_nodes(session.pg_of(ob), vnode, dropped)
 
     def scene(self, gltf2_scene, blender_scene) -> None:
         """Nested bodies back under their parent, what a dropped helper held back in place (``node_order``)."""
