@@ -56,9 +56,9 @@ _BOUNDS = ("local bounds of every object",)
 
 
 def _every_object_bounds() -> tuple[dict, list] | None:
-    """(name → row, (min, max) per row) of every object from one ``foreach_get`` of ``bound_box`` (corners 0 and 6,
-    as ``local_bounds``: ``min`` / ``max`` keep the first corner unless the other is smaller / larger, NaN and signed
-    zeros included); None when names repeat (linked libraries: a name would not say which object)."""
+    """(name → row, [corner 0, corner 6] per row) of every object from one ``foreach_get`` of ``bound_box`` (the two
+    corners ``local_bounds`` reads, float32 values widened); None when names repeat (linked libraries: a name would
+    not say which object). Three numpy calls whatever the object count: an export of a few objects pays little."""
     import bpy
 
     objects = bpy.data.objects
@@ -67,21 +67,23 @@ def _every_object_bounds() -> tuple[dict, list] | None:
         return None
     flat = np.empty(len(names) * 24, dtype=np.float32)
     objects.foreach_get("bound_box", flat)
-    corners = flat.reshape(-1, 8, 3)
-    first, other = corners[:, 0], corners[:, 6]
-    lows = np.where(other < first, other, first).tolist()
-    highs = np.where(other > first, other, first).tolist()
-    return {name: row for row, name in enumerate(names)}, list(zip(map(tuple, lows), map(tuple, highs), strict=True))
+    return {name: row for row, name in enumerate(names)}, flat.reshape(-1, 8, 3)[:, ::6].tolist()
 
 
 def bounds_of(b: Builder, ob, name: str | None = None) -> tuple[tuple, tuple] | None:
     """``local_bounds(ob)`` from one bulk read of every object's bounds, made when an export first asks (same float32
-    values; ``local_bounds`` itself when object names repeat). ``name``: ``ob.name``."""
+    values; ``local_bounds`` itself when object names repeat). ``name``: ``ob.name``. Per axis, ``min`` / ``max`` as
+    ``local_bounds`` has them: the first corner unless the other is smaller / larger (NaN and signed zeros alike)."""
     table = b.memo.get(_BOUNDS, _BOUNDS)
     if table is _BOUNDS:
         table = b.memo[_BOUNDS] = _every_object_bounds()
     row = None if table is None else table[0].get(ob.name if name is None else name)
-    return local_bounds(ob) if row is None else table[1][row]
+    if row is None:
+        return local_bounds(ob)
+    (f0, f1, f2), (o0, o1, o2) = table[1][row]
+    low = (o0 if o0 < f0 else f0, o1 if o1 < f1 else f1, o2 if o2 < f2 else f2)
+    high = (o0 if o0 > f0 else f0, o1 if o1 > f1 else f1, o2 if o2 > f2 else f2)
+    return low, high
 
 
 def native_motion(b: Builder, ob, ptr: str, body: NativeBody | None = None) -> Motion | None:

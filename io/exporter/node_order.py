@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterable
 from .. import gltf_addon
 
 
-def moves_nodes(ob, vnode, dropped: bool) -> bool:
-    """Whether the tree needs ``restore_scene``: ``ob`` is a dropped helper with children (io_scene_gltf2 moves them
-    last) or a nested body the import unparented (``nest``)."""
+def moves_nodes(pg, vnode, dropped: bool) -> bool:
+    """Whether the tree needs ``restore_scene``: the object of ``vnode`` (its stored values ``pg``, the export's view:
+    ``ExportSession.pg_of``) is a dropped helper with children (io_scene_gltf2 moves them last) or a nested body the
+    import unparented (``nest``)."""
     if dropped:
         return bool(getattr(vnode, "children", None))
-    pg = getattr(ob, "gltf_physics", None)
     return pg is not None and pg.gltf_parent is not None
 
 

@@ -77,7 +77,7 @@ class ExportRun:
                         gltf_addon.drop(vnode)
                         self.report.count("helpers_dropped")
                     if not session.reorder:
-                        session.reorder = moves_nodes(ob, vnode, dropped)
+                        session.reorder = moves_nodes(session.pg_of(ob), vnode, dropped)
 
     def scene(self, gltf2_scene, blender_scene) -> None:
         """Nested bodies back under their parent, what a dropped helper held back in place (``node_order``)."""
@@ -134,11 +134,16 @@ class ExportRun:
                 "",
                 "+Y Up is off: physics shapes, vectors and joint frames are written for +Y up (the glTF convention)",
             )
+        revision = session.revision
         try:
             with gc_paused():  # many short-lived objects: no full collector passes in between
                 build(session, gltf2_plan)
+                # the last hook: the session (a stored-values view, a world matrix, a decision per object) is freed
+                # here, not when io_scene_gltf2 drops this hook object once the file is written: fewer live objects
+                # while io_scene_gltf2 encodes the file, so fewer collector passes
+                self.session = session = None
         finally:
-            _report_export(self.report, session.revision, export_settings)
+            _report_export(self.report, revision, export_settings)
 
 
 #: The name of our property groups (``Object.gltf_physics``, ``Scene.gltf_physics``): never written as extras.
