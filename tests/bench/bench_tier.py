@@ -45,14 +45,17 @@ def check_out(rev: str, into: pathlib.Path, venv: pathlib.Path) -> pathlib.Path:
 
 def run_both(python: str, old: pathlib.Path, xml_dir: pathlib.Path, sweep: str) -> dict[str, int]:
     """Both tiers at once; their exit codes."""
-    runs = {}
+    runs, logs = {}, []
     for label, tree in (("old", old), ("new", ROOT)):
         env = {**os.environ, "GLTF_PHYSICS_SWEEP": sweep} if label == "new" else dict(os.environ)
         command = [python, "-P", "-m", "pytest", "-c", "tests/pytest.ini", "tests/blender", "-q",
                    f"--junitxml={xml_dir / (label + '.xml')}"]  # fmt: skip
-        log = (xml_dir / f"{label}.log").open("w")
-        runs[label] = subprocess.Popen(command, cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT)
-    return {label: proc.wait() for label, proc in runs.items()}
+        logs.append((xml_dir / f"{label}.log").open("w"))
+        runs[label] = subprocess.Popen(command, cwd=tree, env=env, stdout=logs[-1], stderr=subprocess.STDOUT)
+    codes = {label: proc.wait() for label, proc in runs.items()}
+    for log in logs:
+        log.close()
+    return codes
 
 
 def times(path: pathlib.Path) -> dict[str, float]:
