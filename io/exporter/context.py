@@ -18,7 +18,7 @@ from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDoc
 from ..mapping.bone_nodes import stand_ins
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
-from ..mapping.stored_values import StoredView, group_fields, view_of
+from ..mapping.stored_values import FIELDS, ROWS, Path, StoredRows, group_fields, parse, rows_text
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
 
@@ -67,25 +67,42 @@ def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:
 
 
 class ReadView:
-    """A read-only ``StoredView`` as the export reads it: a group's values are read at once when the group is first
-    asked for (``stored_values.group_fields``: the values ``StoredView`` gives), then each is a plain attribute;
-    sub-groups likewise, once each; rows and the property group's own properties (``gltf_parent``, ``node_a``, …) are
-    asked of the view, once. ``stored``: the ``StoredView`` read."""
+    """A read-only view of one group of an object's stored values (``mapping/stored_values.py``) as the export reads
+    it: the group's values (stored, else the defaults of ``FIELDS``) are plain attributes, set when the view is made
+    (``stored_values.group_fields``: the values ``StoredView`` gives); a sub-group, a stored list's rows (``ROWS``) or
+    a property the text does not hold (``gltf_parent``, ``node_a``, …: asked of the property group ``rna`` at the same
+    path) is looked up on first use, then kept as an attribute too. One object per group: the export makes several
+    per exported object, so no ``StoredView`` stands behind each."""
 
-    def __init__(self, view: StoredView) -> None:
+    def __init__(self, values: dict, path: Path = (), rna=None) -> None:
         fields = self.__dict__
-        fields.update(group_fields(view))
-        fields["stored"] = view
+        fields.update(group_fields(values, path))
+        fields["_values"], fields["_path"], fields["_rna"] = values, path, rna
 
     def __getattr__(self, name: str):
-        value = getattr(self.__dict__["stored"], name)
-        if type(value) is StoredView:
-            value = ReadView(value)
-        self.__dict__[name] = value
+        fields = self.__dict__
+        path = fields["_path"]
+        sub = (*path, name)
+        if sub in FIELDS:
+            value = ReadView(fields["_values"], sub, fields["_rna"])
+        elif sub in ROWS:
+            value = StoredRows(fields["_values"], sub, False)
+        else:  # the property group's own (object pointers, the filter lists' rows)
+            group = fields["_rna"]
+            if group is None:
+                raise AttributeError(name)
+            for key in path:
+                group = getattr(group, key)
+            value = getattr(group, name)
+        fields[name] = value
         return value
 
     def __setattr__(self, name: str, value) -> None:
         raise AttributeError(f"{name}: the export reads stored values, it never writes them")
+
+    def rows_text(self, name: str) -> str:
+        """This group's stored list ``name`` as compact JSON text (``stored_values.rows_text``: a memo key)."""
+        return rows_text(self._values, (*self._path, name))
 
 
 def _all_objects():
@@ -123,8 +140,8 @@ class ExportSession:
         try:
             return views[ob]
         except KeyError:
-            view = view_of(ob)
-            view = views[ob] = None if view is None else ReadView(view)
+            pg = getattr(ob, "gltf_physics", None)
+            view = views[ob] = None if pg is None else ReadView(parse(pg.values_json), (), pg)
             return view
 
     def record_node(self, node, ob) -> None:

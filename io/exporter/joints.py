@@ -25,7 +25,6 @@ from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
-from ..mapping.stored_values import rows_text
 from .blender_settings import keep_constraint
 from .context import (
     DISABLED_JOINT,
@@ -179,7 +178,7 @@ def _stored_description(b: Builder, pj) -> tuple[JointDescription, tuple]:
     """``mapping.stored.stored_description(pj)`` and its ``Builder.memo`` key: the joints of a file share few
     descriptions, each built once per export from the values it reads (name, kept extras, the limit and drive rows).
     The result is shared: never modify it."""
-    rows = rows_text(pj.stored, "limits"), rows_text(pj.stored, "drives")
+    rows = pj.rows_text("limits"), pj.rows_text("drives")
     key = (*_STORED_KEY, pj.joint_name, pj.extras_json, *rows)
     description = b.memo.get(key)
     if description is None:

@@ -192,18 +192,21 @@ def readable(text: str) -> bool:
     return not text or bool(parse(text))
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))  # made once: ``json.dumps`` with options builds one per call
+
+
 def dumps(values: dict) -> str:
     """The stored text of ``values`` (empty groups left out; ``''`` when nothing is stored). ASCII JSON: a Blender
     string holds it whatever the names (lone surrogates escaped)."""
     if values.keys() - {LAYOUT_KEY}:
-        text = json.dumps({**values, LAYOUT_KEY: LAYOUT}, separators=(",", ":"))
+        text = _COMPACT.encode({**values, LAYOUT_KEY: LAYOUT})
         if '":{}' not in text and '":[]' not in text:  # no empty group or list: nothing to prune (the usual text)
             return text
     pruned = _pruned(values)
     if not pruned:
         return ""
     pruned[LAYOUT_KEY] = LAYOUT
-    return json.dumps(pruned, separators=(",", ":"))
+    return _COMPACT.encode(pruned)
 
 
 def _pruned(values: dict) -> dict:
@@ -490,23 +493,24 @@ class StoredRow:
         self.assign({name: value})
 
 
-def group_fields(view: StoredView) -> dict:
-    """Every property of ``view``'s group (``FIELDS``) as :func:`read` gives it, in one pass: the defaults, then what
-    the text holds (for a reader that asks most of a group's values, several times)."""
-    path = view._path
+def group_fields(values: dict, path: Path) -> dict:
+    """Every property of group ``path`` (``FIELDS``) as :func:`read` gives it, in one pass: the defaults, then what
+    ``values`` holds (for a reader that asks most of a group's values, several times). Read-only: the result may be
+    the table of defaults itself."""
     fields = FIELDS[path]
+    group = group_values(values, path)
+    if not group:
+        return fields
     out = dict(fields)
-    group = group_values(view._values, path)
-    if group:
-        for name in group.keys() & fields.keys():
-            out[name] = _read_value(group, fields[name], name)
+    for name in group.keys() & fields.keys():
+        out[name] = _read_value(group, fields[name], name)
     return out
 
 
-def rows_text(view: StoredView, name: str) -> str:
-    """The stored list ``name`` (``ROWS``) of ``view``'s group as compact JSON text: equal texts, equal rows (an exact
-    memo key for what is built from the rows)."""
-    return json.dumps(rows_of(view._values, (*view._path, name)), separators=(",", ":"))
+def rows_text(values: dict, path: Path) -> str:
+    """The stored list ``path`` (``ROWS``) of ``values`` as compact JSON text: equal texts, equal rows (an exact memo
+    key for what is built from the rows)."""
+    return _COMPACT.encode(rows_of(values, path))
 
 
 def view_of(ob) -> StoredView | None:

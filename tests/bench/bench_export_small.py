@@ -64,7 +64,16 @@ def time_hooks(cls) -> list[float]:
 
 
 PARTS = {  # ``--parts``: module → functions called through its namespace (inclusive CPU time, ≈ 1 µs per call)
-    "io.exporter.pipeline": ("build", "write_target", "apply_output", "extension_names", "_report_export"),
+    "io.exporter.pipeline": (
+        "build",
+        "write_target",
+        "apply_output",
+        "extension_names",
+        "_report_export",
+        "session_decision",  # the tree filter's per-object questions
+        "moves_nodes",
+    ),
+    "io.exporter.selection": ("export_decision", "stand_in_bone", "is_helper_joint", "has_stored"),
     "io.exporter.bodies": ("add_object", "assign_native_filters", "stored_motion", "stored_collider", "stored_trigger"),
     "io.exporter.unwritten": ("warn_unwritten",),
     "io.exporter.stored": ("realizer", "_stored_geometry", "_stored_material", "_stored_filter", "_stored_extras"),

@@ -96,6 +96,8 @@ PARTS = {  # ``--parts``: functions inside the body step (module → names it ca
     ),
     "io.mapping.stored": ("store_motion", "store_filter", "store_geometry", "store_material", "apply_material"),
     "io.importer.joints": ("_build_one", "configure_constraint", "_store", "_on_node", "_constraint_empty", "_side"),
+    "io.mapping.stored_values": ("dumps", "match_rows"),  # what ImportContext.flush_stored writes through
+    "io.mapping.filter_rows": ("rebuild",),
 }
 
 
@@ -111,6 +113,16 @@ def time_steps(package: str, parts: bool = False) -> dict[str, float]:
     owners = [(getattr(pipeline, module), function, f"step {module}") for module, function in STEPS.items()]
     owners += [(pipeline, name, f"step {name}") for name in ("ensure_world", "remove_replaced")]
     owners.append((pipeline, "parse_gltf", "parse and validate"))  # ImportRun.read
+    context = importlib.import_module(f"{package}.io.importer.context")
+    proxies = importlib.import_module(f"{package}.io.importer.proxies")
+    owners += [  # the build's own steps around the ones above (classes from their modules: ``PARTS`` wraps names)
+        (context.ImportContext, "flush_stored", "step flush_stored"),
+        (pipeline, "collect_objects", "step collect_objects"),
+        (pipeline.blender_settings, "apply", "step blender_settings"),
+        (pipeline.joint_empties, "remove_unused", "step remove_unused_joint_empties"),
+        (proxies.EmptyPlaceholders, "finish", "step placeholders.finish"),
+        (pipeline, "summary_lines", "step summary_lines"),
+    ]
     for owner, name, label in owners:
         add_timer(owner, name, steps, label)
     return steps
