@@ -18,7 +18,7 @@ from ..gltf.model import CollisionFilter, Geometry, JointDescription, PhysicsDoc
 from ..mapping.bone_nodes import stand_ins
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
-from ..mapping.stored_values import FIELDS, ROWS, Path, StoredRows, group_fields, parse, rows_text
+from ..mapping.stored_values import FIELDS, ROWS, Path, StoredRows, parse, read, rows_text, stored_fields
 from ..mapping.values_to_gltf import gltf_local
 from ..report import Reporting
 
@@ -46,13 +46,24 @@ def set_trs(node, trs: tuple) -> None:
 
 
 def has_stored(pg) -> bool:
-    return pg is not None and (pg.motion.has_motion or pg.collider.has_collider or pg.trigger.has_trigger)
+    """Does the object keep a motion, collider or trigger from a file? ``pg``: its view (``ExportSession.pg_of``),
+    asked of its values directly: every exported object is asked, most never read these groups again."""
+    if pg is None:
+        return False
+    values = pg._values
+    return bool(read(values, _MOTION, "has_motion") or read(values, _COLLIDER, "has_collider")) or bool(
+        read(values, _TRIGGER, "has_trigger")
+    )
 
 
 def is_helper_joint(pg) -> bool:
-    """A constraint Empty the import made (not the joint node itself, ``joint.is_node``), a motor or an anchor."""
-    joint = pg.joint
-    return joint.role in HELPER_JOINT_ROLES and not joint.is_node
+    """A constraint Empty the import made (not the joint node itself, ``joint.is_node``), a motor or an anchor
+    (``pg``: the object's view, asked as ``has_stored`` asks)."""
+    values = pg._values
+    return read(values, _JOINT, "role") in HELPER_JOINT_ROLES and not read(values, _JOINT, "is_node")
+
+
+_MOTION, _COLLIDER, _TRIGGER, _JOINT = ("motion",), ("collider",), ("trigger",), ("joint",)
 
 
 def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:
@@ -68,23 +79,25 @@ def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:
 
 class ReadView:
     """A read-only view of one group of an object's stored values (``mapping/stored_values.py``) as the export reads
-    it: the group's values (stored, else the defaults of ``FIELDS``) are plain attributes, set when the view is made
-    (``stored_values.group_fields``: the values ``StoredView`` gives); a sub-group, a stored list's rows (``ROWS``) or
-    a property the text does not hold (``gltf_parent``, ``node_a``, …: asked of the property group ``rna`` at the same
-    path) is looked up on first use, then kept as an attribute too. One object per group: the export makes several
-    per exported object, so no ``StoredView`` stands behind each."""
+    it: each property is a plain attribute, the stored value (``stored_values.stored_fields``, set when the view is
+    made) or else the default, a class attribute of the group's own subclass (``read_view``); a sub-group, a stored
+    list's rows (``ROWS``) or a property the text does not hold (``gltf_parent``, ``node_a``, …: asked of the property
+    group ``rna`` at the same path) is looked up on first use, then kept as an attribute too. The export makes several
+    views per exported object: making one costs an object and the few values its text holds."""
 
-    def __init__(self, values: dict, path: Path = (), rna=None) -> None:
+    _path: Path = ()
+
+    def __init__(self, values: dict, rna=None) -> None:
         fields = self.__dict__
-        fields.update(group_fields(values, path))
-        fields["_values"], fields["_path"], fields["_rna"] = values, path, rna
+        fields.update(stored_fields(values, self._path))
+        fields["_values"], fields["_rna"] = values, rna
 
     def __getattr__(self, name: str):
         fields = self.__dict__
-        path = fields["_path"]
+        path = self._path
         sub = (*path, name)
         if sub in FIELDS:
-            value = ReadView(fields["_values"], sub, fields["_rna"])
+            value = read_view(fields["_values"], sub, fields["_rna"])
         elif sub in ROWS:
             value = StoredRows(fields["_values"], sub, False)
         else:  # the property group's own (object pointers, the filter lists' rows)
@@ -103,6 +116,18 @@ class ReadView:
     def rows_text(self, name: str) -> str:
         """This group's stored list ``name`` as compact JSON text (``stored_values.rows_text``: a memo key)."""
         return rows_text(self._values, (*self._path, name))
+
+
+#: One ``ReadView`` subclass per stored group: its defaults (``FIELDS``) as class attributes.
+_VIEW_CLASSES = {
+    path: type(f"ReadView_{'_'.join(path) or 'object'}", (ReadView,), {**defaults, "_path": path})
+    for path, defaults in FIELDS.items()
+}
+
+
+def read_view(values: dict, path: Path = (), rna=None) -> ReadView:
+    """The export's read-only view of group ``path`` of the stored ``values`` (``rna``: the object's property group)."""
+    return _VIEW_CLASSES[path](values, rna)
 
 
 def _all_objects():
@@ -141,7 +166,7 @@ class ExportSession:
             return views[ob]
         except KeyError:
             pg = getattr(ob, "gltf_physics", None)
-            view = views[ob] = None if pg is None else ReadView(parse(pg.values_json), (), pg)
+            view = views[ob] = None if pg is None else read_view(parse(pg.values_json), (), pg)
             return view
 
     def record_node(self, node, ob) -> None:

@@ -493,18 +493,14 @@ class StoredRow:
         self.assign({name: value})
 
 
-def group_fields(values: dict, path: Path) -> dict:
-    """Every property of group ``path`` (``FIELDS``) as :func:`read` gives it, in one pass: the defaults, then what
-    ``values`` holds (for a reader that asks most of a group's values, several times). Read-only: the result may be
-    the table of defaults itself."""
-    fields = FIELDS[path]
+def stored_fields(values: dict, path: Path) -> dict:
+    """The properties of group ``path`` that ``values`` holds, each as :func:`read` gives it (the others read as
+    their defaults, ``FIELDS``): one pass over the group, for a reader that keeps the defaults elsewhere."""
     group = group_values(values, path)
     if not group:
-        return fields
-    out = dict(fields)
-    for name in group.keys() & fields.keys():
-        out[name] = _read_value(group, fields[name], name)
-    return out
+        return {}
+    fields = FIELDS[path]
+    return {name: _read_value(group, fields[name], name) for name in group.keys() & fields.keys()}
 
 
 def rows_text(values: dict, path: Path) -> str:
