@@ -59,8 +59,13 @@ def has_stored(pg) -> bool:
 def is_helper_joint(pg) -> bool:
     """A constraint Empty the import made (not the joint node itself, ``joint.is_node``), a motor or an anchor
     (``pg``: the object's view, asked as ``has_stored`` asks)."""
-    values = pg._values
-    return read(values, _JOINT, "role") in HELPER_JOINT_ROLES and not read(values, _JOINT, "is_node")
+    return joint_role(pg) in HELPER_JOINT_ROLES and not read(pg._values, _JOINT, "is_node")
+
+
+def joint_role(pg) -> str:
+    """The stored joint role of the object whose view is ``pg`` (``ExportSession.pg_of``; "NONE" without one), read
+    as ``has_stored`` reads: the export asks it of every object, most have no joint."""
+    return "NONE" if pg is None else read(pg._values, _JOINT, "role")
 
 
 _MOTION, _COLLIDER, _TRIGGER, _JOINT = ("motion",), ("collider",), ("trigger",), ("joint",)
@@ -291,6 +296,16 @@ def _key(obj) -> tuple:
     return tuple(out)
 
 
+def _node_indices(nodes_of: dict[str, list], index_of: dict[int, int]) -> dict[str, list[int]]:
+    """Object name → the plan indices of its recorded nodes, ascending (a node the plan does not hold left out)."""
+    out = {}
+    for name, nodes in nodes_of.items():
+        indices = sorted({index_of[id(node)] for node in nodes if id(node) in index_of})
+        if indices:
+            out[name] = indices
+    return out
+
+
 class Builder(Reporting):
     """Builds the ``PhysicsDocument`` for one export against the final glTF ``plan`` (``warn`` / ``note`` /
     ``guarded`` from ``report.Reporting``)."""
@@ -312,19 +327,14 @@ class Builder(Reporting):
         self.joint_nodes: list[Any] = []  # imported joint nodes that carry their constraint (joints.restore_nodes)
         self.attachments: list[tuple[str, Any, list]] = []  # joints waiting for their attachment nodes (joints.py)
         self.memo: dict[tuple, Any] = {}  # results of pure steps by their exact inputs (``exact_key``), per export
-        self._indices: dict[str, list[int]] = {}  # object name → its node indices (final once the plan is built)
+        self._indices = _node_indices(session.nodes_of, self.index_of)  # object name → its node indices, ascending
 
     # -- nodes -------------------------------------------------------------------------------------------------------
     def node_indices(self, ob) -> list[int]:
         """The node indices of ``ob`` in the plan, ascending (do not modify the list: it is cached)."""
         if ob is None:
             return []
-        name = ob.name
-        indices = self._indices.get(name)
-        if indices is None:
-            found = (self.index_of.get(id(n)) for n in self.session.nodes_of.get(name, ()))
-            indices = self._indices[name] = sorted({i for i in found if i is not None})
-        return indices
+        return self._indices.get(ob.name, [])
 
     def node_index(self, ob) -> int | None:
         indices = self.node_indices(ob)

@@ -33,6 +33,7 @@ from .context import (
     EXPORT_SKIPPED,
     Builder,
     exact_key,
+    joint_role,
     set_trs,
 )
 
@@ -61,10 +62,10 @@ def add_world_joints(b: Builder, scene) -> None:
     """The imported joints whose two sides are the world (``importer.joints._keep_world_joint``: stored on the joint
     node's Empty, role JOINT, no constraint; Blender simulates nothing for them), written back as the file had them on
     their frame-A node, connected to their frame-B node, when both nodes are exported."""
-    for ob in sorted(scene.objects, key=lambda o: o.name):
+    pg_of = b.session.pg_of
+    held = [ob for ob in scene.objects if joint_role(pg_of(ob)) == "JOINT" and ob.rigid_body_constraint is None]
+    for ob in sorted(held, key=lambda o: o.name):
         pj = _pg_joint(b, ob)
-        if pj is None or pj.role != "JOINT" or ob.rigid_body_constraint is not None:
-            continue
         a, bb = b.node_index(pj.node_a), b.node_index(pj.node_b)
         if a is None or bb is None or not _free_for_joint(b, a):
             b.warn(
