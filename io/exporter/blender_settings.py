@@ -23,7 +23,7 @@ from ..mapping.blender_settings import (
     with_entry,
 )
 from ..mapping.mass_to_gltf import in_compound
-from .context import EXPORT_SKIPPED, Builder
+from .context import EXPORT_SKIPPED, Builder, exact_key
 
 
 def body_values(rb, child: bool = False) -> dict:
@@ -45,6 +45,19 @@ def world_values(scene) -> dict:
         values.update({name: getattr(rbw, name) for name in WORLD if name not in GRAVITY_SCENE_NAMES})
     values["gravity"] = tuple(values["gravity"])
     return values
+
+
+_BODY_ENTRY = ("body settings entry",)  # ``Builder.memo`` key prefix: the bodies of a scene share few settings
+
+
+def _body_entry(b: Builder, values: dict) -> dict:
+    """``settings_entry(values, BODY)``, once per export for each set of values (names and exact values: a zero's
+    sign is written too). Shared: copy it before it goes into a file's extras."""
+    key = (*_BODY_ENTRY, *values, *exact_key(*values.values()))
+    entry = b.memo.get(key)
+    if entry is None:
+        entry = b.memo[key] = settings_entry(values, BODY)
+    return entry
 
 
 WRITTEN_CONSTRAINTS = ("constraints written",)  # ``Builder.memo`` key: the Empties whose constraint became a joint
@@ -72,8 +85,8 @@ def keep_settings(b: Builder) -> None:
             if physics is None or (physics.motion is None and physics.collider is None):
                 continue
             if entry is None:
-                entry = settings_entry(body_values(rb, in_compound(ob)), BODY)
-            physics.extras, kept = with_entry(physics.extras, BODY_KEY, entry)
+                entry = _body_entry(b, body_values(rb, in_compound(ob)))
+            physics.extras, kept = with_entry(physics.extras, BODY_KEY, dict(entry))
             if not kept:
                 b.warn(EXPORT_SKIPPED, "", f"{ob.name!r}: its node's extras are not an object: Blender settings lost")
     if not b.doc.nodes:
