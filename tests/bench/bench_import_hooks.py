@@ -95,7 +95,17 @@ PARTS = {  # ``--parts``: functions inside the body step (module → names it ca
         "ImportContext",
     ),
     "io.mapping.stored": ("store_motion", "store_filter", "store_geometry", "store_material", "apply_material"),
-    "io.importer.joints": ("_build_one", "configure_constraint", "_store", "_on_node", "_constraint_empty", "_side"),
+    "io.importer.joints": (
+        "_build_one",
+        "configure_constraint",
+        "_store",
+        "_on_node",
+        "_constraint_empty",
+        "_side",
+        "plan_joint",
+        "store_description",
+        "assign",
+    ),
     "io.mapping.stored_values": ("dumps", "match_rows"),  # what ImportContext.flush_stored writes through
     "io.mapping.filter_rows": ("rebuild",),
 }
