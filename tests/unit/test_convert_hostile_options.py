@@ -146,19 +146,25 @@ def test_a_fifo_given_directly_is_a_usage_error(tmp_path):
 def test_walk_of_a_tree_1100_levels_deep_needs_no_recursion(tmp_path):
     src = tmp_path / "in"
     src.mkdir()
-    deep = src
+    levels = [src]
     for _ in range(1100):  # one level at a time: mkdir(parents=True) recurses itself
-        deep = deep / "d"
-        os.mkdir(deep)
+        levels.append(levels[-1] / "d")
+        os.mkdir(levels[-1])
+    deep = levels[-1]
     (deep / "a.gltf").write_text("{}")
     (src / "b.gltf").write_text("{}")
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(200)  # far below the depth: any recursive walk fails here
     try:
-        found, skipped = walk.walk_regular(src, tmp_path / "out", (".gltf",))
-    finally:
-        sys.setrecursionlimit(limit)
-    assert found == [src / "b.gltf", deep / "a.gltf"] and skipped == []
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(200)  # far below the depth: any recursive walk fails here
+        try:
+            found, skipped = walk.walk_regular(src, tmp_path / "out", (".gltf",))
+        finally:
+            sys.setrecursionlimit(limit)
+        assert found == [src / "b.gltf", deep / "a.gltf"] and skipped == []
+    finally:  # deepest first: pytest's own clean-up of old temporary folders recurses (Python 3.11) and fails on it
+        (deep / "a.gltf").unlink()
+        for level in reversed(levels[1:]):
+            os.rmdir(level)
 
 
 @pytest.mark.skipif(not UNIX, reason="symlinks")
