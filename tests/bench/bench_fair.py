@@ -320,8 +320,28 @@ def report_ratio(label: str, runs: dict[str, list[dict]]) -> dict:
             f"collector state left changed by {changed} of {len(runs[side])} runs"
         )
     print("    pair ratios " + ", ".join(f"{r:.2f}" for r in wall["pairs"]))
+    out["split"] = split = hooks_split(runs)
+    print(
+        f"    CPU, medians: plain {split['plain'] * 1e3:.0f} ms; physics adds {split['hooks'] * 1e3:.0f} ms in our "
+        f"hooks and {split['outside'] * 1e3:.0f} ms outside them (ratio with hooks that cost nothing: "
+        f"{split['floor']:.2f}x)"
+    )
     sys.stdout.flush()
     return out
+
+
+def hooks_split(runs: dict[str, list[dict]]) -> dict:
+    """Where the physics side's added CPU time is (medians over the runs): in our hooks' bodies, or outside them
+    (io_scene_gltf2 and Blender handling what the hooks made: objects, rigid bodies, the physics JSON, collector
+    passes). ``floor``: the ratio the outside part alone gives (our hooks costing what they cost with physics off),
+    the bound of any speed-up inside our hooks."""
+    plain, physics = runs["plain"], runs["physics"]
+    plain_cpu = statistics.median(r["cpu"] for r in plain)
+    outside = statistics.median(r["cpu"] - r["hooks"] for r in physics) - statistics.median(
+        r["cpu"] - r["hooks"] for r in plain
+    )
+    hooks = statistics.median(r["hooks"] for r in physics) - statistics.median(r["hooks"] for r in plain)
+    return {"plain": plain_cpu, "hooks": hooks, "outside": outside, "floor": (plain_cpu + outside) / plain_cpu}
 
 
 def write_generated(harness: Harness, bodies: int, scene: str) -> pathlib.Path:

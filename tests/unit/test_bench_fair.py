@@ -53,3 +53,15 @@ def test_hooks_share_skips_files_not_measured(fair):
     share = fair.hooks_share(files)
     assert (share["files"], share["hooks"], share["plain"]) == (2, 4.0, 8.0)
     assert share["ratio"] == 0.5 and share["max_file_ratio"] == 0.75 and share["files_over_half"] == 1
+
+
+def test_added_time_split_into_our_hooks_and_the_rest(fair):
+    runs = {  # CPU seconds: the plain side's hooks return at once, the physics side's do the work
+        "plain": [{"cpu": 1.0, "hooks": 0.01}, {"cpu": 1.2, "hooks": 0.03}, {"cpu": 1.1, "hooks": 0.02}],
+        "physics": [{"cpu": 1.6, "hooks": 0.4}, {"cpu": 1.8, "hooks": 0.5}, {"cpu": 1.7, "hooks": 0.45}],
+    }
+    split = fair.hooks_split(runs)
+    assert split["plain"] == pytest.approx(1.1)
+    assert split["hooks"] == pytest.approx(0.45 - 0.02)
+    assert split["outside"] == pytest.approx((1.7 - 0.45) - (1.1 - 0.02))  # 0.17 s outside our hooks
+    assert split["floor"] == pytest.approx((1.1 + 0.17) / 1.1)  # the ratio if our hooks cost nothing more
