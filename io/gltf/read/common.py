@@ -14,7 +14,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticList, JsonPointer, Severity, pointer_join
-from ..extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_JOINT, OMI_SHAPE
+from ..extensions import KHR_RIGID_BODIES, NODE_EXTENSIONS, OMI_BODY, OMI_COLLIDER, OMI_JOINT, OMI_SHAPE
 from ..model import Passthrough
 
 # Parser diagnostic codes (the validator owns the spec codes; these only describe what the parser could not read).
@@ -51,6 +51,18 @@ def droppable_unit(ptr: str) -> str | None:
     return None
 
 
+def physics_nodes(nodes: list) -> list[tuple[int, dict]]:
+    """(index, extensions object) of every node, in node order, whose ``extensions`` is a JSON object holding a
+    node-level physics extension: the nodes the validator and every reader visit (most nodes of a large file carry
+    none, and one pass finds them for all)."""
+    found = []
+    for index, node in enumerate(nodes):
+        extensions = node.get("extensions") if isinstance(node, dict) else None
+        if isinstance(extensions, dict) and not extensions.keys().isdisjoint(NODE_EXTENSIONS):
+            found.append((index, extensions))
+    return found
+
+
 class DropUnitError(Exception):
     """Internal: the unit being read cannot be kept (a diagnostic was already recorded)."""
 
@@ -72,7 +84,8 @@ def fits_float32(value: float) -> bool:
 
 
 def is_index(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    """A JSON integer ≥ 0 (not a boolean); the exact type first: the usual index costs one identity test."""
+    return (type(value) is int or (isinstance(value, int) and not isinstance(value, bool))) and value >= 0
 
 
 class ReadContext:
@@ -93,7 +106,14 @@ class ReadContext:
         meshes = gltf.get("meshes")
         self.nodes: list = nodes if isinstance(nodes, list) else []
         self.node_count = len(self.nodes)
+        self._physics_nodes: list[tuple[int, dict]] | None = None
         self.mesh_count = len(meshes) if isinstance(meshes, list) else 0
+
+    def physics_nodes(self) -> list[tuple[int, dict]]:
+        """``physics_nodes(self.nodes)``, found once per parse (read by the KHR, OMI and legacy-joint readers)."""
+        if self._physics_nodes is None:
+            self._physics_nodes = physics_nodes(self.nodes)
+        return self._physics_nodes
 
     # -- diagnostics ---------------------------------------------------------------------------------------------
     def report(self, severity: Severity, code: str, ptr: str | JsonPointer, message: str) -> None:
@@ -176,7 +196,7 @@ class ReadContext:
         if key not in d:
             return None
         value = d[key]
-        if not isinstance(value, list) or not all(is_number(v) for v in value):
+        if not isinstance(value, list) or not all(map(is_number, value)):
             self.fail(INVALID_TYPE, pointer_join(ptr, key), "expected an array of numbers")
         return tuple(float(v) for v in value)
 
@@ -184,7 +204,7 @@ class ReadContext:
         if key not in d:
             return None
         value = d[key]
-        if not isinstance(value, list) or not all(is_index(v) for v in value):
+        if not isinstance(value, list) or not all(map(is_index, value)):
             self.fail(INVALID_TYPE, pointer_join(ptr, key), "expected an array of indices")
         return tuple(value)
 

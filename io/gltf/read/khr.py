@@ -236,7 +236,6 @@ def read_khr(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
     """Read every KHR physics object of the file into ``doc``."""
     maps = KhrMaps()
     read_khr_root(ctx, doc, exts, maps)
-    for index, node in enumerate(ctx.nodes):
-        node_exts = node.get("extensions") if isinstance(node, dict) else None
-        if isinstance(node_exts, dict) and RB in node_exts:
+    for index, node_exts in ctx.physics_nodes():
+        if RB in node_exts:
             read_khr_node(ctx, doc, index, node_exts[RB], maps)

@@ -283,9 +283,8 @@ def read_omi(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
     read_omi_root(ctx, doc, exts, maps)
     legacy_kinds: dict[int, str] = {}
     shape_nodes: dict[int, tuple[Geometry, bool, str]] = {}
-    for index, gnode in enumerate(ctx.nodes):
-        node_exts = gnode.get("extensions") if isinstance(gnode, dict) else None
-        if not isinstance(node_exts, dict) or node_exts.keys().isdisjoint(_NODE_EXTENSIONS):
+    for index, node_exts in ctx.physics_nodes():
+        if node_exts.keys().isdisjoint(_NODE_EXTENSIONS):
             continue
         if index in doc.nodes:
             ctx.report(

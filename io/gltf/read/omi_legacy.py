@@ -155,9 +155,8 @@ def read_legacy_joints(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> No
     root = root if isinstance(root, list) else None
     parents = None
     descriptions: dict[str, int] = {}
-    for index, gnode in enumerate(ctx.nodes):
-        node_exts = gnode.get("extensions") if isinstance(gnode, dict) else None
-        ext = node_exts.get(JOINT) if isinstance(node_exts, dict) else None
+    for index, node_exts in ctx.physics_nodes():
+        ext = node_exts.get(JOINT)
         if not isinstance(ext, dict) or "connectedNode" in ext or "nodeA" not in ext:
             continue
         ptr = pointer_join("", "nodes", index, "extensions", JOINT)
