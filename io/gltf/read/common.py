@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
 from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticList, JsonPointer, Severity, pointer_join
@@ -51,6 +50,9 @@ def droppable_unit(ptr: str) -> str | None:
     return None
 
 
+_NODE_EXTENSIONS = frozenset(NODE_EXTENSIONS)  # a set: ``isdisjoint`` then walks the node's few names instead
+
+
 def physics_nodes(nodes: list) -> list[tuple[int, dict]]:
     """(index, extensions object) of every node, in node order, whose ``extensions`` is a JSON object holding a
     node-level physics extension: the nodes the validator and every reader visit (most nodes of a large file carry
@@ -58,7 +60,7 @@ def physics_nodes(nodes: list) -> list[tuple[int, dict]]:
     found = []
     for index, node in enumerate(nodes):
         extensions = node.get("extensions") if isinstance(node, dict) else None
-        if isinstance(extensions, dict) and not extensions.keys().isdisjoint(NODE_EXTENSIONS):
+        if isinstance(extensions, dict) and not extensions.keys().isdisjoint(_NODE_EXTENSIONS):
             found.append((index, extensions))
     return found
 
@@ -219,11 +221,12 @@ class ReadContext:
     def name(self, d: dict, ptr: str) -> str | None:
         return self.string(d, "name", ptr)
 
-    def passthrough(self, d: dict, ptr: str, known: Collection[str], target: Passthrough | None = None) -> Passthrough:
-        """Fill ``extras``/``extensions``/``unknown`` of ``target`` from ``d``; keys in ``known`` are consumed."""
+    def passthrough(
+        self, d: dict, ptr: str, known: frozenset[str] | set[str], target: Passthrough | None = None
+    ) -> Passthrough:
+        """Fill ``extras``/``extensions``/``unknown`` of ``target`` from ``d``; keys in ``known`` are consumed
+        (a set: most readers pass a module constant, checked against every object they read)."""
         target = target if target is not None else Passthrough()
-        if type(known) is not frozenset and type(known) is not set:
-            known = set(known)
         if d.keys() <= known and "extras" not in d and "extensions" not in d:  # the usual object: nothing to keep
             if target.unknown:
                 target.unknown = {}
@@ -240,25 +243,29 @@ class ReadContext:
         target.unknown = {k: v for k, v in d.items() if k not in known and k != "extras" and k != "extensions"}
         return target
 
-    def check_node(self, value: int | None, ptr: str) -> None:
+    def check_node(self, value: int | None, ptr: str, *path: str | int) -> None:
+        """``value``, read at ``ptr`` + ``path``, names an existing node (the pointer is built for a failure only)."""
         if value is not None and value >= self.node_count:
-            self.fail(UNRESOLVED, ptr, f"node {value} does not exist ({self.node_count} nodes)")
+            self.fail(UNRESOLVED, pointer_join(ptr, *path), f"node {value} does not exist ({self.node_count} nodes)")
 
-    def check_mesh(self, value: int | None, ptr: str) -> None:
+    def check_mesh(self, value: int | None, ptr: str, *path: str | int) -> None:
+        """``value``, read at ``ptr`` + ``path``, names an existing mesh (the pointer is built for a failure only)."""
         if value is not None and value >= self.mesh_count:
-            self.fail(UNRESOLVED, ptr, f"mesh {value} does not exist ({self.mesh_count} meshes)")
+            self.fail(UNRESOLVED, pointer_join(ptr, *path), f"mesh {value} does not exist ({self.mesh_count} meshes)")
 
 
 def remap(
-    ctx: ReadContext, value: int | None, mapping: dict[int, int], dropped: set[int], ptr: str, what: str
+    ctx: ReadContext, value: int | None, mapping: dict[int, int], dropped: set[int], ptr: str, key: str, what: str
 ) -> int | None:
-    """Translate a source index into the model's index; a reference to a dropped or missing item drops the unit."""
+    """Translate a source index (member ``key`` of the object at ``ptr``) into the model's index; a reference to a
+    dropped or missing item drops the unit (the pointer is built for that report only)."""
     if value is None:
         return None
     if value in mapping:
         return mapping[value]
+    here = pointer_join(ptr, key)
     if value in dropped:
-        ctx.report(Severity.WARNING, DROPPED_REFERENCE, ptr, f"refers to {what} {value}, which was dropped")
-        raise DropUnitError(ptr)
-    ctx.fail(UNRESOLVED, ptr, f"{what} {value} does not exist")
+        ctx.report(Severity.WARNING, DROPPED_REFERENCE, here, f"refers to {what} {value}, which was dropped")
+        raise DropUnitError(here)
+    ctx.fail(UNRESOLVED, here, f"{what} {value} does not exist")
     return None

@@ -165,8 +165,8 @@ def read_legacy_joints(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> No
         try:
             body_a = ctx.required_index(ext, "nodeA", ptr)
             body_b = ctx.required_index(ext, "nodeB", ptr)
-            ctx.check_node(body_a, pointer_join(ptr, "nodeA"))
-            ctx.check_node(body_b, pointer_join(ptr, "nodeB"))
+            ctx.check_node(body_a, ptr, "nodeA")
+            ctx.check_node(body_b, ptr, "nodeB")
             refs = ctx.array(ext.get("constraints", []), pointer_join(ptr, "constraints"))
             desc = _description(ctx, refs, ptr, root)
         except DropUnitError:

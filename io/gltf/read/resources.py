@@ -38,8 +38,9 @@ class IndexMap:
     mapping: dict[int, int] = field(default_factory=dict)
     dropped: set[int] = field(default_factory=set)
 
-    def resolve(self, ctx: ReadContext, value: int | None, ptr: str) -> int | None:
-        return remap(ctx, value, self.mapping, self.dropped, ptr, self.what)
+    def resolve(self, ctx: ReadContext, value: int | None, ptr: str, key: str) -> int | None:
+        """The model index of ``value``, the reference in member ``key`` of the object at ``ptr``."""
+        return remap(ctx, value, self.mapping, self.dropped, ptr, key, self.what)
 
 
 def read_list(
@@ -177,8 +178,8 @@ def read_joint_description(ctx: ReadContext, d: dict, ptr: str) -> JointDescript
 
 def read_node_joint(ctx: ReadContext, d: dict, ptr: str, joints: IndexMap) -> NodeJoint:
     connected = ctx.required_index(d, "connectedNode", ptr)
-    ctx.check_node(connected, pointer_join(ptr, "connectedNode"))
-    joint = joints.resolve(ctx, ctx.required_index(d, "joint", ptr), pointer_join(ptr, "joint"))
+    ctx.check_node(connected, ptr, "connectedNode")
+    joint = joints.resolve(ctx, ctx.required_index(d, "joint", ptr), ptr, "joint")
     out = NodeJoint(connected_node=connected, joint=joint, enable_collision=ctx.boolean(d, "enableCollision", ptr))
     ctx.passthrough(d, ptr, _NODE_JOINT_MEMBERS, out)
     return out
