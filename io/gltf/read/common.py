@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticList, JsonPointer, Severity, pointer_join
@@ -65,6 +66,14 @@ def physics_nodes(nodes: list) -> list[tuple[int, dict]]:
     return found
 
 
+def _ancestors(ptr: str) -> Iterator[str]:
+    """The proper ancestors of a JSON pointer (``"/a/b"`` -> ``""``, ``"/a"``): each prefix followed by a ``/``."""
+    slash = ptr.find("/")
+    while slash != -1:
+        yield ptr[:slash]
+        slash = ptr.find("/", slash + 1)
+
+
 class DropUnitError(Exception):
     """Internal: the unit being read cannot be kept (a diagnostic was already recorded)."""
 
@@ -97,7 +106,13 @@ class ReadContext:
         self.gltf = gltf
         self.diags = DiagnosticList()
         self.validator_diags = validator_diags
-        self._seen = [d.pointer for d in validator_diags]
+        # The validator's pointers and their ancestors: whether it reported something at or around a pointer is a
+        # few set look-ups (a scan of its every diagnostic per report made files with many problems quadratic).
+        self._validated: set[str] = set()
+        self._validated_ancestors: set[str] = set()
+        for diag in validator_diags:
+            self._validated.add(diag.pointer)
+            self._validated_ancestors.update(_ancestors(diag.pointer))
         self.dropped: set[str] = set()
         for diag in validator_diags:
             if diag.severity >= Severity.ERROR:
@@ -122,9 +137,10 @@ class ReadContext:
         """Record a parser diagnostic unless the validator already reported something at or around ``ptr``."""
         ptr = str(ptr)  # a lazy JsonPointer becomes its text here, when something is reported
         if severity >= Severity.ERROR or code in (INVALID_TYPE, IGNORED, MISSING_PROPERTY, UNRESOLVED):
-            for seen in self._seen:
-                if seen == ptr or seen.startswith(ptr + "/") or ptr.startswith(seen + "/"):
-                    return
+            if ptr in self._validated or ptr in self._validated_ancestors:  # at ptr or inside it
+                return
+            if not self._validated.isdisjoint(_ancestors(ptr)):  # around it
+                return
         self.diags.add(severity, code, ptr, message)
 
     def fail(self, code: str, ptr: str, message: str):
