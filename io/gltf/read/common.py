@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Iterator
 from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticList, JsonPointer, Severity, pointer_join
-from ..extensions import KHR_RIGID_BODIES, OMI_BODY, OMI_COLLIDER, OMI_JOINT, OMI_SHAPE
+from ..extensions import KHR_RIGID_BODIES, NODE_EXTENSIONS, OMI_BODY, OMI_COLLIDER, OMI_JOINT, OMI_SHAPE
 from ..model import Passthrough
 
 # Parser diagnostic codes (the validator owns the spec codes; these only describe what the parser could not read).
@@ -51,6 +51,29 @@ def droppable_unit(ptr: str) -> str | None:
     return None
 
 
+_NODE_EXTENSIONS = frozenset(NODE_EXTENSIONS)  # a set: ``isdisjoint`` then walks the node's few names instead
+
+
+def physics_nodes(nodes: list) -> list[tuple[int, dict]]:
+    """(index, extensions object) of every node, in node order, whose ``extensions`` is a JSON object holding a
+    node-level physics extension: the only nodes the validator and the readers have to visit (found in one pass per
+    validation and one per read, instead of one walk of every node per check or reader)."""
+    found = []
+    for index, node in enumerate(nodes):
+        extensions = node.get("extensions") if isinstance(node, dict) else None
+        if isinstance(extensions, dict) and not extensions.keys().isdisjoint(_NODE_EXTENSIONS):
+            found.append((index, extensions))
+    return found
+
+
+def _ancestors(ptr: str) -> Iterator[str]:
+    """The proper ancestors of a JSON pointer (``"/a/b"`` -> ``""``, ``"/a"``): each prefix followed by a ``/``."""
+    slash = ptr.find("/")
+    while slash != -1:
+        yield ptr[:slash]
+        slash = ptr.find("/", slash + 1)
+
+
 class DropUnitError(Exception):
     """Internal: the unit being read cannot be kept (a diagnostic was already recorded)."""
 
@@ -72,7 +95,8 @@ def fits_float32(value: float) -> bool:
 
 
 def is_index(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    """A JSON integer ≥ 0 (not a boolean); the exact type first: the usual index costs one identity test."""
+    return (type(value) is int or (isinstance(value, int) and not isinstance(value, bool))) and value >= 0
 
 
 class ReadContext:
@@ -82,7 +106,13 @@ class ReadContext:
         self.gltf = gltf
         self.diags = DiagnosticList()
         self.validator_diags = validator_diags
-        self._seen = [d.pointer for d in validator_diags]
+        # The validator's pointers and their ancestors: whether it reported something at or around a pointer is a
+        # few set look-ups (a scan of its every diagnostic per report made files with many problems quadratic).
+        self._validated: set[str] = set()
+        self._validated_ancestors: set[str] = set()
+        for diag in validator_diags:
+            self._validated.add(diag.pointer)
+            self._validated_ancestors.update(_ancestors(diag.pointer))
         self.dropped: set[str] = set()
         for diag in validator_diags:
             if diag.severity >= Severity.ERROR:
@@ -93,16 +123,24 @@ class ReadContext:
         meshes = gltf.get("meshes")
         self.nodes: list = nodes if isinstance(nodes, list) else []
         self.node_count = len(self.nodes)
+        self._physics_nodes: list[tuple[int, dict]] | None = None
         self.mesh_count = len(meshes) if isinstance(meshes, list) else 0
+
+    def physics_nodes(self) -> list[tuple[int, dict]]:
+        """``physics_nodes(self.nodes)``, found once per parse (read by the KHR, OMI and legacy-joint readers)."""
+        if self._physics_nodes is None:
+            self._physics_nodes = physics_nodes(self.nodes)
+        return self._physics_nodes
 
     # -- diagnostics ---------------------------------------------------------------------------------------------
     def report(self, severity: Severity, code: str, ptr: str | JsonPointer, message: str) -> None:
         """Record a parser diagnostic unless the validator already reported something at or around ``ptr``."""
         ptr = str(ptr)  # a lazy JsonPointer becomes its text here, when something is reported
         if severity >= Severity.ERROR or code in (INVALID_TYPE, IGNORED, MISSING_PROPERTY, UNRESOLVED):
-            for seen in self._seen:
-                if seen == ptr or seen.startswith(ptr + "/") or ptr.startswith(seen + "/"):
-                    return
+            if ptr in self._validated or ptr in self._validated_ancestors:  # at ptr or inside it
+                return
+            if not self._validated.isdisjoint(_ancestors(ptr)):  # around it
+                return
         self.diags.add(severity, code, ptr, message)
 
     def fail(self, code: str, ptr: str, message: str):
@@ -176,7 +214,7 @@ class ReadContext:
         if key not in d:
             return None
         value = d[key]
-        if not isinstance(value, list) or not all(is_number(v) for v in value):
+        if not isinstance(value, list) or not all(map(is_number, value)):
             self.fail(INVALID_TYPE, pointer_join(ptr, key), "expected an array of numbers")
         return tuple(float(v) for v in value)
 
@@ -184,7 +222,7 @@ class ReadContext:
         if key not in d:
             return None
         value = d[key]
-        if not isinstance(value, list) or not all(is_index(v) for v in value):
+        if not isinstance(value, list) or not all(map(is_index, value)):
             self.fail(INVALID_TYPE, pointer_join(ptr, key), "expected an array of indices")
         return tuple(value)
 
@@ -199,12 +237,13 @@ class ReadContext:
     def name(self, d: dict, ptr: str) -> str | None:
         return self.string(d, "name", ptr)
 
-    def passthrough(self, d: dict, ptr: str, known: Collection[str], target: Passthrough | None = None) -> Passthrough:
-        """Fill ``extras``/``extensions``/``unknown`` of ``target`` from ``d``; keys in ``known`` are consumed."""
+    def passthrough(
+        self, d: dict, ptr: str, known: frozenset[str] | set[str], target: Passthrough | None = None
+    ) -> Passthrough:
+        """Fill ``extras``/``extensions``/``unknown`` of ``target`` from ``d``; keys in ``known`` are consumed
+        (a set: most readers pass a module constant, checked against every object they read)."""
         target = target if target is not None else Passthrough()
-        if type(known) is not frozenset and type(known) is not set:
-            known = set(known)
-        if d.keys() <= known and "extras" not in d and "extensions" not in d:  # the usual object: nothing to keep
+        if known.issuperset(d) and "extras" not in d and "extensions" not in d:  # the usual object: nothing to keep
             if target.unknown:
                 target.unknown = {}
             return target
@@ -220,25 +259,29 @@ class ReadContext:
         target.unknown = {k: v for k, v in d.items() if k not in known and k != "extras" and k != "extensions"}
         return target
 
-    def check_node(self, value: int | None, ptr: str) -> None:
+    def check_node(self, value: int | None, ptr: str, *path: str | int) -> None:
+        """``value``, read at ``ptr`` + ``path``, names an existing node (the pointer is built for a failure only)."""
         if value is not None and value >= self.node_count:
-            self.fail(UNRESOLVED, ptr, f"node {value} does not exist ({self.node_count} nodes)")
+            self.fail(UNRESOLVED, pointer_join(ptr, *path), f"node {value} does not exist ({self.node_count} nodes)")
 
-    def check_mesh(self, value: int | None, ptr: str) -> None:
+    def check_mesh(self, value: int | None, ptr: str, *path: str | int) -> None:
+        """``value``, read at ``ptr`` + ``path``, names an existing mesh (the pointer is built for a failure only)."""
         if value is not None and value >= self.mesh_count:
-            self.fail(UNRESOLVED, ptr, f"mesh {value} does not exist ({self.mesh_count} meshes)")
+            self.fail(UNRESOLVED, pointer_join(ptr, *path), f"mesh {value} does not exist ({self.mesh_count} meshes)")
 
 
 def remap(
-    ctx: ReadContext, value: int | None, mapping: dict[int, int], dropped: set[int], ptr: str, what: str
+    ctx: ReadContext, value: int | None, mapping: dict[int, int], dropped: set[int], ptr: str, key: str, what: str
 ) -> int | None:
-    """Translate a source index into the model's index; a reference to a dropped or missing item drops the unit."""
+    """Translate a source index (member ``key`` of the object at ``ptr``) into the model's index; a reference to a
+    dropped or missing item drops the unit (the pointer is built for that report only)."""
     if value is None:
         return None
     if value in mapping:
         return mapping[value]
+    here = pointer_join(ptr, key)
     if value in dropped:
-        ctx.report(Severity.WARNING, DROPPED_REFERENCE, ptr, f"refers to {what} {value}, which was dropped")
-        raise DropUnitError(ptr)
-    ctx.fail(UNRESOLVED, ptr, f"{what} {value} does not exist")
+        ctx.report(Severity.WARNING, DROPPED_REFERENCE, here, f"refers to {what} {value}, which was dropped")
+        raise DropUnitError(here)
+    ctx.fail(UNRESOLVED, here, f"{what} {value} does not exist")
     return None

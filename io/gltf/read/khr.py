@@ -125,10 +125,11 @@ def read_motion(ctx: ReadContext, d: dict, ptr: str) -> Motion:
 
 
 def _shape_ref(ctx: ReadContext, maps: KhrMaps, value: int, ptr: str, legacy: bool) -> int:
-    """``collider.shape`` (legacy) prefers KHR_collision_shapes; ``geometry.shape`` prefers KHR_implicit_shapes."""
+    """``collider.shape`` (legacy) prefers KHR_collision_shapes; ``geometry.shape`` prefers KHR_implicit_shapes
+    (``value`` is the ``shape`` member of the object at ``ptr``)."""
     use_collision = maps.has_collision and (legacy or not maps.has_implicit)
     index_map = maps.collision if use_collision else maps.implicit
-    return index_map.resolve(ctx, value, ptr)
+    return index_map.resolve(ctx, value, ptr, "shape")
 
 
 def read_geometry(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[str]) -> Geometry:
@@ -139,13 +140,13 @@ def read_geometry(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[
     (key,) = present
     value = ctx.index(d, key, ptr)
     if key == "shape":
-        geom.shape = _shape_ref(ctx, maps, value, pointer_join(ptr, "shape"), legacy=False)
+        geom.shape = _shape_ref(ctx, maps, value, ptr, legacy=False)
     elif key == "mesh":
-        ctx.check_mesh(value, pointer_join(ptr, "mesh"))
+        ctx.check_mesh(value, ptr, "mesh")
         geom.mesh = value
         revs.add(REV_KHR_2026)
     else:
-        ctx.check_node(value, pointer_join(ptr, "node"))
+        ctx.check_node(value, ptr, "node")
         geom.node = value
         revs.add(REV_KHR_2024_10)
     ctx.passthrough(d, ptr, _GEOMETRY_MEMBERS, geom)
@@ -159,7 +160,7 @@ def _read_geometry_or_shape(ctx, d, ptr, maps, revs) -> Geometry | None:
         return read_geometry(ctx, ctx.obj(d["geometry"], gptr), gptr, maps, revs)
     if "shape" in d:
         revs.add(REV_KHR_2024_07)
-        shape = _shape_ref(ctx, maps, ctx.index(d, "shape", ptr), pointer_join(ptr, "shape"), legacy=True)
+        shape = _shape_ref(ctx, maps, ctx.index(d, "shape", ptr), ptr, legacy=True)
         return Geometry(shape=shape)
     return None
 
@@ -168,7 +169,7 @@ def _ref(ctx: ReadContext, d: dict, key: str, ptr: str, index_map: IndexMap) -> 
     """The model index of the document-level item ``d[key]`` refers to (None when absent)."""
     if key not in d:
         return None
-    return index_map.resolve(ctx, ctx.index(d, key, ptr), pointer_join(ptr, key))
+    return index_map.resolve(ctx, ctx.index(d, key, ptr), ptr, key)
 
 
 def read_collider(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[str]) -> Collider:
@@ -187,7 +188,7 @@ def read_trigger(ctx: ReadContext, d: dict, ptr: str, maps: KhrMaps, revs: set[s
     if (geometry is None) == (nodes is None):
         ctx.fail("PHYSICS_PARSE_TRIGGER", ptr, "trigger needs exactly one of geometry and nodes")
     for i, node in enumerate(nodes or ()):
-        ctx.check_node(node, pointer_join(ptr, "nodes", i))
+        ctx.check_node(node, ptr, "nodes", i)
     trigger = Trigger(
         geometry=geometry,
         nodes=nodes,
@@ -225,10 +226,12 @@ def read_khr_node(ctx: ReadContext, doc: PhysicsDocument, index: int, ext: objec
         except DropUnitError:
             continue
     ctx.passthrough(ext, ptr, _NODE_MEMBERS, node)
-    if not revs:
-        revs.add(REV_KHR_2024_07 if maps.has_collision and not maps.has_implicit else REV_KHR_2024_10)
-    node.source = max(revs, key=REVISION_ORDER.index)
-    doc.revisions.update(revs)
+    if revs:
+        node.source = max(revs, key=REVISION_ORDER.index)
+        doc.revisions.update(revs)
+    else:  # no form-specific member: the revision the document's shape extensions say
+        node.source = REV_KHR_2024_07 if maps.has_collision and not maps.has_implicit else REV_KHR_2024_10
+        doc.revisions.add(node.source)
     doc.nodes[index] = node
 
 
@@ -236,7 +239,6 @@ def read_khr(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
     """Read every KHR physics object of the file into ``doc``."""
     maps = KhrMaps()
     read_khr_root(ctx, doc, exts, maps)
-    for index, node in enumerate(ctx.nodes):
-        node_exts = node.get("extensions") if isinstance(node, dict) else None
-        if isinstance(node_exts, dict) and RB in node_exts:
+    for index, node_exts in ctx.physics_nodes():
+        if RB in node_exts:
             read_khr_node(ctx, doc, index, node_exts[RB], maps)

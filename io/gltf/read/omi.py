@@ -48,14 +48,17 @@ class OmiMaps:
         self.filters = IndexMap("collision filter")
         self.joints = IndexMap("physics joint")
 
-    def geometry(self, ctx: ReadContext, value: int | None, ptr: str, legacy_collider: bool = False) -> Geometry | None:
+    def geometry(
+        self, ctx: ReadContext, value: int | None, ptr: str, key: str, legacy_collider: bool = False
+    ) -> Geometry | None:
+        """The geometry ``value`` (member ``key`` of the object at ``ptr``) names: a mesh or a model shape."""
         if value is None:
             return None
         meshes = self.mesh_colliders if legacy_collider else self.mesh_shapes
         if value in meshes:
             mesh, hull = meshes[value]
             return Geometry(mesh=mesh, convex_hull=hull)
-        return Geometry(shape=(self.colliders if legacy_collider else self.shapes).resolve(ctx, value, ptr))
+        return Geometry(shape=(self.colliders if legacy_collider else self.shapes).resolve(ctx, value, ptr, key))
 
 
 def _read_omi_shape(ctx: ReadContext, doc: PhysicsDocument, maps: OmiMaps, i: int, d: dict, ptr: str) -> None:
@@ -64,7 +67,7 @@ def _read_omi_shape(ctx: ReadContext, doc: PhysicsDocument, maps: OmiMaps, i: in
     if shape_type in MESH_TYPES and shape_type != "hull":
         sub = ctx.obj(d.get(shape_type, {}), pointer_join(ptr, shape_type))
         mesh = ctx.required_index(sub, "mesh", pointer_join(ptr, shape_type))
-        ctx.check_mesh(mesh, pointer_join(ptr, shape_type, "mesh"))
+        ctx.check_mesh(mesh, ptr, shape_type, "mesh")
         maps.mesh_shapes[i] = (mesh, MESH_TYPES[shape_type])
         return
     if shape_type not in OMI_IMPLICIT:
@@ -88,7 +91,7 @@ def _read_legacy_collider(ctx: ReadContext, doc: PhysicsDocument, maps: OmiMaps,
         maps.trigger_colliders.add(i)
     if shape_type in MESH_TYPES:
         mesh = ctx.required_index(d, "mesh", ptr)
-        ctx.check_mesh(mesh, pointer_join(ptr, "mesh"))
+        ctx.check_mesh(mesh, ptr, "mesh")
         maps.mesh_colliders[i] = (mesh, MESH_TYPES[shape_type])
         return
     if shape_type not in OMI_IMPLICIT:
@@ -186,33 +189,29 @@ def read_omi_motion(ctx: ReadContext, d: dict, ptr: str, legacy_kind: str | None
 
 def _read_collider(ctx: ReadContext, d: dict, ptr: str, maps: OmiMaps) -> Collider:
     collider = Collider(
-        geometry=maps.geometry(ctx, ctx.index(d, "shape", ptr, none_value=-1), pointer_join(ptr, "shape")),
+        geometry=maps.geometry(ctx, ctx.index(d, "shape", ptr, none_value=-1), ptr, "shape"),
         material=maps.materials.resolve(
-            ctx, ctx.index(d, "physicsMaterial", ptr, none_value=-1), pointer_join(ptr, "physicsMaterial")
+            ctx, ctx.index(d, "physicsMaterial", ptr, none_value=-1), ptr, "physicsMaterial"
         ),
-        filter=maps.filters.resolve(
-            ctx, ctx.index(d, "collisionFilter", ptr, none_value=-1), pointer_join(ptr, "collisionFilter")
-        ),
+        filter=maps.filters.resolve(ctx, ctx.index(d, "collisionFilter", ptr, none_value=-1), ptr, "collisionFilter"),
     )
     ctx.passthrough(d, ptr, {"shape", "physicsMaterial", "collisionFilter"}, collider)
     return collider
 
 
 def _read_trigger(ctx: ReadContext, d: dict, ptr: str, maps: OmiMaps) -> Trigger:
-    geometry = maps.geometry(ctx, ctx.index(d, "shape", ptr, none_value=-1), pointer_join(ptr, "shape"))
+    geometry = maps.geometry(ctx, ctx.index(d, "shape", ptr, none_value=-1), ptr, "shape")
     nodes = ctx.indices(d, "nodes", ptr)
     if geometry is not None and nodes is not None:
         ctx.fail("PHYSICS_PARSE_TRIGGER", ptr, "trigger needs exactly one of shape and nodes")
     if geometry is None and nodes is None:
         ctx.report(Severity.INFO, CONVERTED, ptr, "OMI trigger without shape: grouping trigger of its descendants")
     for i, node in enumerate(nodes or ()):
-        ctx.check_node(node, pointer_join(ptr, "nodes", i))
+        ctx.check_node(node, ptr, "nodes", i)
     trigger = Trigger(
         geometry=geometry,
         nodes=nodes,
-        filter=maps.filters.resolve(
-            ctx, ctx.index(d, "collisionFilter", ptr, none_value=-1), pointer_join(ptr, "collisionFilter")
-        ),
+        filter=maps.filters.resolve(ctx, ctx.index(d, "collisionFilter", ptr, none_value=-1), ptr, "collisionFilter"),
     )
     ctx.passthrough(d, ptr, {"shape", "nodes", "collisionFilter"}, trigger)
     return trigger
@@ -268,7 +267,7 @@ def _node_shape_geometry(ctx, ext_name: str, ext: object, ptr: str, maps: OmiMap
         d = ctx.obj(ext, ptr)
         value = ctx.required_index(d, key, ptr)
         legacy_collider = ext_name == COLLIDER
-        geometry = maps.geometry(ctx, value, pointer_join(ptr, key), legacy_collider=legacy_collider)
+        geometry = maps.geometry(ctx, value, ptr, key, legacy_collider=legacy_collider)
         return geometry, legacy_collider and value in maps.trigger_colliders
 
     return _unit(ctx, ptr, read)
@@ -283,9 +282,8 @@ def read_omi(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> None:
     read_omi_root(ctx, doc, exts, maps)
     legacy_kinds: dict[int, str] = {}
     shape_nodes: dict[int, tuple[Geometry, bool, str]] = {}
-    for index, gnode in enumerate(ctx.nodes):
-        node_exts = gnode.get("extensions") if isinstance(gnode, dict) else None
-        if not isinstance(node_exts, dict) or node_exts.keys().isdisjoint(_NODE_EXTENSIONS):
+    for index, node_exts in ctx.physics_nodes():
+        if node_exts.keys().isdisjoint(_NODE_EXTENSIONS):
             continue
         if index in doc.nodes:
             ctx.report(

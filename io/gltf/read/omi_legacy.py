@@ -155,9 +155,8 @@ def read_legacy_joints(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> No
     root = root if isinstance(root, list) else None
     parents = None
     descriptions: dict[str, int] = {}
-    for index, gnode in enumerate(ctx.nodes):
-        node_exts = gnode.get("extensions") if isinstance(gnode, dict) else None
-        ext = node_exts.get(JOINT) if isinstance(node_exts, dict) else None
+    for index, node_exts in ctx.physics_nodes():
+        ext = node_exts.get(JOINT)
         if not isinstance(ext, dict) or "connectedNode" in ext or "nodeA" not in ext:
             continue
         ptr = pointer_join("", "nodes", index, "extensions", JOINT)
@@ -166,8 +165,8 @@ def read_legacy_joints(ctx: ReadContext, doc: PhysicsDocument, exts: dict) -> No
         try:
             body_a = ctx.required_index(ext, "nodeA", ptr)
             body_b = ctx.required_index(ext, "nodeB", ptr)
-            ctx.check_node(body_a, pointer_join(ptr, "nodeA"))
-            ctx.check_node(body_b, pointer_join(ptr, "nodeB"))
+            ctx.check_node(body_a, ptr, "nodeA")
+            ctx.check_node(body_b, ptr, "nodeB")
             refs = ctx.array(ext.get("constraints", []), pointer_join(ptr, "constraints"))
             desc = _description(ctx, refs, ptr, root)
         except DropUnitError:

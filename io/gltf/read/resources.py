@@ -21,6 +21,14 @@ from ..model import (
 )
 from .common import CONVERTED, DropUnitError, ReadContext, pointer_join, remap
 
+# the members each object consumes (module constants: every object is checked against them)
+_MATERIAL_MEMBERS = frozenset(MATERIAL_KEYS.values()) | {"name"}
+_FILTER_MEMBERS = frozenset(FILTER_KEYS.values()) | {"name"}
+_LIMIT_MEMBERS = frozenset(LIMIT_KEYS.values())
+_DRIVE_MEMBERS = frozenset(DRIVE_KEYS.values())
+_DESCRIPTION_MEMBERS = frozenset({"limits", "drives", "name"})
+_NODE_JOINT_MEMBERS = frozenset({"connectedNode", "joint", "enableCollision"})
+
 
 @dataclass
 class IndexMap:
@@ -30,8 +38,9 @@ class IndexMap:
     mapping: dict[int, int] = field(default_factory=dict)
     dropped: set[int] = field(default_factory=set)
 
-    def resolve(self, ctx: ReadContext, value: int | None, ptr: str) -> int | None:
-        return remap(ctx, value, self.mapping, self.dropped, ptr, self.what)
+    def resolve(self, ctx: ReadContext, value: int | None, ptr: str, key: str) -> int | None:
+        """The model index of ``value``, the reference in member ``key`` of the object at ``ptr``."""
+        return remap(ctx, value, self.mapping, self.dropped, ptr, key, self.what)
 
 
 def read_list(
@@ -74,7 +83,7 @@ def read_material(ctx: ReadContext, d: dict, ptr: str) -> PhysicsMaterial:
         restitution_combine=ctx.string(d, "restitutionCombine", ptr),
         name=ctx.name(d, ptr),
     )
-    ctx.passthrough(d, ptr, set(MATERIAL_KEYS.values()) | {"name"}, mat)
+    ctx.passthrough(d, ptr, _MATERIAL_MEMBERS, mat)
     return mat
 
 
@@ -85,7 +94,7 @@ def read_filter(ctx: ReadContext, d: dict, ptr: str) -> CollisionFilter:
         not_collide_with_systems=ctx.strings(d, "notCollideWithSystems", ptr),
         name=ctx.name(d, ptr),
     )
-    ctx.passthrough(d, ptr, set(FILTER_KEYS.values()) | {"name"}, filt)
+    ctx.passthrough(d, ptr, _FILTER_MEMBERS, filt)
     return filt
 
 
@@ -102,10 +111,12 @@ def read_limit(ctx: ReadContext, d: dict, ptr: str) -> list[JointLimit]:
     if common["stiffness"] is not None and common["stiffness"] < 0:
         # OMI README: negative stiffness = infinitely stiff.
         common["stiffness"] = None
-    return _split_limit(ctx, d, ptr, linear, angular, common, set(LIMIT_KEYS.values()))
+    return _split_limit(ctx, d, ptr, linear, angular, common, _LIMIT_MEMBERS)
 
 
-def _split_limit(ctx: ReadContext, d: dict, ptr: str, linear, angular, common: dict, known: set) -> list[JointLimit]:
+def _split_limit(
+    ctx: ReadContext, d: dict, ptr: str, linear, angular, common: dict, known: frozenset[str]
+) -> list[JointLimit]:
     linear = linear or None  # OMI allows empty arrays: an empty axis list limits nothing
     angular = angular or None
     if linear is None and angular is None:
@@ -139,7 +150,7 @@ def read_drive(ctx: ReadContext, d: dict, ptr: str) -> JointDrive:
     )
     if drive.max_force is not None and drive.max_force < 0:
         drive.max_force = None  # OMI README: negative = not force-limited
-    ctx.passthrough(d, ptr, DRIVE_KEYS.values(), drive)
+    ctx.passthrough(d, ptr, _DRIVE_MEMBERS, drive)
     return drive
 
 
@@ -161,14 +172,14 @@ def read_joint_description(ctx: ReadContext, d: dict, ptr: str) -> JointDescript
                 desc.limits.extend(value)
             else:
                 desc.drives.append(value)
-    ctx.passthrough(d, ptr, {"limits", "drives", "name"}, desc)
+    ctx.passthrough(d, ptr, _DESCRIPTION_MEMBERS, desc)
     return desc
 
 
 def read_node_joint(ctx: ReadContext, d: dict, ptr: str, joints: IndexMap) -> NodeJoint:
     connected = ctx.required_index(d, "connectedNode", ptr)
-    ctx.check_node(connected, pointer_join(ptr, "connectedNode"))
-    joint = joints.resolve(ctx, ctx.required_index(d, "joint", ptr), pointer_join(ptr, "joint"))
+    ctx.check_node(connected, ptr, "connectedNode")
+    joint = joints.resolve(ctx, ctx.required_index(d, "joint", ptr), ptr, "joint")
     out = NodeJoint(connected_node=connected, joint=joint, enable_collision=ctx.boolean(d, "enableCollision", ptr))
-    ctx.passthrough(d, ptr, {"connectedNode", "joint", "enableCollision"}, out)
+    ctx.passthrough(d, ptr, _NODE_JOINT_MEMBERS, out)
     return out

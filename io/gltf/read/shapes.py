@@ -36,6 +36,8 @@ OMI_DEFAULTS = {
     CAPSULE: {"height": 1.0, "radius_top": 0.5, "radius_bottom": 0.5},
     CYLINDER: {"height": 2.0, "radius_top": 0.5, "radius_bottom": 0.5},
 }
+#: The members each parameter object consumes, by shape type.
+_PARAM_MEMBERS = {shape_type: frozenset(keys.values()) for shape_type, keys in PARAM_KEYS.items()}
 LEGACY_RADIUS = 0.5
 LEGACY_HEIGHT = 2.0  # OMI legacy capsule/cylinder: total height
 
@@ -59,21 +61,21 @@ def read_params(ctx: ReadContext, shape_type: str, sub: dict, ptr: str, defaults
         values["size_z"] = ctx.number(sub, "sizeZ", ptr)
         values["double_sided"] = ctx.boolean(sub, "doubleSided", ptr)
         params = PlaneShape(**values)
-    ctx.passthrough(sub, ptr, keys.values(), params)
+    ctx.passthrough(sub, ptr, _PARAM_MEMBERS[shape_type], params)
     return params
 
 
 def read_mesh_params(ctx: ReadContext, sub: dict, ptr: str) -> MeshShape:
     """KHR 2024-07 ``mesh`` shape parameters (``mesh`` required)."""
     mesh = ctx.required_index(sub, "mesh", ptr)
-    ctx.check_mesh(mesh, pointer_join(ptr, "mesh"))
+    ctx.check_mesh(mesh, ptr, "mesh")
     params = MeshShape(
         mesh=mesh,
         skin=ctx.index(sub, "skin", ptr),
         weights=ctx.numbers(sub, "weights", ptr),
         use_node_weights=ctx.boolean(sub, "useNodeWeights", ptr),
     )
-    ctx.passthrough(sub, ptr, PARAM_KEYS[MESH].values(), params)
+    ctx.passthrough(sub, ptr, _PARAM_MEMBERS[MESH], params)
     return params
 
 

@@ -277,15 +277,15 @@ def get_object_list(
     value = _array(ctx, obj, key, ptr, required)
     if value is None:
         return None
-    here = pointer_join(ptr, key)
     if len(value) < min_items:
-        ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
-    return _objects(ctx, value, here)
+        ctx.error(EMPTY_ENTITY, pointer_join(ptr, key), "Entity cannot be empty.")
+    return _objects(ctx, value, ptr, key)
 
 
-def _objects(ctx: Ctx, items: list, here: str) -> Iterator[tuple[int, dict, str]]:
+def _objects(ctx: Ctx, items: list, ptr: str, key: str) -> Iterator[tuple[int, dict, str]]:
+    """(position, item, pointer) of the objects of ``items``, the array member ``key`` of the object at ``ptr``."""
     for i, item in enumerate(items):
-        item_ptr = pointer_join(here, i)
+        item_ptr = pointer_join(ptr, key, i)
         if isinstance(item, dict):
             yield i, item, item_ptr
         else:

@@ -30,9 +30,14 @@ class Ctx:
     def error(self, code: str, ptr: str, message: str) -> Diagnostic:
         return self.out.error(code, ptr, message)
 
-    def error_count(self) -> int:
-        """How many ERROR diagnostics have been found so far."""
-        return sum(d.severity >= Severity.ERROR for d in self.out)
+    def mark(self) -> int:
+        """A position in the diagnostics found so far, for ``errors_since``."""
+        return len(self.out.items)
+
+    def errors_since(self, mark: int) -> bool:
+        """True when an ERROR was found after ``mark`` (only the newer diagnostics are read: counting every ERROR
+        of the document once per object made files with many errors quadratic)."""
+        return any(d.severity >= Severity.ERROR for d in self.out.items[mark:])
 
     def warning(self, code: str, ptr: str, message: str) -> Diagnostic:
         return self.out.warning(code, ptr, message)
@@ -135,8 +140,8 @@ def _list_or_empty(value: object) -> list:
 
 
 def is_int(value: object) -> bool:
-    """True for JSON integers (``bool`` is not an integer here)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """True for JSON integers (``bool`` is not an integer here); the exact type first, the usual case."""
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def is_number(value: object) -> bool:

@@ -12,6 +12,7 @@ import logging
 from ...diagnostics import Diagnostic, Severity, internal_failure
 from ..extensions import KHR_RIGID_BODIES as KHR_RB
 from ..extensions import NODE_EXTENSIONS, PHYSICS_EXTENSIONS
+from ..read.common import physics_nodes
 from .bodies import validate_khr_node, validate_khr_root
 from .codes import INTERNAL_ERROR, NOT_DECLARED, TYPE_MISMATCH
 from .common import Ctx, mismatch, pointer_join, type_name
@@ -47,15 +48,13 @@ def _validate_document(ctx: Ctx) -> None:
         mismatch(ctx, "/extensions", doc["extensions"], "object")
     if "nodes" in doc and not isinstance(doc["nodes"], list):
         mismatch(ctx, "/nodes", doc["nodes"], "array")
-    _check_declared(ctx)
+    nodes = physics_nodes(ctx.nodes)
+    _check_declared(ctx, nodes)
     ctx.guard("/extensions", validate_shape_roots, ctx)
     if KHR_RB in ctx.root_ext:
         ctx.guard(pointer_join("/extensions", KHR_RB), validate_khr_root, ctx)
     ctx.guard("/extensions", validate_omi_roots, ctx)
-    for index, node in enumerate(ctx.nodes):
-        extensions = node.get("extensions") if isinstance(node, dict) else None
-        if not isinstance(extensions, dict):
-            continue
+    for index, extensions in nodes:
         for name in NODE_EXTENSIONS:
             if name in extensions:
                 _validate_node_extension(ctx, index, name, extensions[name])
@@ -72,8 +71,9 @@ def _validate_node_extension(ctx: Ctx, index: int, name: str, ext: object) -> No
         ctx.guard(ptr, validate_omi_node, ctx, index, name, ext, ptr)
 
 
-def _check_declared(ctx: Ctx) -> None:
-    """Warn once per physics extension that is used but missing from ``extensionsUsed``."""
+def _check_declared(ctx: Ctx, nodes: list[tuple[int, dict]]) -> None:
+    """Warn once per physics extension that is used but missing from ``extensionsUsed`` (``nodes``: the nodes
+    carrying a node-level physics extension, ``physics_nodes``)."""
     used = ctx.doc.get("extensionsUsed")
     declared = {name for name in used if isinstance(name, str)} if isinstance(used, list) else set()
     first_use: dict[str, str] = {}
@@ -81,9 +81,8 @@ def _check_declared(ctx: Ctx) -> None:
         if name in ctx.root_ext:
             first_use.setdefault(name, pointer_join("/extensions", name))
     wanted = {name for name in NODE_EXTENSIONS if name not in declared and name not in first_use}
-    for index, node in enumerate(ctx.nodes if wanted else ()):  # only undeclared names can be reported
-        extensions = node.get("extensions") if isinstance(node, dict) else None
-        for name in extensions if isinstance(extensions, dict) else ():
+    for index, extensions in nodes if wanted else ():  # only undeclared names can be reported
+        for name in extensions:
             if name in wanted and name not in first_use:
                 first_use[name] = pointer_join("/nodes", index, "extensions", name)
     for name, ptr in first_use.items():

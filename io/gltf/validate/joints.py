@@ -73,29 +73,33 @@ def _axes(ctx: Ctx, limit: dict, key: str, ptr: str, allow_empty: bool) -> bool:
     """Validate an axes array; True when it is present (an empty KHR array counts as absent, as in the validator)."""
     if key not in limit:
         return False
-    value = limit[key]
-    here = pointer_join(ptr, key)
+    value = limit[key]  # pointers below are built only for a problem (most limits have none)
     if not isinstance(value, list):
-        mismatch(ctx, here, value, "array")
+        mismatch(ctx, pointer_join(ptr, key), value, "array")
         return True
     if not value and not allow_empty:
-        ctx.error(EMPTY_ENTITY, here, "Entity cannot be empty.")
+        ctx.error(EMPTY_ENTITY, pointer_join(ptr, key), "Entity cannot be empty.")
         return False
     seen: set[int] = set()
     for j, axis in enumerate(value):
-        item = pointer_join(here, j)
         if not is_int(axis):
-            mismatch(ctx, item, axis, "integer")
+            mismatch(ctx, pointer_join(ptr, key, j), axis, "integer")
             continue
         if axis < 0:
-            ctx.error(INVALID_INDEX, item, "Index must be a non-negative integer.")
+            ctx.error(INVALID_INDEX, pointer_join(ptr, key, j), "Index must be a non-negative integer.")
         if not 0 <= axis <= 2:
-            ctx.error(JOINT_LIMITS_INVALID_AXIS, item, "Indices of limited axes should be in range [0,3).")
+            ctx.error(
+                JOINT_LIMITS_INVALID_AXIS,
+                pointer_join(ptr, key, j),
+                "Indices of limited axes should be in range [0,3).",
+            )
         elif axis in seen:
-            ctx.error(DUPLICATE_ELEMENTS, item, "Duplicate element.")
+            ctx.error(DUPLICATE_ELEMENTS, pointer_join(ptr, key, j), "Duplicate element.")
         seen.add(axis)
     if len(value) > 3:
-        ctx.error(JOINT_LIMITS_INCORRECT_SIZE, here, "Length of limited axes should be in range [1,3].")
+        ctx.error(
+            JOINT_LIMITS_INCORRECT_SIZE, pointer_join(ptr, key), "Length of limited axes should be in range [1,3]."
+        )
     return True
 
 
@@ -125,14 +129,14 @@ def _drive(ctx: Ctx, drive: dict, ptr: str) -> None:
 def validate_node_joint(ctx: Ctx, index: int, joint: dict, ptr: str, root_name: str) -> None:
     """Node-level ``{connectedNode, joint, enableCollision}`` (KHR ``joint`` or the OMI_physics_joint node object)."""
     check_members(ctx, joint, ("connectedNode", "joint", "enableCollision"), ptr)
-    before = ctx.error_count()
+    mark = ctx.mark()
     if "joint" in joint:
         get_doc_ref(ctx, joint, "joint", ptr, root_name, "physicsJoints")
     else:
         get_index(ctx, joint, "joint", ptr, None, required=True)
     # A joint already rejected for its description is not reported again for a missing connectedNode (the
     # reference validator stops at the first failure of the unit too); a present connectedNode is still checked.
-    rejected = ctx.error_count() > before
+    rejected = ctx.errors_since(mark)
     connected = get_index(ctx, joint, "connectedNode", ptr, len(ctx.nodes), required=not rejected)
     get_bool(ctx, joint, "enableCollision", ptr)
     if connected is not None and connected == index:

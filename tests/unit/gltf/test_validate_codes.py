@@ -468,3 +468,13 @@ def test_scale_and_skin_checks_of_valid_bodies():
     doc["skins"] = [{"joints": [4]}]
     reported = [d.code for d in validate.validate_gltf(doc)]
     assert reported == ["GLTF_PHYSICS_MOTION_IN_SKIN_JOINTS", "GLTF_PHYSICS_COLLIDER_ZERO_SCALE"]
+
+
+def test_missing_connected_node_is_reported_unless_the_joint_itself_was_rejected():
+    """Errors found before the joint (here a bad material) do not count as the joint's own rejection."""
+    doc = khr_doc({"joint": {"joint": 5}}, {"joint": {"joint": 0}})
+    doc["extensions"][RB]["physicsMaterials"][0]["restitution"] = -1
+    assert {d for d in found(doc) if "/nodes/" in d[1]} == {
+        (codes.UNRESOLVED_REFERENCE, f"{N0}/joint/joint"),  # rejected: no report of its missing connectedNode
+        (codes.UNDEFINED_PROPERTY, f"{N1}/joint"),
+    }
