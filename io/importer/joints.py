@@ -56,6 +56,7 @@ class _State:
         self.ctx = ctx
         self.frames = ctx.frames  # world / rigid frames of every node (io.node_frames)
         self.anchor = None
+        self.constraint_objects = ctx.world.constraints.objects  # the world's constraint collection (each joint links)
         self.collections = None  # where constraint Empties go (those of the first joint node's object)
         self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
         self.plans: dict = {}  # (description index, offset translation, offset rotation) -> ConstraintPlan
@@ -127,7 +128,7 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
     name = _node_name(ctx, index)
-    empty = _on_node(ctx, index, plan.perm) if index in ctx.node_joints else None
+    empty = _on_node(state, index, plan.perm) if index in ctx.node_joints else None
     on_node = empty is not None
     if empty is None:
         matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
@@ -224,17 +225,17 @@ def _node_name(ctx: ImportContext, index: int) -> str:
     return printable(name) if isinstance(name, str) and name else f"Node_{index}"
 
 
-def _on_node(ctx: ImportContext, index: int, perm: tuple[int, int, int]):
+def _on_node(state: _State, index: int, perm: tuple[int, int, int]):
     """The joint node's own Empty as the constraint object (``joint_empties.node_joints``), or None when its object
     is not a plain Empty. io_scene_gltf2 gave it the Blender world matrix C·A·Cᵀ; turned about its origin by C·P it is
     C·A·P, the pose of a separate constraint Empty (``empty_matrix``)."""
-    ob = ctx.objects.get(index)
+    ob = state.ctx.objects.get(index)
     if ob is None or ob.type != "EMPTY" or ob.parent_type != "OBJECT":
         return None
     if ob.rigid_body is not None or ob.rigid_body_constraint is not None:
         return None
     _turn(ob, perm)
-    ctx.world.constraints.objects.link(ob)
+    state.constraint_objects.link(ob)
     return ob
 
 
@@ -275,7 +276,7 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empt
     empty.matrix_world = matrix
     for collection in state.collections:
         collection.objects.link(empty)
-    ctx.world.constraints.objects.link(empty)
+    state.constraint_objects.link(empty)
     return empty
 
 
@@ -299,14 +300,19 @@ def _store(
     The JOINT object keeps the description (limits, drives) and all ``notes``; a MOTOR helper keeps its frames and
     its own drive's note only, so a joint with N drives stores O(N), not N helpers × N notes.
     """
-    if getattr(empty, "gltf_physics", None) is None:
+    pg = getattr(empty, "gltf_physics", None)
+    if pg is None:
         return
     pj = ctx.stored(empty).joint
     frame_a_t, frame_a_r = _relative(state, frame_a, ctx.body_node_of.get(side_a))
     frame_b_t, frame_b_r = _relative(state, frame_b, ctx.body_node_of.get(side_b))
-    for key, ob in (("node_a", ctx.objects.get(frame_a)), ("node_b", ctx.objects.get(frame_b))):
-        if ob is not None:
-            setattr(pj, key, ob)  # object pointers: the property group's own
+    node_a, node_b = ctx.objects.get(frame_a), ctx.objects.get(frame_b)
+    if node_a is not None or node_b is not None:  # object pointers: the property group's own, not stored values
+        pointers = pg.joint
+        if node_a is not None:
+            pointers.node_a = node_a
+        if node_b is not None:
+            pointers.node_b = node_b
     assign(  # into the object's stored text, written once by the import (``ImportContext.flush_stored``)
         pj,
         role=role,
