@@ -110,7 +110,8 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     else:
         frame_a, frame_b = index, joint.connected_node
         side_a, side_b = frame_a, frame_b
-    if not all(0 <= n < len(ctx.json_nodes) for n in (frame_a, frame_b, side_a, side_b)):
+    count = len(ctx.json_nodes)
+    if not (0 <= frame_a < count and 0 <= frame_b < count and 0 <= side_a < count and 0 <= side_b < count):
         ctx.warn(SKIPPED, ptr, "joint refers to a node that does not exist")
         return
     body_a, body_b = _side(state, side_a, ptr), _side(state, side_b, ptr)
@@ -122,14 +123,15 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     if body_a is not None and body_a == body_b:
         ctx.warn(SKIPPED, ptr, "both frames belong to the same body: the joint has no effect")
         return
-    world_a = state.frames.rigid(frame_a)
     offset_t, offset_q = state.relative(frame_a, frame_b)
     plan = state.plan(joint.joint, description, offset_t, offset_q)
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
-    name = _node_name(ctx, index)
     empty = _on_node(state, index, plan.perm) if index in ctx.node_joints else None
     on_node = empty is not None
+    makes_empties = not on_node or bool(plan.motors)  # their frame and name (a joint node carrying it needs neither)
+    world_a = state.frames.rigid(frame_a) if makes_empties else None
+    name = _node_name(ctx, index) if makes_empties else ""
     if empty is None:
         matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
         empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
@@ -142,13 +144,15 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
             state, f"{name}.motor{n:0{width}d}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
         )
         configure_motor(motor_empty.rigid_body_constraint, motor, obj_a, obj_b, joint.enable_collision)
-        sides = (frame_a, frame_b, side_a, side_b)
-        _store(ctx, motor_empty, "MOTOR", description, joint, *sides, plan, state, [motor.note])
+        _store(
+            ctx, motor_empty, "MOTOR", description, joint, frame_a, frame_b, side_a, side_b, plan, state, [motor.note]
+        )
     _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state, plan.notes, on_node)
     for note in plan.notes:
         code = NOT_SIMULATED if "kept for export" in note else APPROXIMATED
         ctx.note(code, ptr, note)
-    if any(ctx.animated_at_or_above(ctx.body_node_of.get(side)) for side in (side_a, side_b)):
+    body_nodes = ctx.body_node_of
+    if ctx.animated_at_or_above(body_nodes.get(side_a)) or ctx.animated_at_or_above(body_nodes.get(side_b)):
         ctx.note(APPROXIMATED, ptr, ANIMATED_BODY)
     ctx.report.count("joints")
 
