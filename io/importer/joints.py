@@ -85,10 +85,11 @@ class _State:
 
     def relative(self, a: int | None, b: int) -> tuple:
         """Rigid frame of node ``b`` in that of node ``a`` (None = the world): (translation, rotation xyzw)."""
-        if (a, b) not in self.offsets:
+        found = self.offsets.get((a, b))
+        if found is None:
             world = np.eye(4) if a is None else self.frames.rigid(a)
-            self.offsets[(a, b)] = relative_offset(world, self.frames.rigid(b))
-        return self.offsets[(a, b)]
+            found = self.offsets[(a, b)] = relative_offset(world, self.frames.rigid(b))
+        return found
 
 
 def _joint_pointer(physics, index: int) -> str:
@@ -290,11 +291,6 @@ def _joined(notes: list[str]) -> str:
     return shown if len(notes) <= MAX_NOTES else f"{shown}; … {len(notes) - MAX_NOTES} more in the import report"
 
 
-def _relative(state: _State, frame: int, body_node) -> tuple:
-    """glTF frame relative to its body node (or the world when ``body_node`` is None)."""
-    return state.relative(body_node, frame)
-
-
 def _store(
     ctx, empty, role, description, joint, frame_a, frame_b, side_a, side_b, plan, state, notes, on_node=False
 ) -> None:
@@ -308,8 +304,8 @@ def _store(
     if pg is None:
         return
     pj = ctx.stored(empty).joint
-    frame_a_t, frame_a_r = _relative(state, frame_a, ctx.body_node_of.get(side_a))
-    frame_b_t, frame_b_r = _relative(state, frame_b, ctx.body_node_of.get(side_b))
+    frame_a_t, frame_a_r = state.relative(ctx.body_node_of.get(side_a), frame_a)  # in its body (None: the world)
+    frame_b_t, frame_b_r = state.relative(ctx.body_node_of.get(side_b), frame_b)
     node_a, node_b = ctx.objects.get(frame_a), ctx.objects.get(frame_b)
     if node_a is not None or node_b is not None:  # object pointers: the property group's own, not stored values
         pointers = pg.joint
