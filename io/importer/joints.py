@@ -56,6 +56,7 @@ class _State:
         self.ctx = ctx
         self.frames = ctx.frames  # world / rigid frames of every node (io.node_frames)
         self.anchor = None
+        self.constraint_objects = ctx.world.constraints.objects  # the world's constraint collection (each joint links)
         self.collections = None  # where constraint Empties go (those of the first joint node's object)
         self.offsets: dict = {}  # (node a | None = world, node b) -> rigid b in rigid a (translation, xyzw)
         self.plans: dict = {}  # (description index, offset translation, offset rotation) -> ConstraintPlan
@@ -84,10 +85,11 @@ class _State:
 
     def relative(self, a: int | None, b: int) -> tuple:
         """Rigid frame of node ``b`` in that of node ``a`` (None = the world): (translation, rotation xyzw)."""
-        if (a, b) not in self.offsets:
+        found = self.offsets.get((a, b))
+        if found is None:
             world = np.eye(4) if a is None else self.frames.rigid(a)
-            self.offsets[(a, b)] = relative_offset(world, self.frames.rigid(b))
-        return self.offsets[(a, b)]
+            found = self.offsets[(a, b)] = relative_offset(world, self.frames.rigid(b))
+        return found
 
 
 def _joint_pointer(physics, index: int) -> str:
@@ -109,7 +111,8 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     else:
         frame_a, frame_b = index, joint.connected_node
         side_a, side_b = frame_a, frame_b
-    if not all(0 <= n < len(ctx.json_nodes) for n in (frame_a, frame_b, side_a, side_b)):
+    count = len(ctx.json_nodes)
+    if not (0 <= frame_a < count and 0 <= frame_b < count and 0 <= side_a < count and 0 <= side_b < count):
         ctx.warn(SKIPPED, ptr, "joint refers to a node that does not exist")
         return
     body_a, body_b = _side(state, side_a, ptr), _side(state, side_b, ptr)
@@ -121,14 +124,15 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
     if body_a is not None and body_a == body_b:
         ctx.warn(SKIPPED, ptr, "both frames belong to the same body: the joint has no effect")
         return
-    world_a = state.frames.rigid(frame_a)
     offset_t, offset_q = state.relative(frame_a, frame_b)
     plan = state.plan(joint.joint, description, offset_t, offset_q)
     obj_a = body_a if body_a is not None else _world_object(state, side_a)
     obj_b = body_b if body_b is not None else _world_object(state, side_b)
-    name = _node_name(ctx, index)
-    empty = _on_node(ctx, index, plan.perm) if index in ctx.node_joints else None
+    empty = _on_node(state, index, plan.perm) if index in ctx.node_joints else None
     on_node = empty is not None
+    makes_empties = not on_node or bool(plan.motors)  # their frame and name (a joint node carrying it needs neither)
+    world_a = state.frames.rigid(frame_a) if makes_empties else None
+    name = _node_name(ctx, index) if makes_empties else ""
     if empty is None:
         matrix = Matrix(empty_matrix(world_a, plan.perm).tolist())
         empty = _constraint_empty(state, name + JOINT_SUFFIX, matrix, index, take(ctx, index, name + JOINT_SUFFIX))
@@ -141,13 +145,15 @@ def _build_one(state: _State, index: int, joint, ptr: str) -> None:
             state, f"{name}.motor{n:0{width}d}", Matrix(empty_matrix(world_a, motor.perm).tolist()), index
         )
         configure_motor(motor_empty.rigid_body_constraint, motor, obj_a, obj_b, joint.enable_collision)
-        sides = (frame_a, frame_b, side_a, side_b)
-        _store(ctx, motor_empty, "MOTOR", description, joint, *sides, plan, state, [motor.note])
+        _store(
+            ctx, motor_empty, "MOTOR", description, joint, frame_a, frame_b, side_a, side_b, plan, state, [motor.note]
+        )
     _store(ctx, empty, "JOINT", description, joint, frame_a, frame_b, side_a, side_b, plan, state, plan.notes, on_node)
     for note in plan.notes:
         code = NOT_SIMULATED if "kept for export" in note else APPROXIMATED
         ctx.note(code, ptr, note)
-    if any(ctx.animated_at_or_above(ctx.body_node_of.get(side)) for side in (side_a, side_b)):
+    body_nodes = ctx.body_node_of
+    if ctx.animated_at_or_above(body_nodes.get(side_a)) or ctx.animated_at_or_above(body_nodes.get(side_b)):
         ctx.note(APPROXIMATED, ptr, ANIMATED_BODY)
     ctx.report.count("joints")
 
@@ -224,17 +230,17 @@ def _node_name(ctx: ImportContext, index: int) -> str:
     return printable(name) if isinstance(name, str) and name else f"Node_{index}"
 
 
-def _on_node(ctx: ImportContext, index: int, perm: tuple[int, int, int]):
+def _on_node(state: _State, index: int, perm: tuple[int, int, int]):
     """The joint node's own Empty as the constraint object (``joint_empties.node_joints``), or None when its object
     is not a plain Empty. io_scene_gltf2 gave it the Blender world matrix C·A·Cᵀ; turned about its origin by C·P it is
     C·A·P, the pose of a separate constraint Empty (``empty_matrix``)."""
-    ob = ctx.objects.get(index)
+    ob = state.ctx.objects.get(index)
     if ob is None or ob.type != "EMPTY" or ob.parent_type != "OBJECT":
         return None
     if ob.rigid_body is not None or ob.rigid_body_constraint is not None:
         return None
     _turn(ob, perm)
-    ctx.world.constraints.objects.link(ob)
+    state.constraint_objects.link(ob)
     return ob
 
 
@@ -275,7 +281,7 @@ def _constraint_empty(state: _State, name: str, matrix: Matrix, index: int, empt
     empty.matrix_world = matrix
     for collection in state.collections:
         collection.objects.link(empty)
-    ctx.world.constraints.objects.link(empty)
+    state.constraint_objects.link(empty)
     return empty
 
 
@@ -283,11 +289,6 @@ def _joined(notes: list[str]) -> str:
     """The notes for the panel: at most ``MAX_NOTES`` of them (the import report lists every note)."""
     shown = "; ".join(notes[:MAX_NOTES])
     return shown if len(notes) <= MAX_NOTES else f"{shown}; … {len(notes) - MAX_NOTES} more in the import report"
-
-
-def _relative(state: _State, frame: int, body_node) -> tuple:
-    """glTF frame relative to its body node (or the world when ``body_node`` is None)."""
-    return state.relative(body_node, frame)
 
 
 def _store(
@@ -299,14 +300,19 @@ def _store(
     The JOINT object keeps the description (limits, drives) and all ``notes``; a MOTOR helper keeps its frames and
     its own drive's note only, so a joint with N drives stores O(N), not N helpers × N notes.
     """
-    if getattr(empty, "gltf_physics", None) is None:
+    pg = getattr(empty, "gltf_physics", None)
+    if pg is None:
         return
     pj = ctx.stored(empty).joint
-    frame_a_t, frame_a_r = _relative(state, frame_a, ctx.body_node_of.get(side_a))
-    frame_b_t, frame_b_r = _relative(state, frame_b, ctx.body_node_of.get(side_b))
-    for key, ob in (("node_a", ctx.objects.get(frame_a)), ("node_b", ctx.objects.get(frame_b))):
-        if ob is not None:
-            setattr(pj, key, ob)  # object pointers: the property group's own
+    frame_a_t, frame_a_r = state.relative(ctx.body_node_of.get(side_a), frame_a)  # in its body (None: the world)
+    frame_b_t, frame_b_r = state.relative(ctx.body_node_of.get(side_b), frame_b)
+    node_a, node_b = ctx.objects.get(frame_a), ctx.objects.get(frame_b)
+    if node_a is not None or node_b is not None:  # object pointers: the property group's own, not stored values
+        pointers = pg.joint
+        if node_a is not None:
+            pointers.node_a = node_a
+        if node_b is not None:
+            pointers.node_b = node_b
     assign(  # into the object's stored text, written once by the import (``ImportContext.flush_stored``)
         pj,
         role=role,

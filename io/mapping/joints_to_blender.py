@@ -89,11 +89,11 @@ def _shift(iv: Interval | None, by: float) -> Interval | None:
 
 def _single_axis_angle(q) -> tuple[int | None, float]:
     """(axis, angle) when unit quaternion xyzw ``q`` rotates about one frame axis; (None, 0) for identity."""
-    x, y, z, w = (float(v) for v in q)
+    x, y, z, w = map(float, q)
     if w < 0:
         x, y, z, w = -x, -y, -z, -w
     v = (x, y, z)
-    if max(abs(c) for c in v) < EPS:
+    if max(abs(x), abs(y), abs(z)) < EPS:
         return None, 0.0
     big = [i for i in range(3) if abs(v[i]) > EPS]
     if len(big) != 1:
@@ -132,16 +132,17 @@ def _limit_axes(description, notes: list[str]):
     return lin, ang, soft
 
 
-def _apply_offset(lin, ang, offset_t, offset_q, notes):
-    """Shift limits so that Blender's rest pose (offset zero) means the file's load pose."""
-    axis, angle = _single_axis_angle(offset_q)
+def _apply_offset(lin, ang, offset_t, rest_rotation: tuple[int | None, float], notes):
+    """Shift limits so that Blender's rest pose (offset zero) means the file's load pose (``rest_rotation``: the
+    offset rotation as ``_single_axis_angle`` gives it)."""
+    axis, angle = rest_rotation
     if axis == -1:
         if any(not _is_free(iv) for iv in ang):
             notes.append("frame B is rotated about several axes relative to frame A: angular limits kept about A")
     elif axis is not None:
         ang[axis] = _shift(ang[axis], angle)
     t = [float(v) for v in offset_t]
-    if max(abs(v) for v in t) < EPS:
+    if max(map(abs, t)) < EPS:
         return
     for i in range(3):
         lin[i] = _shift(lin[i], t[i])
@@ -191,10 +192,10 @@ def _bl_ang(iv: Interval | None) -> tuple[float, float] | None:
     return (lo, hi)
 
 
-def _plan_drives(description, plan, lin, ang, offset_t, offset_q, soft):
+def _plan_drives(description, plan, offset_t, rest_rotation: tuple[int | None, float], soft):
     """MOTOR constraints for velocity drives (one per driven degree of freedom, ``drives_to_blender``); springs for
-    position drives aiming at the rest pose."""
-    rest_axis, rest_angle = _single_axis_angle(offset_q)
+    position drives aiming at the rest pose (``rest_rotation`` as in ``_apply_offset``)."""
+    rest_axis, rest_angle = rest_rotation
     velocity: dict[tuple[str, int], list] = {}  # (kind, axis) -> [(index, drive)], in file order
     for n, drive in enumerate(description.drives):
         kind = "LINEAR" if drive.type == "linear" else "ANGULAR" if drive.type == "angular" else None
@@ -224,7 +225,8 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
     """Blender constraint plan of a ``model.JointDescription`` whose frame B sits at ``offset`` from frame A."""
     notes: list[str] = []
     lin, ang, soft = _limit_axes(description, notes)
-    _apply_offset(lin, ang, offset_t, offset_q, notes)
+    rest_rotation = _single_axis_angle(offset_q)  # what both the limits and the drives measure from
+    _apply_offset(lin, ang, offset_t, rest_rotation, notes)
     plan = ConstraintPlan(type="GENERIC", notes=notes, offset=(tuple(offset_t), tuple(offset_q)))
     springs: dict[tuple[str, int], tuple[float, float]] = {}
     for (kind, axis), value in soft.items():
@@ -235,7 +237,7 @@ def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1
             notes.append(f"soft {kind} limit on axis {axis} → spring toward the rest pose")
         else:
             notes.append(f"soft {kind} limit on axis {axis} with a range is held as a hard limit")
-    _plan_drives(description, plan, lin, ang, offset_t, offset_q, springs)
+    _plan_drives(description, plan, offset_t, rest_rotation, springs)
     native = None if springs else _native(lin, ang)
     if native is not None:
         plan.type, axis = native
@@ -288,22 +290,38 @@ def configure_constraint(c, plan: ConstraintPlan, obj_a, obj_b, enable_collision
                 _set_spring(c, "_ang", axis, plan.ang_springs[i], fresh)
 
 
+# Blender's attribute names of each limit and spring, spelled once (a constraint sets up to 12 of them):
+# (kind, axis) → (switch, lower / stiffness, upper / damping).
+_LIMIT_NAMES = {
+    (kind, axis): (f"use_limit_{kind}_{axis}", f"limit_{kind}_{axis}_lower", f"limit_{kind}_{axis}_upper")
+    for kind in ("lin", "ang")
+    for axis in AXES
+}
+_SPRING_NAMES = {
+    (kind, axis): (f"use_spring{kind}_{axis}", f"spring_stiffness{kind}_{axis}", f"spring_damping{kind}_{axis}")
+    for kind in ("", "_ang")
+    for axis in AXES
+}
+
+
 def _set_limit(c, kind: str, axis: str, interval, fresh: bool = False) -> None:
-    if interval is None and fresh:
-        return
-    setattr(c, f"use_limit_{kind}_{axis}", interval is not None)
-    if interval is not None:
-        setattr(c, f"limit_{kind}_{axis}_lower", interval[0])
-        setattr(c, f"limit_{kind}_{axis}_upper", interval[1])
+    _set_pair(c, _LIMIT_NAMES[(kind, axis)], interval, fresh)
 
 
 def _set_spring(c, kind: str, axis: str, spring, fresh: bool = False) -> None:
-    if spring is None and fresh:
+    _set_pair(c, _SPRING_NAMES[(kind, axis)], spring, fresh)
+
+
+def _set_pair(c, names: tuple[str, str, str], pair, fresh: bool) -> None:
+    """Switch ``names[0]`` on with the two values of ``pair``, or off for None (left as it is on a ``fresh``
+    constraint, where it is off)."""
+    if pair is None and fresh:
         return
-    setattr(c, f"use_spring{kind}_{axis}", spring is not None)
-    if spring is not None:
-        setattr(c, f"spring_stiffness{kind}_{axis}", spring[0])
-        setattr(c, f"spring_damping{kind}_{axis}", spring[1])
+    switch, first, second = names
+    setattr(c, switch, pair is not None)
+    if pair is not None:
+        setattr(c, first, pair[0])
+        setattr(c, second, pair[1])
 
 
 def configure_motor(mc, motor: MotorPlan, obj_a, obj_b, enable_collision: bool) -> None:
