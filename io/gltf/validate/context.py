@@ -25,6 +25,7 @@ class Ctx:
         self._skin_joints: set[int] | None = None
         self._seen: set[str] = set()
         self._nearest: dict[str, dict[int, int | None]] = {}
+        self._reaching_a_mesh: set[int] | None = None  # subtree_has_mesh's answers, found on the first question
         self.legacy_khr: bool | None = None  # bodies.is_legacy_khr, computed once
 
     def error(self, code: str, ptr: str, message: str) -> Diagnostic:
@@ -106,18 +107,12 @@ class Ctx:
         return False
 
     def subtree_has_mesh(self, index: int) -> bool:
-        """True when the node or one of its descendants has a ``mesh``."""
-        stack, seen = [index], set()
-        while stack:
-            current = stack.pop()
-            node = self.node(current)
-            if current in seen or node is None:
-                continue
-            seen.add(current)
-            if "mesh" in node:
-                return True
-            stack.extend(c for c in _list_or_empty(node.get("children")) if is_int(c))
-        return False
+        """True when the node or one of its descendants has a ``mesh``. Every node with a mesh below it is found at
+        once, on the first question (``_reaching_a_mesh``): a walk of the subtree per ``geometry.node`` reference
+        made a file whose colliders all name one large subtree without a mesh quadratic."""
+        if self._reaching_a_mesh is None:
+            self._reaching_a_mesh = _reaching_a_mesh(self.nodes)
+        return is_int(index) and index in self._reaching_a_mesh
 
     def skin_joints(self) -> set[int]:
         """Every node listed in some ``skins[].joints``."""
@@ -133,6 +128,29 @@ class Ctx:
         if is_int(index) and 0 <= index < len(self.nodes) and isinstance(self.nodes[index], dict):
             return self.nodes[index]
         return None
+
+
+def _reaching_a_mesh(nodes: list) -> set[int]:
+    """The nodes that have a ``mesh`` or reach one through ``children`` (JSON objects only, whatever the graph's shape:
+    cycles, several parents, references to nodes that do not exist): one pass over the nodes, then back from each
+    mesh node to the nodes that list it, each node once."""
+    listed_by: dict[int, list[int]] = {}
+    reached: list[int] = []
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            continue
+        if "mesh" in node:
+            reached.append(i)
+        for child in _list_or_empty(node.get("children")):
+            if is_int(child):
+                listed_by.setdefault(child, []).append(i)
+    found = set(reached)
+    while reached:
+        for parent in listed_by.get(reached.pop(), ()):
+            if parent not in found:
+                found.add(parent)
+                reached.append(parent)
+    return found
 
 
 def _list_or_empty(value: object) -> list:

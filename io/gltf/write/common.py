@@ -72,6 +72,7 @@ class WriteContext:
         self.out = WriteOutput(node_base=len(self.nodes))
         self._mesh_nodes: dict[int, int] = {}
         self._parents: dict[int, int] | None = None
+        self._meshes_reached: dict[int, list[int]] | None = None  # ``meshes_below``'s table, made on first use
 
     def lossy(self, ptr: str, message: str) -> None:
         self.out.diags.warning(LOSSY, ptr, message)
@@ -125,6 +126,20 @@ class WriteContext:
                     stack.append(child)
         return sorted(out)
 
+    def meshes_below(self, index: int) -> bool:
+        """Whether a node below ``index`` (one of ``descendants(index)``) has a ``mesh``. Up to two of the mesh nodes
+        each node reaches are found at once, on the first question (``_meshes_reached``): listing the subtree per
+        question made a file whose colliders name the nodes of one long chain quadratic."""
+        if self._meshes_reached is None:
+            self._meshes_reached = _meshes_reached(self.nodes)
+        reached = self._meshes_reached
+        children = self.gltf_node(index).get("children")
+        for child in children if isinstance(children, list) else []:
+            valid = isinstance(child, int) and 0 <= child < len(self.nodes)
+            if valid and any(mesh != index for mesh in reached.get(int(child), ())):
+                return True
+        return False
+
     # -- geometry conversions -------------------------------------------------------------------------------------
     def mesh_of_geometry(self, geometry: Geometry, ptr: str) -> tuple[int, bool, MeshShape | None] | None:
         """(mesh, convex hull, mesh shape) of a mesh-like geometry (shape->MeshShape, mesh, node); else None."""
@@ -135,7 +150,7 @@ class WriteContext:
             mesh = node.get("mesh")
             if not isinstance(mesh, int) or isinstance(mesh, bool):
                 return None
-            if any("mesh" in self.gltf_node(c) for c in self.descendants(geometry.node)):
+            if self.meshes_below(geometry.node):
                 self.lossy(ptr, f"geometry node {geometry.node} has child meshes: only its own mesh is kept")
             if "skin" in node or "weights" in node:
                 self.lossy(ptr, f"skin/morph weights of geometry node {geometry.node} are not kept")
@@ -377,3 +392,33 @@ def guard_numbers(out: WriteOutput) -> WriteOutput:
         if not _storable(node):
             _guard(node, pointer("nodes", out.node_base + offset), out.diags)
     return out
+
+
+def _meshes_reached(nodes: list) -> dict[int, list[int]]:
+    """Node index → up to two mesh nodes it reaches through ``children`` (itself included when it has a ``mesh``), for
+    ``WriteContext.meshes_below``: a node has a mesh below it when a child reaches a mesh node other than the node
+    itself, and two witnesses always hold one such node if there is one. Back from each mesh node to the nodes that
+    list it; each node takes at most two witnesses, so every node and edge is visited a bounded number of times
+    (cycles and nodes listed by several parents included)."""
+    count = len(nodes)
+    listed_by: dict[int, list[int]] = {}
+    reached: dict[int, list[int]] = {}
+    pending: list[tuple[int, int]] = []
+    for index, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            continue
+        if "mesh" in node:
+            reached[index] = [index]
+            pending.append((index, index))
+        children = node.get("children")
+        for child in children if isinstance(children, list) else []:
+            if isinstance(child, int) and 0 <= child < count:
+                listed_by.setdefault(int(child), []).append(index)
+    while pending:
+        index, mesh = pending.pop()
+        for parent in listed_by.get(index, ()):
+            found = reached.setdefault(parent, [])
+            if len(found) < 2 and mesh not in found:
+                found.append(mesh)
+                pending.append((parent, mesh))
+    return reached

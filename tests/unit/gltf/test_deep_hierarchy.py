@@ -1,7 +1,8 @@
 """Deep node hierarchies (issue 11 item 4): ancestor questions cost O(nodes), not O(nodes × depth), and nothing in
 validate / parse / migrate recurses along the hierarchy.
 
-Counts operations instead of timing them (speed is measured by ``tests/bench/bench_scaling.py``).
+Counts operations instead of timing them (speed is measured by ``tests/bench/bench_scaling.py``). The same for
+questions about a node's subtree: the validator's "has a mesh below" and the writer's "has meshes below".
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ context = submodule("io.gltf.validate.context")
 validate = submodule("io.gltf.validate.document")
 parse = submodule("io.gltf.parse")
 migrate = submodule("io.gltf.migrate")
+model = submodule("io.gltf.model")
 
 KHR = "KHR_physics_rigid_bodies"
 
@@ -101,3 +103,127 @@ def test_a_64000_deep_chain_validates_parses_and_migrates_without_recursion():
     out, diags = migrate.migrate(gltf, "2026")
     assert isinstance(out, dict) and len(out["nodes"]) == 64_000
     assert not [d for d in diags if "Recursion" in d.message or "internal" in d.code.lower()]
+
+
+class CountingNode(dict):
+    """A node object that counts how often its ``children`` are read."""
+
+    reads = 0
+
+    def get(self, key, default=None):
+        if key == "children":
+            CountingNode.reads += 1
+        return super().get(key, default)
+
+
+def test_colliders_naming_a_meshless_subtree_read_each_node_a_bounded_number_of_times():
+    """2,000 colliders whose ``geometry.node`` is the head of a 2,000-node chain without a mesh: one subtree walk per
+    collider read 2,000² children lists (a hostile file of this shape took minutes to validate)."""
+    depth = 2000
+    nodes = [CountingNode({"children": [i + 1]} if i + 1 < depth else {}) for i in range(depth)]
+    collider = {KHR: {"collider": {"geometry": {"node": 0}}}}
+    nodes += [CountingNode({"extensions": collider}) for _ in range(depth)]
+    gltf = {"asset": {"version": "2.0"}, "extensionsUsed": [KHR], "nodes": nodes}
+    CountingNode.reads = 0
+    diagnostics = validate.validate_gltf(gltf)
+    assert sum(d.code == "GLTF_PHYSICS_GEOMETRY_NODE_WITHOUT_MESH" for d in diagnostics) == depth
+    assert CountingNode.reads <= 10 * len(nodes)
+
+
+def _walk_has_mesh(nodes: list, index) -> bool:
+    """The definition: a ``mesh`` on the node or on a node reachable from it through ``children`` (JSON objects
+    only, whatever the graph's shape)."""
+    stack, seen = [index], set()
+    while stack:
+        current = stack.pop()
+        ok = type(current) is int and 0 <= current < len(nodes) and isinstance(nodes[current], dict)
+        if current in seen or not ok:
+            continue
+        seen.add(current)
+        if "mesh" in nodes[current]:
+            return True
+        children = nodes[current].get("children")
+        stack.extend(c for c in (children if isinstance(children, list) else []) if type(c) is int)
+    return False
+
+
+def test_subtree_has_mesh_matches_the_walk_on_random_graphs():
+    rng = random.Random(5)
+    for _ in range(400):
+        n = rng.randint(1, 10)
+        nodes: list = []
+        for _ in range(n):
+            if rng.random() < 0.1:
+                nodes.append(rng.choice([None, 3, "node", [1]]))  # not a JSON object
+                continue
+            node: dict = {}
+            if rng.random() < 0.25:
+                node["mesh"] = rng.choice([0, None, "x"])  # present is what counts
+            if rng.random() < 0.8:
+                node["children"] = rng.choice(
+                    [[rng.randrange(-1, n + 1) for _ in range(rng.randint(0, 3))], "0", [True, 1.0, None]]
+                )
+            nodes.append(node)
+        ctx = context.Ctx({"nodes": nodes})
+        for index in [*range(-1, n + 1), True, "0", None]:
+            assert ctx.subtree_has_mesh(index) == _walk_has_mesh(nodes, index), (nodes, index)
+
+
+write_common = submodule("io.gltf.write.common")
+
+
+def test_migrating_colliders_whose_nodes_hold_meshes_reads_each_node_a_bounded_number_of_times():
+    """A 2,000-node chain, each node with a mesh and a 2024-10 collider naming its own node: the writer asked for
+    every collider whether meshes lie below its node by listing the whole subtree (2,000² / 2 children reads)."""
+    depth = 2000
+    nodes = []
+    for i in range(depth):
+        node = CountingNode({"mesh": 0, "extensions": {KHR: {"collider": {"geometry": {"node": i}}}}})
+        if i + 1 < depth:
+            node["children"] = [i + 1]
+        nodes.append(node)
+    gltf = {"asset": {"version": "2.0"}, "extensionsUsed": [KHR], "nodes": nodes, "meshes": [{"primitives": []}]}
+    CountingNode.reads = 0
+    _, diagnostics = migrate.migrate(gltf, "2026")
+    assert sum("has child meshes" in d.message for d in diagnostics) == depth - 1  # all but the leaf
+    assert CountingNode.reads <= 20 * depth
+
+
+def _listed_meshes_below(nodes: list, index: int) -> bool:
+    """The definition: a node other than ``index`` reachable from it through ``children`` (integers naming existing
+    nodes) has a ``mesh``."""
+
+    def node(i):
+        return nodes[i] if 0 <= i < len(nodes) and isinstance(nodes[i], dict) else {}
+
+    out, stack, seen = [], [index], {index}
+    while stack:
+        children = node(stack.pop()).get("children")
+        for child in children if isinstance(children, list) else []:
+            if isinstance(child, int) and child not in seen and 0 <= child < len(nodes):
+                seen.add(child)
+                out.append(child)
+                stack.append(child)
+    return any("mesh" in node(c) for c in out)
+
+
+def test_meshes_below_matches_the_definition_on_random_graphs():
+    rng = random.Random(7)
+    for _ in range(500):
+        n = rng.randint(1, 9)
+        nodes: list = []
+        for _ in range(n):
+            if rng.random() < 0.1:
+                nodes.append(rng.choice([None, 3, [1]]))  # not a JSON object
+                continue
+            node: dict = {}
+            if rng.random() < 0.3:
+                node["mesh"] = 0
+            if rng.random() < 0.85:
+                node["children"] = rng.choice(
+                    [[rng.randrange(-1, n + 1) for _ in range(rng.randint(0, 3))], "0", [True, False, 1.0]]
+                )
+            nodes.append(node)
+        ctx = write_common.WriteContext(model.PhysicsDocument(), {"nodes": nodes})
+        for index in range(n):
+            assert ctx.meshes_below(index) == _listed_meshes_below(nodes, index), (nodes, index)
