@@ -163,7 +163,31 @@ def chain(depth: int, bodies: int = 1) -> dict:
     return _khr(nodes, {}, [0])
 
 
+def node_colliders(n: int) -> dict:
+    """An ``n``-node chain without a mesh and ``n`` static colliders whose ``geometry.node`` (2024-10) is its head:
+    each reference asks whether a mesh lies in that subtree (every answer no)."""
+    nodes: list[dict] = [{"name": f"N{i}", "children": [i + 1]} for i in range(n - 1)]
+    nodes.append({"name": f"N{n - 1}"})
+    collider = {KHR: {"collider": {"geometry": {"node": 0}}}}
+    nodes += [{"name": f"C{i}", "extensions": collider} for i in range(n)]
+    return _khr(nodes, {}, [0, *range(n, 2 * n)])
+
+
+def mesh_chain(n: int) -> dict:
+    """An ``n``-node chain, each node with the shared mesh and a static collider whose ``geometry.node`` is the node
+    itself: migrating to 2026 asks for each whether meshes lie below it (every answer but the leaf's yes)."""
+    nodes: list[dict] = []
+    for i in range(n):
+        node: dict = {"name": f"M{i}", "mesh": 0, "extensions": {KHR: {"collider": {"geometry": {"node": i}}}}}
+        if i + 1 < n:
+            node["children"] = [i + 1]
+        nodes.append(node)
+    return _khr(nodes, {}, [0])
+
+
 SCENES = {
+    "node_colliders": node_colliders,
+    "mesh_chain": mesh_chain,
     "shapes": shapes,
     "shapes_empty": shapes_empty,
     "joints": joints,

@@ -6,7 +6,9 @@ Run: ``.venv/bin/python -P tests/bench/bench_scaling.py [--cases NAME ...] [--st
 Scenes come from ``tests/scaling_scenes.py``: ``shapes`` (N static box colliders), ``joints`` (N hinge joints, 2N
 bodies), ``drives`` / ``omi_drives`` (one joint with N velocity drives), ``limits`` (one joint with N limits),
 ``filters`` (N bodies, each with its own collision filter), ``moving`` (N bodies with an initial velocity) and
-``chain`` (an N-deep node chain with bodies below it). Each case runs in its own Python process (so peak memory
+``chain`` (an N-deep node chain with bodies below it); ``node_colliders`` (N colliders whose ``geometry.node`` is
+the head of an N-node chain without a mesh) and ``mesh_chain`` (an N-node chain of meshes, each with a collider
+naming its own node) ask subtree questions once per collider. Each case runs in its own Python process (so peak memory
 is that case's alone): the process reads the file,
 runs one stage and reports the stage's wall time and the process's peak resident memory
 (``VmHWM`` of ``/proc/self/status``, which includes the interpreter, numpy, Blender and the parsed JSON; the
@@ -45,6 +47,8 @@ CASES = [
     ("chain", 10_000, "migrate"),
     ("chain", 64_000, "validate"),
     ("chain", 64_000, "migrate"),
+    ("node_colliders", 20_000, "validate"),  # 20,000 colliders naming one mesh-less subtree
+    ("mesh_chain", 20_000, "migrate"),  # 20,000 colliders on a chain, each naming its own node
     ("drives", 100_000, "import"),
     ("omi_drives", 100_000, "import"),
     ("drives", 100_000, "blender-floor"),  # the same number of MOTOR Empties made with bpy alone

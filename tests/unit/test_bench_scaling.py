@@ -1,4 +1,4 @@
-"""``tests/bench/bench_scaling.py`` (issue 11 item 13) still runs: validate and migrate of five of its scenes at a
+"""``tests/bench/bench_scaling.py`` (issue 11 item 13) still runs: validate and migrate of seven of its scenes at a
 small size, each stage in its own process, finish without an error and report what the generated scene holds. The
 numbers are in docs/scaling.md; the structural regression tests are ``test_deep_hierarchy``,
 ``test_filters_scaling`` and ``tests/blender/importer/test_import_scaling.py``."""
@@ -12,7 +12,8 @@ import sys
 from testkit import ROOT
 
 BENCH = ROOT / "tests" / "bench" / "bench_scaling.py"
-CASES = ("shapes", "joints", "omi_drives", "filters", "chain")  # one process per case and stage: ~0.5 s each
+# one process per case and stage: ~0.5 s each
+CASES = ("shapes", "joints", "omi_drives", "filters", "chain", "node_colliders", "mesh_chain")
 
 
 def test_every_scaling_case_validates_and_migrates_at_a_small_size(tmp_path):
