@@ -47,8 +47,9 @@ CASES = [
     ("chain", 10_000, "migrate"),
     ("chain", 64_000, "validate"),
     ("chain", 64_000, "migrate"),
-    ("node_colliders", 20_000, "validate"),  # 20,000 colliders naming one mesh-less subtree
-    ("mesh_chain", 20_000, "migrate"),  # 20,000 colliders on a chain, each naming its own node
+    *[  # colliders naming one mesh-less subtree; colliders on a chain of meshes, each naming its own node
+        (scene, 20_000, stage) for scene in ("node_colliders", "mesh_chain") for stage in ("validate", "migrate")
+    ],
     ("drives", 100_000, "import"),
     ("omi_drives", 100_000, "import"),
     ("drives", 100_000, "blender-floor"),  # the same number of MOTOR Empties made with bpy alone
