@@ -51,9 +51,7 @@ def has_stored(pg) -> bool:
     if pg is None:
         return False
     values = pg._values
-    return bool(read(values, _MOTION, "has_motion") or read(values, _COLLIDER, "has_collider")) or bool(
-        read(values, _TRIGGER, "has_trigger")
-    )
+    return any(read(values, (group,), f"has_{group}") for group in ("motion", "collider", "trigger"))
 
 
 def is_helper_joint(pg) -> bool:
@@ -68,7 +66,7 @@ def joint_role(pg) -> str:
     return "NONE" if pg is None else read(pg._values, _JOINT, "role")
 
 
-_MOTION, _COLLIDER, _TRIGGER, _JOINT = ("motion",), ("collider",), ("trigger",), ("joint",)
+_JOINT = ("joint",)
 
 
 def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:

@@ -147,23 +147,29 @@ def _walk_has_mesh(nodes: list, index) -> bool:
     return False
 
 
+def _random_nodes(rng, n: int, junk: list, mesh_p: float, meshes: list | None, children_p: float, bad: list) -> list:
+    """``n`` nodes: one in ten not a JSON object (from ``junk``); a ``mesh`` with probability ``mesh_p`` (one of
+    ``meshes``, or 0 without them: present is what counts); ``children`` with probability ``children_p``: indices
+    from -1 to n (some missing), a string, or the non-index values ``bad``."""
+    nodes: list = []
+    for _ in range(n):
+        if rng.random() < 0.1:
+            nodes.append(rng.choice(junk))
+            continue
+        node: dict = {}
+        if rng.random() < mesh_p:
+            node["mesh"] = rng.choice(meshes) if meshes else 0
+        if rng.random() < children_p:
+            node["children"] = rng.choice([[rng.randrange(-1, n + 1) for _ in range(rng.randint(0, 3))], "0", bad])
+        nodes.append(node)
+    return nodes
+
+
 def test_subtree_has_mesh_matches_the_walk_on_random_graphs():
     rng = random.Random(5)
     for _ in range(400):
         n = rng.randint(1, 10)
-        nodes: list = []
-        for _ in range(n):
-            if rng.random() < 0.1:
-                nodes.append(rng.choice([None, 3, "node", [1]]))  # not a JSON object
-                continue
-            node: dict = {}
-            if rng.random() < 0.25:
-                node["mesh"] = rng.choice([0, None, "x"])  # present is what counts
-            if rng.random() < 0.8:
-                node["children"] = rng.choice(
-                    [[rng.randrange(-1, n + 1) for _ in range(rng.randint(0, 3))], "0", [True, 1.0, None]]
-                )
-            nodes.append(node)
+        nodes = _random_nodes(rng, n, [None, 3, "node", [1]], 0.25, [0, None, "x"], 0.8, [True, 1.0, None])
         ctx = context.Ctx({"nodes": nodes})
         for index in [*range(-1, n + 1), True, "0", None]:
             assert ctx.subtree_has_mesh(index) == _walk_has_mesh(nodes, index), (nodes, index)
@@ -211,19 +217,7 @@ def test_meshes_below_matches_the_definition_on_random_graphs():
     rng = random.Random(7)
     for _ in range(500):
         n = rng.randint(1, 9)
-        nodes: list = []
-        for _ in range(n):
-            if rng.random() < 0.1:
-                nodes.append(rng.choice([None, 3, [1]]))  # not a JSON object
-                continue
-            node: dict = {}
-            if rng.random() < 0.3:
-                node["mesh"] = 0
-            if rng.random() < 0.85:
-                node["children"] = rng.choice(
-                    [[rng.randrange(-1, n + 1) for _ in range(rng.randint(0, 3))], "0", [True, False, 1.0]]
-                )
-            nodes.append(node)
+        nodes = _random_nodes(rng, n, [None, 3, [1]], 0.3, None, 0.85, [True, False, 1.0])
         ctx = write_common.WriteContext(model.PhysicsDocument(), {"nodes": nodes})
         for index in range(n):
             assert ctx.meshes_below(index) == _listed_meshes_below(nodes, index), (nodes, index)
