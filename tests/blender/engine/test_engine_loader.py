@@ -250,8 +250,10 @@ def test_a_run_past_its_timeout_is_an_engine_error(tmp_path):
     doc = _doc([{"name": "Box", **_physics(motion={"mass": 1}, collider=_geo(0))}], [BOX])
     path = tmp_path / "slow.gltf"
     path.write_text(json.dumps(doc), encoding="utf-8")
+    # a million simulated seconds (6e7 steps): minutes on any machine; 600 s took 0.34 s on a 2026 machine, so a
+    # shorter run could finish within the timeout and the test would fail for speed
     with pytest.raises(enginekit.EngineError, match="did not finish"):
-        enginekit.play(path, seconds=600.0, timeout=0.5)
+        enginekit.play(path, seconds=1e6, timeout=0.5)
 
 
 def test_a_file_the_loader_cannot_play_names_its_pointer(tmp_path):
