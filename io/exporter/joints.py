@@ -20,11 +20,11 @@ from ..diagnostics import pointer
 from ..gltf.model import JointDescription, NodeJoint
 from ..gltf.nodes import rigid
 from ..gltf.transforms import quat_to_matrix
-from ..mapping.attachment_frames import attachment_frames, gltf_locals
 from ..mapping.axes import AXIS_CHANGE
 from ..mapping.joints_to_blender import node_perm, node_turn, permutation_matrix, plan_joint
 from ..mapping.joints_to_gltf import constraint_description, limits_close
 from ..mapping.stored import joint_passthrough, stored_description
+from ..mapping.values_to_gltf import attachment_frames, gltf_locals
 from .blender_settings import keep_constraint
 from .context import (
     DISABLED_JOINT,

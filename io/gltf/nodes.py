@@ -1,12 +1,19 @@
-"""glTF node hierarchy helpers (bpy-free, numpy): parents, local/world matrices, TRS decomposition, and
-the one home of the 4×4 rigid-transform helpers (``rigid``, ``affine_inverse``, ``rigid_inverse``, ``relative_offset``,
-``exact_trs``); ``node_frames`` holds their stacked forms for many nodes at once.
+"""glTF node hierarchy helpers (bpy-free, numpy): parents, local/world matrices, TRS decomposition, and the one home
+of the 4×4 frame math (``rigid``, ``affine_inverse``, ``rigid_inverse``, ``relative_offset``, ``decompose``,
+``exact_trs``).
+
+Each rule has one implementation, written for a stack of matrices ``(n, 4, 4)``; one matrix is a stack of one
+(``local_matrix``, ``decompose``, ``exact_trs``, ``affine_inverse`` take one and return one; ``rigid`` and
+``rigid_inverse`` take either). The edge cases (zero-scale axes, singular or non-finite matrices, shear) are rows of
+the same arrays, so a node computed alone and the same node in a whole-file batch get the same answer.
+``node_frames.WorldFrames`` composes the world matrices of a whole file.
 
 All functions are defensive: malformed nodes read as identity transforms and cycles are cut.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Container, Iterable, Mapping
 
@@ -79,38 +86,80 @@ def nearest_marked(parents: Mapping[int, int], marked: Container[int], nodes: It
     return memo
 
 
-def _numbers(value, size: int, default: tuple) -> tuple:
-    if isinstance(value, list) and len(value) == size and all(is_number(v) for v in value):
-        return tuple(float(v) for v in value)
-    return default
-
-
 def _quat(m) -> tuple[float, float, float, float]:
     """``transforms.matrix_to_quat`` of one rotation as a tuple of Python floats."""
     return tuple(matrix_to_quat(m).tolist())
 
 
-def _rows(m) -> list:
-    """``m`` as rows of Python floats (a numpy array's ``tolist``: one C call; other rows converted)."""
-    return m.tolist() if isinstance(m, np.ndarray) else [[float(v) for v in row] for row in m]
+_PLAIN = frozenset({float, int})
+
+
+def _numbers(value, size: int) -> list | None:
+    if type(value) is list and len(value) == size and set(map(type, value)) <= _PLAIN:
+        try:
+            if math.isfinite(sum(value)):  # a finite sum: every item is finite (the usual case, checked in C)
+                return value
+        except OverflowError:  # a huge integer: the item-by-item check below decides
+            pass
+    if isinstance(value, list) and len(value) == size and all(is_number(v) for v in value):
+        return value
+    return None
+
+
+_KEYS_PRESENT = frozenset({"translation", "rotation", "scale"})
+
+
+def _all_numbers(values: list, size: int) -> bool:
+    """``_numbers(v, size)`` holds for every value, checked for the whole list at once (C-level passes over the
+    lists and their items; a False answer sends the caller node by node)."""
+    if set(map(type, values)) != {list} or set(map(len, values)) != {size}:
+        return False
+    flat = list(itertools.chain.from_iterable(values))
+    if not set(map(type, flat)) <= _PLAIN:
+        return False
+    try:
+        return math.isfinite(sum(flat))  # a finite sum: every item is finite
+    except OverflowError:  # a huge integer
+        return False
+
+
+def local_matrices(nodes: list) -> np.ndarray:
+    """(n, 4, 4) local matrices (``matrix`` or TRS) of ``nodes``, in one vectorised pass."""
+    n = len(nodes)
+    t, s = np.zeros((n, 3)), np.ones((n, 3))
+    q = np.tile((0.0, 0.0, 0.0, 1.0), (n, 1))
+    explicit: dict[int, list | None] = {}
+    found: dict[str, tuple[list, list]] = {"translation": ([], []), "rotation": ([], []), "scale": ([], [])}
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            continue
+        if "matrix" in node:
+            explicit[i] = _numbers(node["matrix"], 16)
+            continue
+        for key in _KEYS_PRESENT.intersection(node):  # usually one to three of them
+            found[key][0].append(i)
+            found[key][1].append(node[key])
+    for key, size in (("translation", 3), ("rotation", 4), ("scale", 3)):
+        rows, values = found[key]
+        if values and not _all_numbers(values, size):  # some value is malformed: node by node (it reads as identity)
+            kept = [(i, v) for i, v in zip(rows, values, strict=True) if _numbers(v, size) is not None]
+            found[key] = ([i for i, _ in kept], [v for _, v in kept])
+    for key, target in (("translation", t), ("rotation", q), ("scale", s)):
+        rows, values = found[key]
+        if rows:  # one assignment per component kind, not one per node
+            target[rows] = values
+    out = np.zeros((n, 4, 4))
+    out[:, :3, :3] = quat_to_matrix(q) * s[:, None, :]
+    out[:, :3, 3] = t
+    out[:, 3, 3] = 1.0
+    for i, values in explicit.items():
+        out[i] = np.eye(4) if values is None else np.array(values, dtype=float).reshape(4, 4).T
+    return out
 
 
 def local_matrix(node: object) -> np.ndarray:
-    """A node's local 4x4 matrix (``matrix`` or TRS); identity for malformed data."""
-    out = np.eye(4)
-    if not isinstance(node, dict):
-        return out
-    if "matrix" in node:
-        values = _numbers(node["matrix"], 16, None)
-        if values is not None:
-            return np.array(values).reshape(4, 4).T  # glTF stores column-major
-        return out
-    t = _numbers(node.get("translation"), 3, (0.0, 0.0, 0.0))
-    r = _numbers(node.get("rotation"), 4, (0.0, 0.0, 0.0, 1.0))
-    s = _numbers(node.get("scale"), 3, (1.0, 1.0, 1.0))
-    out[:3, :3] = quat_to_matrix(r) @ np.diag(s)
-    out[:3, 3] = t
-    return out
+    """A node's local 4x4 matrix (``local_matrices`` of one node)."""
+    return local_matrices([node])[0]
 
 
 def world_matrix(index: int, nodes: list, parents: dict[int, int]) -> np.ndarray:
@@ -120,43 +169,57 @@ def world_matrix(index: int, nodes: list, parents: dict[int, int]) -> np.ndarray
     return out
 
 
-def decompose(m) -> tuple[tuple, tuple, tuple] | None:
-    """4x4 (numpy or rows of floats) -> (translation, rotation xyzw, scale); None when singular or not finite.  A
-    reflection goes into a negative X scale.
+def _stack(m) -> tuple[np.ndarray, bool]:
+    """``m`` (one 4×4 — numpy, rows of floats, mathutils — or a stack ``(n, 4, 4)``) as a float stack, and whether
+    it was one matrix (the caller then returns its first row)."""
+    m = np.asarray(m, dtype=float)
+    return (m[None], True) if m.ndim == 2 else (m, False)
 
-    Python floats for the scale and the basis (numpy's per-call cost dominates on one 4x4), with the operations of
-    the numpy formulation in its order, so the results are the same to the bit
-    (``tests/unit/gltf/test_decompose.py`` holds that formulation); the rotation by ``transforms.matrix_to_quat``."""
-    rows = _rows(m)
-    isfinite = math.isfinite
-    for row in rows:
-        for v in row:
-            if not isfinite(v):
-                return None
-    columns = list(zip(*(row[:3] for row in rows[:3]), strict=True))  # the basis vectors
-    peaks = [max(abs(a), abs(b), abs(c)) for a, b, c in columns]
-    if min(peaks) < 1e-12:
-        return None
-    scale = []
-    for (a, b, c), peak in zip(columns, peaks, strict=True):  # norms without squaring huge values
-        a, b, c = a / peak, b / peak, c / peak
-        scale.append(peak * math.sqrt(a * a + b * b + c * c))
-    if min(scale) < 1e-12 or not all(map(isfinite, scale)):
-        return None
-    rot = [[rows[i][j] / scale[j] for j in range(3)] for i in range(3)]
-    det = (
-        rot[0][0] * (rot[1][1] * rot[2][2] - rot[1][2] * rot[2][1])
-        - rot[0][1] * (rot[1][0] * rot[2][2] - rot[1][2] * rot[2][0])
-        + rot[0][2] * (rot[1][0] * rot[2][1] - rot[1][1] * rot[2][0])
-    )
-    if abs(det) < 1e-6:  # nearly singular: the sign as numpy's LU determinant gives it
-        det = float(np.linalg.det(np.array(rot)))
-    if det < 0:
-        scale[0] = -scale[0]
-        for row in rot:
-            row[0] = -row[0]
-    translation = (float(rows[0][3]), float(rows[1][3]), float(rows[2][3]))
-    return translation, _quat(rot), tuple(scale)
+
+def decompositions(m) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(translations, rotations xyzw, scales, ok) of a stack of 4×4s ``(n, 4, 4)``; ``ok`` is False where a matrix
+    is not finite or singular (its row holds placeholders). A reflection goes into a negative X scale.
+
+    Each column's norm is taken without squaring huge values (divided by its largest entry first); the reflection is
+    told by the sign of the rotation part's determinant (numpy's LU)."""
+    basis = m[:, :3, :3]
+    with np.errstate(all="ignore"):  # rows that are not finite or singular are marked, not warned about
+        peak = np.max(np.abs(basis), axis=1)
+        ok = np.isfinite(m).all(axis=(1, 2)) & (peak >= 1e-12).all(axis=1)
+        peak = np.where(ok[:, None], peak, 1.0)
+        scale = peak * np.sqrt(np.sum((basis / peak[:, None, :]) ** 2, axis=1))
+        ok &= (scale >= 1e-12).all(axis=1) & np.isfinite(scale).all(axis=1)
+        scale = np.where(ok[:, None], scale, 1.0)
+        rot = np.where(ok[:, None, None], basis, np.eye(3)) / scale[:, None, :]
+        flip = np.linalg.det(rot) < 0
+        scale[flip, 0] *= -1.0
+        rot[flip, :, 0] *= -1.0
+        rotation = matrix_to_quat(rot)
+    return m[:, :3, 3], rotation, scale, ok
+
+
+def decompose(m) -> tuple[tuple, tuple, tuple] | None:
+    """4x4 (numpy or rows of floats) -> (translation, rotation xyzw, scale); None when singular or not finite
+    (``decompositions`` of one matrix)."""
+    t, q, s, ok = decompositions(_stack(m)[0])
+    return (tuple(t[0].tolist()), tuple(q[0].tolist()), tuple(s[0].tolist())) if ok[0] else None
+
+
+def exact_trs_many(m: np.ndarray) -> tuple[list, list, list, np.ndarray]:
+    """``decompositions`` of a stack ``(n, 4, 4)`` as lists of Python floats, with ``ok`` also False where a glTF
+    TRS cannot hold the matrix exactly (shear: the scaled-out basis is not orthonormal within 10⁻⁶)."""
+    t, q, s, ok = decompositions(m)
+    with np.errstate(all="ignore"):
+        unit = m[:, :3, :3] / s[:, None, :]
+        gram = np.transpose(unit, (0, 2, 1)) @ unit
+        ok &= (np.abs(gram - np.eye(3)) <= 1e-6 + 1e-5 * np.eye(3)).all(axis=(1, 2))
+    return t.tolist(), q.tolist(), s.tolist(), ok
+
+
+def exact_trs(m) -> tuple[tuple, tuple, tuple] | None:
+    """(translation, rotation xyzw, scale) of a 4×4 that a glTF TRS can hold exactly (no shear); else None."""
+    t, q, s, ok = exact_trs_many(_stack(m)[0])
+    return (tuple(t[0]), tuple(q[0]), tuple(s[0])) if ok[0] else None
 
 
 def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int]):
@@ -176,86 +239,71 @@ def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int])
 DEGENERATE = 1e-9  # an axis shorter than this fraction of the 3×3 block's size has no direction
 
 
-def _unit_orthogonal(v: list[float]) -> list[float]:
-    """A unit vector orthogonal to unit vector ``v``: the coordinate axis least aligned with it, made orthogonal."""
-    k = min(range(3), key=lambda i: abs(v[i]))
-    e = [1.0 if i == k else 0.0 for i in range(3)]
-    w = [e[i] - v[k] * v[i] for i in range(3)]
-    n = math.sqrt(sum(c * c for c in w))
-    return [c / n for c in w]
+def _unit_orthogonal(v: np.ndarray) -> np.ndarray:
+    """Unit vectors orthogonal to the unit vectors ``v`` (n, 3): the coordinate axis least aligned with each (the
+    first of equals), made orthogonal to it."""
+    k = np.argmin(np.abs(v), axis=1)
+    w = np.eye(3)[k] - v[np.arange(len(v)), k][:, None] * v
+    return w / np.sqrt(np.sum(w * w, axis=1))[:, None]
 
 
 def rigid(m) -> np.ndarray:
-    """The 4×4 without scale/shear (Gram-Schmidt on X then Y; Z = X × Y), always a proper rotation: an axis with no
-    direction (zero scale) is replaced by one orthogonal to the other (X: +X when both have none). Plain floats:
-    3-vectors are much faster in Python than through numpy."""
-    rows = [[float(v) for v in row] for row in m]
-    x = [rows[0][0], rows[1][0], rows[2][0]]
-    y = [rows[0][1], rows[1][1], rows[2][1]]
-    size = math.sqrt(sum(rows[i][j] ** 2 for i in range(3) for j in range(3)))
-    tiny = DEGENERATE * size
-    nx, ny = math.sqrt(sum(v * v for v in x)), math.sqrt(sum(v * v for v in y))
-    if nx > tiny:
-        x = [v / nx for v in x]
-    elif ny > tiny:
-        x = _unit_orthogonal([v / ny for v in y])
-    else:
-        x = [1.0, 0.0, 0.0]
-    d = sum(a * b for a, b in zip(x, y, strict=True))
-    y = [b - d * a for a, b in zip(x, y, strict=True)]
-    n = math.sqrt(sum(v * v for v in y))
-    y = [v / n for v in y] if n > tiny else _unit_orthogonal(x)
-    z = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]]
-    t = [rows[0][3], rows[1][3], rows[2][3]]
-    return np.array([[x[i], y[i], z[i], t[i]] for i in range(3)] + [[0.0, 0.0, 0.0, 1.0]])
+    """The 4×4 (or each of a stack ``(n, 4, 4)``) without scale/shear (Gram-Schmidt on X then Y; Z = X × Y), always
+    a proper rotation: an axis with no direction (shorter than ``DEGENERATE`` × the 3×3 block's size) is replaced by
+    one orthogonal to the other (X: +X when both have none); the bottom row is (0, 0, 0, 1)."""
+    m, one = _stack(m)
+    x, y = m[:, :3, 0], m[:, :3, 1]
+    with np.errstate(all="ignore"):  # degenerate and non-finite rows take the replacement axes
+        tiny = DEGENERATE * np.sqrt(np.sum(m[:, :3, :3] ** 2, axis=(1, 2)))
+        nx, ny = np.sqrt(np.sum(x * x, axis=1)), np.sqrt(np.sum(y * y, axis=1))
+        has_x, has_y = nx > tiny, ny > tiny
+        ux = x / np.where(has_x, nx, 1.0)[:, None]
+        if not has_x.all():
+            uy = y / np.where(has_y, ny, 1.0)[:, None]
+            other = np.where(has_y[:, None], _unit_orthogonal(np.where(has_y[:, None], uy, 1.0)), (1.0, 0.0, 0.0))
+            ux = np.where(has_x[:, None], ux, other)
+        y = y - np.sum(ux * y, axis=1)[:, None] * ux
+        n = np.sqrt(np.sum(y * y, axis=1))
+        has_y = n > tiny
+        uy = y / np.where(has_y, n, 1.0)[:, None]
+        if not has_y.all():
+            uy = np.where(has_y[:, None], uy, _unit_orthogonal(ux))
+    out = np.zeros(m.shape)
+    out[:, :3, 0], out[:, :3, 1], out[:, :3, 2], out[:, :3, 3] = ux, uy, np.cross(ux, uy), m[:, :3, 3]
+    out[:, 3, 3] = 1.0
+    return out[0] if one else out
+
+
+def affine_inverses(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Inverses of a stack of affine 4×4s ``(n, 4, 4)`` (3×3 part by cofactors) and ``ok``: False where singular
+    (|det| < 10⁻¹² or not finite; the row holds placeholders)."""
+    a = m[:, :3, :3]
+    with np.errstate(all="ignore"):
+        cof = np.cross(a[:, [1, 2, 0], :], a[:, [2, 0, 1], :])  # row i: (row i+1) × (row i+2) = cofactor row i
+        det = np.sum(a[:, 0, :] * cof[:, 0, :], axis=1)
+        ok = np.abs(det) >= 1e-12
+        inv = np.transpose(cof, (0, 2, 1)) / np.where(ok, det, 1.0)[:, None, None]
+        out = np.zeros(m.shape)
+        out[:, :3, :3] = inv
+        out[:, :3, 3] = -np.sum(inv * m[:, None, :3, 3], axis=2)
+    out[:, 3, 3] = 1.0
+    return out, ok
 
 
 def affine_inverse(m) -> np.ndarray | None:
-    """Inverse of an affine 4×4 (3×3 part by cofactors); None when singular."""
-    a = [[float(m[i][j]) for j in range(3)] for i in range(3)]
-    cof = [
-        [
-            a[1][1] * a[2][2] - a[1][2] * a[2][1],
-            a[1][2] * a[2][0] - a[1][0] * a[2][2],
-            a[1][0] * a[2][1] - a[1][1] * a[2][0],
-        ],
-        [
-            a[0][2] * a[2][1] - a[0][1] * a[2][2],
-            a[0][0] * a[2][2] - a[0][2] * a[2][0],
-            a[0][1] * a[2][0] - a[0][0] * a[2][1],
-        ],
-        [
-            a[0][1] * a[1][2] - a[0][2] * a[1][1],
-            a[0][2] * a[1][0] - a[0][0] * a[1][2],
-            a[0][0] * a[1][1] - a[0][1] * a[1][0],
-        ],
-    ]
-    det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2]
-    if abs(det) < 1e-12:
-        return None
-    inv = [[cof[j][i] / det for j in range(3)] for i in range(3)]
-    t = [float(m[i][3]) for i in range(3)]
-    out = [[*inv[i], -sum(inv[i][k] * t[k] for k in range(3))] for i in range(3)]
-    return np.array([*out, [0.0, 0.0, 0.0, 1.0]])
-
-
-def exact_trs(m) -> tuple[tuple, tuple, tuple] | None:
-    """(translation, rotation xyzw, scale) of a 4×4 that a glTF TRS can hold exactly (no shear); else None."""
-    m = np.asarray(m, dtype=float)
-    parts = decompose(m)
-    if parts is None:
-        return None
-    basis = m[:3, :3] / np.asarray(parts[2])
-    if not np.allclose(basis.T @ basis, np.eye(3), atol=1e-6):
-        return None
-    return parts
+    """Inverse of one affine 4×4 (``affine_inverses``); None when singular."""
+    out, ok = affine_inverses(_stack(m)[0])
+    return out[0] if ok[0] else None
 
 
 def rigid_inverse(m: np.ndarray) -> np.ndarray:
-    """Inverse of a rigid 4×4 transform (rotation + translation)."""
-    out = np.eye(4)
-    out[:3, :3] = m[:3, :3].T
-    out[:3, 3] = -(m[:3, :3].T @ m[:3, 3])
+    """Inverse of a rigid 4×4 transform (rotation + translation), or of each of a stack ``(n, 4, 4)``."""
+    m = np.asarray(m, dtype=float)
+    out = np.zeros(m.shape)
+    rotation = np.swapaxes(m[..., :3, :3], -1, -2)
+    out[..., :3, :3] = rotation
+    out[..., :3, 3] = -np.sum(rotation * m[..., None, :3, 3], axis=-1)
+    out[..., 3, 3] = 1.0
     return out
 
 

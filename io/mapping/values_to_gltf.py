@@ -9,7 +9,7 @@ or are negated and swapped (angular), as on import.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from ..gltf.model import (
     Shape,
     SphereShape,
 )
-from ..gltf.nodes import affine_inverse, exact_trs, rigid
+from ..gltf.nodes import affine_inverses, exact_trs_many, rigid
 from ..gltf.numbers import r7
 from .axes import axis_change, clean_zero, scale_to_gltf
 
@@ -38,38 +38,55 @@ TOL = 1e-5
 BLENDER_PRIMITIVES = ("BOX", "SPHERE", "CAPSULE", "CYLINDER", "CONE")  # collision shapes sized from the bounds
 
 
+def _stacked(parents: Sequence, matrices: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """(parents, matrices) as (n, 4, 4) float arrays (a parent None = identity: the scene root)."""
+    matrix = np.asarray(matrices, dtype=float).reshape(len(matrices), 4, 4)
+    parent = np.array([np.eye(4) if p is None else np.asarray(p, dtype=float) for p in parents]).reshape(matrix.shape)
+    return parent, matrix
+
+
+def attachment_frames(parents: Sequence, pivots: Sequence, yup: bool = True) -> list[Frame | None]:
+    """Local TRS (glTF) of nodes whose frame axes are the pivots' axes (``nodes.rigid``: scale and shear taken out),
+    under nodes whose Blender world matrices are ``parents`` (None = scene root), for many pairs at once; a pair is
+    None where the parent is singular or the result cannot be decomposed. Both matrices in Blender world space."""
+    if not pivots:
+        return []
+    parent, pivot = _stacked(parents, pivots)
+    with np.errstate(all="ignore"):  # non-finite and singular rows are marked by ok
+        inverse, ok = affine_inverses(parent)
+        t, q, s, exact = exact_trs_many(axis_change(yup) @ inverse @ rigid(pivot))
+    ok &= exact
+    return [
+        Frame(translation=tuple(map(clean_zero, t[i])), rotation=tuple(map(clean_zero, q[i])), scale=tuple(s[i]))
+        if ok[i]
+        else None
+        for i in range(len(pivots))
+    ]
+
+
 def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | None:
-    """Local TRS (glTF) of a node with frame axes = the pivot's axes under a node whose Blender world matrix is
-    ``parent_world`` (None = scene root). Both matrices in Blender world space; None when it cannot be decomposed.
-    """
+    """``attachment_frames`` of one pair."""
+    return attachment_frames([parent_world], [pivot_world], yup)[0]
+
+
+def gltf_locals(parents: Sequence, worlds: Sequence, yup: bool = True) -> list[tuple[tuple, tuple, tuple] | None]:
+    """glTF TRS of nodes whose Blender world matrices are ``worlds`` under nodes at ``parents`` (None = scene root;
+    the exporter's K·M·K⁻¹ conversion of the Blender local matrix), for many nodes at once; None where a parent is
+    singular or the local transform has shear."""
+    if not worlds:
+        return []
+    parent, world = _stacked(parents, worlds)
     k = axis_change(yup)
-    pivot = rigid(pivot_world)
-    if parent_world is None:
-        local = k @ pivot
-    else:
-        inverse = affine_inverse(parent_world)
-        if inverse is None:
-            return None
-        local = k @ inverse @ pivot
-    parts = exact_trs(local)
-    if parts is None:
-        return None
-    t, q, s = parts
-    return Frame(
-        translation=tuple(clean_zero(v) for v in t),
-        rotation=tuple(clean_zero(v) for v in q),
-        scale=tuple(float(v) for v in s),
-    )
+    with np.errstate(all="ignore"):
+        inverse, ok = affine_inverses(parent)
+        t, q, s, exact = exact_trs_many(k @ inverse @ world @ k.T)
+    ok &= exact
+    return [(tuple(t[i]), tuple(q[i]), tuple(s[i])) if ok[i] else None for i in range(len(worlds))]
 
 
 def gltf_local(parent_world, child_world, yup: bool = True) -> tuple[tuple, tuple, tuple] | None:
-    """glTF TRS of a node whose Blender world matrix is ``child_world`` under a node at ``parent_world``
-    (the exporter's K·M·K⁻¹ conversion of the Blender local matrix); None when it has shear or is singular."""
-    inverse = affine_inverse(parent_world)
-    if inverse is None:
-        return None
-    k = axis_change(yup)
-    return exact_trs(k @ inverse @ np.asarray(child_world, dtype=float) @ k.T)
+    """``gltf_locals`` of one node."""
+    return gltf_locals([parent_world], [child_world], yup)[0]
 
 
 # --- shapes -------------------------------------------------------------------------------------------------------
