@@ -37,12 +37,30 @@ HELPER_JOINT_ROLES = ("JOINT", *HELPER_ROLES)
 
 
 def set_trs(node, trs: tuple) -> None:
-    """Give a gltf2_io node the local transform ``trs`` (``values_to_gltf.gltf_local``), identity parts left out."""
-    t, q, s = trs
+    """Give a gltf2_io node the local transform ``trs`` (``values_to_gltf.gltf_local``), identity parts left out.
+
+    Values within 2·10⁻⁶ of 0 or 1 (the identity's parts) are made exact first, as io_scene_gltf2 does for every node
+    it writes (its ``round_if_near``): a local transform computed here from two 32-bit world matrices carries noise
+    (a translation of 10⁻²² beside an exact 0) that the same node written by io_scene_gltf2 would not have, and the
+    noise depends on the machine's float arithmetic."""
+    t, q, s = _snapped(trs)
     node.translation = list(t) if any(abs(v) > 1e-9 for v in t) else None
     node.rotation = list(q) if abs(abs(q[3]) - 1.0) > 1e-9 else None
     node.scale = list(s) if any(abs(v - 1.0) > 1e-9 for v in s) else None
     node.matrix = None
+
+
+def _snapped(trs: tuple) -> tuple:
+    t, q, s = trs
+    return (
+        tuple(_near(v, 0.0) for v in t),
+        (*(_near(v, 0.0) for v in q[:3]), _near(q[3], 1.0)),
+        tuple(_near(v, 1.0) for v in s),
+    )
+
+
+def _near(value: float, target: float) -> float:
+    return target if abs(value - target) <= 2.0e-6 else float(value)
 
 
 def has_stored(pg) -> bool:

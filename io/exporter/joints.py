@@ -258,22 +258,7 @@ def restore_nodes(b: Builder) -> None:
             b.note(EXPORT_APPROXIMATED, pointer("objects", ob.name), f"{_where(ob)}: its node's transform has shear")
             continue
         for index in b.node_indices(ob):
-            set_trs(b.gltf_node(index), _snapped(trs))
-
-
-def _snapped(trs: tuple) -> tuple:
-    """Values within 2·10⁻⁶ of 0 or 1 (identity parts) made exact, as io_scene_gltf2 does for every node (its
-    ``round_if_near``): the turn back from C·A·P adds 32-bit noise."""
-    t, q, s = trs
-    return (
-        tuple(_near(v, 0.0) for v in t),
-        (*(_near(v, 0.0) for v in q[:3]), _near(q[3], 1.0)),
-        tuple(_near(v, 1.0) for v in s),
-    )
-
-
-def _near(value: float, target: float) -> float:
-    return target if abs(value - target) <= 2.0e-6 else float(value)
+            set_trs(b.gltf_node(index), trs)
 
 
 def _free_for_joint(b: Builder, index: int) -> bool:
