@@ -169,6 +169,14 @@ def world_matrix(index: int, nodes: list, parents: dict[int, int]) -> np.ndarray
     return out
 
 
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.cross`` of stacks of 3-vectors (last axis), with its operations (``a1·b2 − a2·b1``, …) and without its
+    per-call set-up, which costs more than the products for the few vectors of a small file."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+
+
 def _stack(m) -> tuple[np.ndarray, bool]:
     """``m`` (one 4×4 — numpy, rows of floats, mathutils — or a stack ``(n, 4, 4)``) as a float stack, and whether
     it was one matrix (the caller then returns its first row)."""
@@ -269,7 +277,7 @@ def rigid(m) -> np.ndarray:
         if not has_y.all():
             uy = np.where(has_y[:, None], uy, _unit_orthogonal(ux))
     out = np.zeros(m.shape)
-    out[:, :3, 0], out[:, :3, 1], out[:, :3, 2], out[:, :3, 3] = ux, uy, np.cross(ux, uy), m[:, :3, 3]
+    out[:, :3, 0], out[:, :3, 1], out[:, :3, 2], out[:, :3, 3] = ux, uy, _cross(ux, uy), m[:, :3, 3]
     out[:, 3, 3] = 1.0
     return out[0] if one else out
 
@@ -279,7 +287,7 @@ def affine_inverses(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (|det| < 10⁻¹² or not finite; the row holds placeholders)."""
     a = m[:, :3, :3]
     with np.errstate(all="ignore"):
-        cof = np.cross(a[:, [1, 2, 0], :], a[:, [2, 0, 1], :])  # row i: (row i+1) × (row i+2) = cofactor row i
+        cof = _cross(a[:, [1, 2, 0], :], a[:, [2, 0, 1], :])  # row i: (row i+1) × (row i+2) = cofactor row i
         det = np.sum(a[:, 0, :] * cof[:, 0, :], axis=1)
         ok = np.abs(det) >= 1e-12
         inv = np.transpose(cof, (0, 2, 1)) / np.where(ok, det, 1.0)[:, None, None]

@@ -37,26 +37,36 @@ def quat_to_matrix(q) -> np.ndarray:
     return out
 
 
+#: Per branch of ``matrix_to_quat`` (trace, then the largest diagonal entry: X, Y, Z): which of the six sums and
+#: differences ``(d10, d01, d21, d12, d02, d20)`` each quaternion component divides by the branch's ``s``, and which
+#: component is ``s / 4`` instead (its column in the table is a placeholder).
+_BRANCH_NUMERATORS = np.array([(2, 4, 0, 0), (0, 1, 5, 2), (1, 0, 3, 4), (5, 3, 0, 0)])
+_BRANCH_QUARTER = np.array([3, 0, 1, 2])
+#: The six as ``first + sign · second`` of the row-major 3×3 entries: m10 − m01, m01 + m10, m21 − m12, m12 + m21,
+#: m02 − m20, m02 + m20.
+_OFF_FIRST, _OFF_SECOND = np.array([3, 1, 7, 5, 2, 2]), np.array([1, 3, 5, 7, 6, 6])
+_OFF_SIGN = np.array([-1.0, 1.0, -1.0, 1.0, -1.0, 1.0])
+
+
 def matrix_to_quat(m) -> np.ndarray:
     """Quaternion(s) ``(..., 4)`` with w ≥ 0 of proper rotation matrix/matrices ``(..., 3, 3)`` (any 3×3 block of a
-    larger matrix is read from its top-left corner). Degenerate input gives inf / nan, never an exception."""
+    larger matrix is read from its top-left corner). Degenerate input gives inf / nan, never an exception.
+
+    Each matrix takes one branch (trace > 0, else its largest diagonal entry) and only that branch is computed, with
+    the same operations as evaluating it alone: ``s = 2·√(radicand)``, one component ``s / 4`` and the others a sum or
+    difference of two off-diagonal entries divided by ``s``."""
     m = np.asarray(m, dtype=float)
-    m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
-    trace = m00 + m11 + m22
-    cases = [trace > 0, (m00 > m11) & (m00 > m22), m11 > m22]
-    with np.errstate(invalid="ignore", divide="ignore"):  # every branch is evaluated; the chosen one is valid
-        s0 = np.sqrt(trace + 1.0) * 2
-        s1 = np.sqrt(1.0 + m00 - m11 - m22) * 2
-        s2 = np.sqrt(1.0 + m11 - m00 - m22) * 2
-        s3 = np.sqrt(1.0 + m22 - m00 - m11) * 2
-        d10, d01 = m[..., 1, 0] - m[..., 0, 1], m[..., 0, 1] + m[..., 1, 0]
-        d21, d12 = m[..., 2, 1] - m[..., 1, 2], m[..., 1, 2] + m[..., 2, 1]
-        d02, d20 = m[..., 0, 2] - m[..., 2, 0], m[..., 0, 2] + m[..., 2, 0]
-        branches = [
-            (d21 / s0, d02 / s0, d10 / s0, 0.25 * s0),
-            (0.25 * s1, d01 / s1, d20 / s1, d21 / s1),
-            (d01 / s2, 0.25 * s2, d12 / s2, d02 / s2),
-            (d20 / s3, d12 / s3, 0.25 * s3, d10 / s3),
-        ]
-    out = np.stack([np.select(cases, [b[k] for b in branches[:3]], branches[3][k]) for k in range(4)], axis=-1)
-    return np.where(out[..., 3:4] < 0, -out, out)
+    shape = m.shape[:-2]
+    flat = m[..., :3, :3].reshape(-1, 9)  # row-major entries of each 3×3 block
+    m00, m11, m22 = flat[:, 0], flat[:, 4], flat[:, 8]
+    with np.errstate(invalid="ignore", divide="ignore"):  # a degenerate matrix: inf / nan in its row
+        trace = m00 + m11 + m22
+        branch = np.where(trace > 0, 0, np.where((m00 > m11) & (m00 > m22), 1, np.where(m11 > m22, 2, 3)))
+        rows = np.arange(len(flat))
+        radicands = np.stack([trace + 1.0, 1.0 + m00 - m11 - m22, 1.0 + m11 - m00 - m22, 1.0 + m22 - m00 - m11], axis=1)
+        off = flat[:, _OFF_FIRST] + _OFF_SIGN * flat[:, _OFF_SECOND]  # a − b is a + (−b): the same bits
+        s = np.sqrt(radicands[rows, branch]) * 2
+        out = off[rows[:, None], _BRANCH_NUMERATORS[branch]] / s[:, None]
+        out[rows, _BRANCH_QUARTER[branch]] = 0.25 * s
+    out = np.where(out[:, 3:4] < 0, -out, out)
+    return out.reshape(*shape, 4)

@@ -98,3 +98,23 @@ def test_matrix_to_quat_matches_the_numpy_formulation():
         rot = m[:3, :3] / np.abs(np.array(parts[2]))
         rot[:, 0] *= math.copysign(1.0, parts[2][0])
         assert tuple(transforms.matrix_to_quat(rot).tolist()) == _reference_quat(rot)
+
+
+def test_matrix_to_quat_of_a_stack_is_each_matrix_alone():
+    """One call for many matrices (each takes its own branch), also read from the top-left of 4×4s and of a stack
+    with more axes: the same floats as the reference of each."""
+    rots = []
+    for m in _random_matrices(2000, 11):
+        parts = _reference(m)
+        if parts is not None:
+            rot = m[:3, :3] / np.abs(np.array(parts[2]))
+            rot[:, 0] *= math.copysign(1.0, parts[2][0])
+            rots.append(rot)
+    rots += [np.diag(d) for d in ([1.0, -1.0, -1.0], [-1.0, 1.0, -1.0], [-1.0, -1.0, 1.0], [1.0, 1.0, 1.0])]
+    expected = [_reference_quat(r) for r in rots]
+    assert [tuple(q) for q in transforms.matrix_to_quat(np.array(rots)).tolist()] == expected
+    padded = np.zeros((len(rots), 4, 4))
+    padded[:, :3, :3], padded[:, 3, 3] = rots, 1.0
+    assert [tuple(q) for q in transforms.matrix_to_quat(padded).tolist()] == expected
+    grid = transforms.matrix_to_quat(np.array(rots[:12]).reshape(3, 4, 3, 3))
+    assert grid.shape == (3, 4, 4) and [tuple(q) for q in grid.reshape(12, 4).tolist()] == expected[:12]
