@@ -224,12 +224,6 @@ def exact_trs_many(m: np.ndarray) -> tuple[list, list, list, np.ndarray]:
     return t.tolist(), q.tolist(), s.tolist(), ok
 
 
-def exact_trs(m) -> tuple[tuple, tuple, tuple] | None:
-    """(translation, rotation xyzw, scale) of a 4×4 that a glTF TRS can hold exactly (no shear); else None."""
-    t, q, s, ok = exact_trs_many(_stack(m)[0])
-    return (tuple(t[0]), tuple(q[0]), tuple(s[0])) if ok[0] else None
-
-
 def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int]):
     """The world transform of node ``target`` expressed in node ``base``'s local space, decomposed (or None)."""
     with np.errstate(over="ignore", invalid="ignore"):  # huge or tiny transforms: decompose refuses non-finite
