@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from ..gltf.nodes import affine_inverse
 from ..gltf.validate.codes import EXPORT_PLAYS_DIFFERENTLY
 from ..mapping.mass_to_gltf import in_compound
 from .blender_settings import WRITTEN_CONSTRAINTS
@@ -130,11 +131,8 @@ def scale_problems(b: Builder, ob, shape: str) -> list[str]:
     if shape in _MESHED and sign < 0:
         found.append(MIRRORED_HULL)
     if child:
-        parent = b.session.world(ob.parent)
-        try:
-            relative = np.linalg.inv(np.asarray(parent, dtype=float)) @ np.asarray(b.session.world(ob), dtype=float)
-        except np.linalg.LinAlgError:
-            relative = None
+        inverse = affine_inverse(b.session.world(ob.parent))
+        relative = None if inverse is None else inverse @ b.session.world(ob)
         if relative is not None and any(_differ(s, 1.0) for s in _scales(relative)[0]):
             found.append(CHILD_SCALE)
     return found

@@ -1,9 +1,9 @@
 """glTF node hierarchy helpers (bpy-free, numpy): parents, local/world matrices, TRS decomposition, and the one home
-of the 4×4 frame math (``rigid``, ``affine_inverse``, ``rigid_inverse``, ``relative_offset``, ``decompose``,
-``exact_trs``).
+of the 4×4 frame math (``rigid``, ``affine_inverses``, ``rigid_inverse``, ``relative_offset``, ``decompositions``,
+``exact_trs_many``).
 
 Each rule has one implementation, written for a stack of matrices ``(n, 4, 4)``; one matrix is a stack of one
-(``local_matrix``, ``decompose``, ``exact_trs``, ``affine_inverse`` take one and return one; ``rigid`` and
+(``local_matrix``, ``decompose``, ``affine_inverse`` take one and return one; ``rigid`` and
 ``rigid_inverse`` take either). The edge cases (zero-scale axes, singular or non-finite matrices, shear) are rows of
 the same arrays, so a node computed alone and the same node in a whole-file batch get the same answer.
 ``node_frames.WorldFrames`` composes the world matrices of a whole file.
@@ -227,12 +227,8 @@ def exact_trs_many(m: np.ndarray) -> tuple[list, list, list, np.ndarray]:
 def relative_frame(target: int, base: int, nodes: list, parents: dict[int, int]):
     """The world transform of node ``target`` expressed in node ``base``'s local space, decomposed (or None)."""
     with np.errstate(over="ignore", invalid="ignore"):  # huge or tiny transforms: decompose refuses non-finite
-        base_world = world_matrix(base, nodes, parents)
-        try:
-            inverse = np.linalg.inv(base_world)
-        except np.linalg.LinAlgError:
-            return None
-        return decompose(inverse @ world_matrix(target, nodes, parents))
+        inverse = affine_inverse(world_matrix(base, nodes, parents))
+        return None if inverse is None else decompose(inverse @ world_matrix(target, nodes, parents))
 
 
 # --- rigid transforms -------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import bpy
 import numpy as np
 
 from ...io.gltf.model import JointDescription
-from ...io.gltf.nodes import rigid
+from ...io.gltf.nodes import affine_inverse, rigid
 from ...io.gltf.transforms import quat_to_matrix
 from ...io.mapping import mesh_points
 from ...io.mapping.axes import AXIS_CHANGE
@@ -251,8 +251,8 @@ def object_pieces(
     if show.get("shapes", True):
         out["object"] = dict(shape_layers(ob))
         parts = compound_parts(ob, children)
-        inverse = np.linalg.inv(_matrix(ob)) if parts else None
-        for child in parts:  # a compound body's shapes are its rigid-body children
+        inverse = affine_inverse(_matrix(ob)) if parts else None  # None at scale 0: no frame to put children in
+        for child in parts if inverse is not None else ():  # a compound body's shapes are its rigid-body children
             for layer, lines in shape_layers(child).items():
                 part = overlay_marks.transformed(lines, inverse @ _matrix(child))
                 have = out["object"].get(layer)

@@ -290,6 +290,20 @@ def test_a_selected_compound_body_draws_its_child_shapes_and_follows_them(clean)
     assert_allclose(moved.mean(axis=0), [2.0, 0.0, 0.0], atol=1e-5)
 
 
+def test_a_compound_body_scaled_to_zero_does_not_hide_the_other_selected_bodies(clean):
+    """A compound body at scale 0 (a "pop-in" animation's first frame) has no inverse world matrix: its children's
+    shapes cannot be put in its frame, so it draws no shape lines, and every other selected body still draws
+    (before, ``np.linalg.inv`` raised in the draw callback and the whole overlay disappeared)."""
+    rbw = rigid_body_world()
+    parent = rigid_box(rbw, "Cart", shape="COMPOUND")
+    rigid_box(rbw, "Wheel", size=(0.5, 0.5, 0.5), shape="SPHERE", location=(1.0, 0.0, 0.0), parent=parent)
+    parent.scale = (0.0, 0.0, 0.0)
+    capsule = _capsule_node(location=(5.0, 0.0, 0.0))
+    alone = _lines(clean, [capsule])["collider"]
+    lines = _lines(clean, [parent, capsule])
+    assert_allclose(lines["collider"], alone)  # only the capsule's shape: the cart's children have no frame
+
+
 def test_a_falling_body_is_not_rebuilt_while_the_simulation_plays(clean):
     from joint_helpers import step
 
