@@ -19,7 +19,7 @@ from ..mapping.bone_nodes import stand_ins
 from ..mapping.object_tree import ObjectTree
 from ..mapping.roles import HELPER_ROLES
 from ..mapping.stored_values import FIELDS, ROWS, Path, StoredRows, parse, read, rows_text, stored_fields
-from ..mapping.values_to_gltf import gltf_local
+from ..mapping.values_to_gltf import gltf_locals
 from ..report import Reporting
 
 EXPORT_SKIPPED = "GLTF_PHYSICS_EXPORT_SKIPPED"  # something that could not be written (WARNING)
@@ -37,16 +37,16 @@ HELPER_JOINT_ROLES = ("JOINT", *HELPER_ROLES)
 
 
 def set_trs(node, trs: tuple) -> None:
-    """Give a gltf2_io node the local transform ``trs`` (``values_to_gltf.gltf_local``), identity parts left out.
+    """Give a gltf2_io node the local transform ``trs`` (``values_to_gltf.gltf_locals``), identity parts left out.
 
     Values within 2·10⁻⁶ of 0 or 1 (the identity's parts) are made exact first, as io_scene_gltf2 does for every node
     it writes (its ``round_if_near``): a local transform computed here from two 32-bit world matrices carries noise
     (a translation of 10⁻²² beside an exact 0) that the same node written by io_scene_gltf2 would not have, and the
     noise depends on the machine's float arithmetic."""
-    t, q, s = _snapped(trs)
-    node.translation = list(t) if any(abs(v) > 1e-9 for v in t) else None
-    node.rotation = list(q) if abs(abs(q[3]) - 1.0) > 1e-9 else None
-    node.scale = list(s) if any(abs(v - 1.0) > 1e-9 for v in s) else None
+    t, q, s = _snapped(trs)  # identity parts are now exact
+    node.translation = list(t) if any(t) else None
+    node.rotation = list(q) if abs(q[3]) != 1.0 else None
+    node.scale = list(s) if s != (1.0, 1.0, 1.0) else None
     node.matrix = None
 
 
@@ -87,15 +87,21 @@ def joint_role(pg) -> str:
 _JOINT = ("joint",)
 
 
-def nested_transform(session, ob, parent) -> tuple[tuple | None, str]:
-    """The glTF local transform of nested body ``ob`` under its file ``parent`` (world transform kept), or None and
-    why it stays where it is (animated, or the local transform would need shear)."""
-    if ob.animation_data is not None and ob.animation_data.action is not None:
-        return None, f"{ob.name!r} is animated: left at the scene root"
-    trs = gltf_local(session.world(parent), session.world(ob), session.yup)
-    if trs is None:
-        return None, f"{ob.name!r} cannot go back under {parent.name!r} (shear)"
-    return trs, ""
+def nested_transforms(session, pairs: list) -> list[tuple[tuple | None, str]]:
+    """For each (nested body ``ob``, its file ``parent``): the glTF local transform of ``ob`` under ``parent`` (world
+    transform kept), or None and why it stays where it is (animated, or the local transform would need shear). One
+    ``gltf_locals`` call for all of them: a scene's nested bodies are many, the frame math's cost is per call."""
+    parents, worlds = [session.world(parent) for _, parent in pairs], [session.world(ob) for ob, _ in pairs]
+    trs = gltf_locals(parents, worlds, session.yup)
+    out = []
+    for (ob, parent), local in zip(pairs, trs, strict=True):
+        if ob.animation_data is not None and ob.animation_data.action is not None:
+            out.append((None, f"{ob.name!r} is animated: left at the scene root"))
+        elif local is None:
+            out.append((None, f"{ob.name!r} cannot go back under {parent.name!r} (shear)"))
+        else:
+            out.append((local, ""))
+    return out
 
 
 class ReadView:
@@ -436,14 +442,15 @@ class Builder(Reporting):
     def restore_parents(self) -> None:
         """Nested bodies the import unparented from a compound body go back under their file parent's node
         (world transform kept; skipped when animated or when the local transform would need shear)."""
-        for ob, parent in self.reparent:
+        roots = set().union(*(scene.nodes or [] for scene in self.plan.scenes or []))
+        pairs = [(ob, parent) for ob, parent in self.reparent if self.node_index(ob) in roots]  # the others stay put
+        for (ob, parent), (trs, why) in zip(pairs, nested_transforms(self.session, pairs), strict=True):
             child, target = self.node_index(ob), self.node_index(parent)
             roots = [set(scene.nodes or []) for scene in self.plan.scenes or []]
             if child is None or target is None or not any(child in r for r in roots):
                 continue
             if self._reaches(child, target):  # a script pointed gltf_parent at the body itself or below it
                 continue
-            trs, why = nested_transform(self.session, ob, parent)
             if trs is None:
                 self.note(EXPORT_APPROXIMATED, pointer("nodes", child), why)
                 continue

@@ -74,23 +74,24 @@ def restore(scene_nodes: list, object_of: Callable[[object], object | None], roo
 def nest(session, scene_nodes: list) -> int:
     """Move the root node of every nested body the import unparented into its file parent's children (world
     transform kept); the number moved."""
-    from .context import nested_transform, set_trs
+    from .context import nested_transforms, set_trs
 
     moved = 0
     roots = {id(node) for node in scene_nodes}
+    candidates = []  # (object, its file parent, its root node, the parent's node)
     for name, ob in list(session.objects.items()):
         pg = session.pg_of(ob)
         parent = pg.gltf_parent if pg is not None else None
         if parent is None:
             continue
         nodes, parent_nodes = session.nodes_of.get(name, []), session.nodes_of.get(parent.name, [])
-        if len(nodes) != 1 or len(parent_nodes) != 1 or id(nodes[0]) not in roots:
-            continue
-        child, target = nodes[0], parent_nodes[0]
+        if len(nodes) == 1 and len(parent_nodes) == 1 and id(nodes[0]) in roots:
+            candidates.append((ob, parent, nodes[0], parent_nodes[0]))
+    transforms = nested_transforms(session, [(ob, parent) for ob, parent, _, _ in candidates])
+    for (_, _, child, target), (trs, _) in zip(candidates, transforms, strict=True):
         if any(node is target for node in _walk([child])):  # gltf_parent set by a script to the body or below it
             continue
-        trs, _ = nested_transform(session, ob, parent)  # None: restore_parents says why after the numbering
-        if trs is None:
+        if trs is None:  # restore_parents says why after the numbering
             continue
         set_trs(child, trs)
         scene_nodes.remove(child)

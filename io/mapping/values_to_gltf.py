@@ -64,11 +64,6 @@ def attachment_frames(parents: Sequence, pivots: Sequence, yup: bool = True) -> 
     ]
 
 
-def attachment_frame(parent_world, pivot_world, yup: bool = True) -> Frame | None:
-    """``attachment_frames`` of one pair."""
-    return attachment_frames([parent_world], [pivot_world], yup)[0]
-
-
 def gltf_locals(parents: Sequence, worlds: Sequence, yup: bool = True) -> list[tuple[tuple, tuple, tuple] | None]:
     """glTF TRS of nodes whose Blender world matrices are ``worlds`` under nodes at ``parents`` (None = scene root;
     the exporter's K·M·K⁻¹ conversion of the Blender local matrix), for many nodes at once; None where a parent is
@@ -82,11 +77,6 @@ def gltf_locals(parents: Sequence, worlds: Sequence, yup: bool = True) -> list[t
         t, q, s, exact = exact_trs_many(k @ inverse @ world @ k.T)
     ok &= exact
     return [(tuple(t[i]), tuple(q[i]), tuple(s[i])) if ok[i] else None for i in range(len(worlds))]
-
-
-def gltf_local(parent_world, child_world, yup: bool = True) -> tuple[tuple, tuple, tuple] | None:
-    """``gltf_locals`` of one node."""
-    return gltf_locals([parent_world], [child_world], yup)[0]
 
 
 # --- shapes -------------------------------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def test_edge_cases_of_attachment_frames():
     assert np.linalg.det(nodes.rigid(np.diag([1.0, -1.0, 1.0, 1.0]))) == pytest.approx(1.0)  # made proper
     for count in range(1, len(cases) + 1):  # any number of pairs in one pass, and each alone: the same answers
         assert frames.attachment_frames(list(parents[:count]), list(pivots[:count]), yup=False) == got[:count]
-    assert [frames.attachment_frame(p, v, yup=False) for p, v in cases] == got
+    assert [frames.attachment_frames([p], [v], yup=False)[0] for p, v in cases] == got
     assert frames.attachment_frames([], []) == []
 
 
@@ -112,7 +112,7 @@ def test_node_locals_composed_back_are_the_worlds(yup):
         base = np.eye(4) if parent is None else parent
         assert base @ np.linalg.inv(k) @ _trs_matrix(*trs) @ k == pytest.approx(world, abs=1e-9)
         assert min(abs(v) for v in trs[2]) >= 0.2 / 1.5 - 1e-9
-    assert [frames.gltf_local(p, w, yup) for p, w in zip(parents[:20], worlds[:20], strict=True)] == got[:20]
+    assert [frames.gltf_locals([p], [w], yup)[0] for p, w in zip(parents[:20], worlds[:20], strict=True)] == got[:20]
 
 
 def test_node_locals_edge_cases():

@@ -79,12 +79,12 @@ def test_attachment_frame_is_the_pivot_in_the_parent_in_gltf_axes():
     parent[:3, 3] = (1.0, 2.0, 3.0)
     pivot = np.eye(4)
     pivot[:3, 3] = (1.0, 2.0, 4.0)  # 1 m above the parent (Blender Z) = glTF +Y
-    frame = mapping.attachment_frame(parent, pivot)
+    frame = mapping.attachment_frames([parent], [pivot])[0]
     assert frame.translation == pytest.approx((0.0, 1.0, 0.0))
     # frame axes = the pivot's Blender axes expressed in glTF: glTF world of the frame = K @ pivot
     rot = joint_mapping.permutation_matrix((0, 1, 2))
-    assert frame.rotation == pytest.approx(mapping.attachment_frame(None, rot).rotation)
-    world = mapping.attachment_frame(None, pivot)
+    assert frame.rotation == pytest.approx(mapping.attachment_frames([None], [rot])[0].rotation)
+    world = mapping.attachment_frames([None], [pivot])[0]
     assert world.translation == pytest.approx((1.0, 4.0, -2.0))
 
 
