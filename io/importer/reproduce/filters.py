@@ -70,6 +70,14 @@ def _split(ctx: ImportContext, state: dict, m: int, body, keys: dict, collection
                 "its filter differs from the compound's, but its shape cannot be split off",
             )
             continue
+        if _flat(body) or (node_object is not None and _flat(node_object)):
+            ctx.note(
+                APPROXIMATED,
+                ctx.node_pointer(c, "collider", "collisionFilter"),
+                "its filter differs from the compound's, but its shape cannot be split off: its node or the body "
+                "is flat (scale 0 along an axis), so no parent could hold it where it is",
+            )
+            continue
         share = volumes[part.as_pointer()] / total
         moved.append((c, part, node_object, share))
     if not moved:
@@ -115,10 +123,18 @@ def _volume(ob) -> float:
     return math.prod(size) * math.prod(scale)
 
 
+def _flat(ob) -> bool:
+    """Is ``ob``'s world matrix singular (scale 0 along an axis somewhere up its parents)? A child of it cannot be
+    placed anywhere but in its flattened space."""
+    return world_of(ob).determinant() == 0.0
+
+
 def _reparent(ob, parent) -> None:
+    """``ob`` under ``parent``, where it is. ``inverted_safe``: Remove runs on scenes the user may have flattened
+    since the import (a split part's world is then flat as its parent's)."""
     world = world_of(ob)
     ob.parent = parent
-    ob.matrix_parent_inverse = world_of(parent).inverted() if parent is not None else Matrix.Identity(4)
+    ob.matrix_parent_inverse = world_of(parent).inverted_safe() if parent is not None else Matrix.Identity(4)
     ob.matrix_basis = world
 
 

@@ -117,7 +117,8 @@ def restore(helper) -> None:
         return
     world = body.matrix_world.copy()
     body.parent = parent
-    body.matrix_parent_inverse = parent.matrix_world.inverted() if parent is not None else Matrix.Identity(4)
+    # inverted_safe: a parent flat along an axis (scale 0) has no inverse; the body stays in its flattened space
+    body.matrix_parent_inverse = parent.matrix_world.inverted_safe() if parent is not None else Matrix.Identity(4)
     body.matrix_world = world
     if parent is not None and body.gltf_physics.gltf_parent == parent:
         body.gltf_physics.gltf_parent = None

@@ -4,9 +4,12 @@ would let it through; option off, Blender filters the whole compound one way. Ex
 
 from __future__ import annotations
 
+import json
+
 import bpy
 import pytest
 
+from blenderkit import submodule
 from export_helpers import export
 from reproduce_kit import RB, import_file, reset, step, tilt_degrees, write
 
@@ -152,3 +155,21 @@ def test_export_and_remove(clean, tmp_path):
         for ob in bpy.data.objects
     }
     assert on == off
+
+
+def test_a_flat_child_node_with_its_own_filter_imports_without_a_failed_step(clean, tmp_path):
+    """A compound child whose node is flat (scale 0 along one axis: no inverse) and whose filter differs: the split
+    would parent its shape under that node, which no parent inverse can undo; it stays in the compound with a note
+    (it raised "matrix does not have an inverse" inside the split, a failed step that left a helper half-made)."""
+    path = _compound_file(tmp_path, UPPER, LOWER)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["nodes"][2]["scale"] = [1.0, 1.0, 0.0]  # Lower: flat
+    path.write_text(json.dumps(document), encoding="utf-8")
+    import_file(path)
+    diagnostics = submodule(clean, "io.hooks").last_report("import").diagnostics
+    assert not [str(d) for d in diagnostics if d.code == "GLTF_PHYSICS_IMPORT_FAILED"]
+    (note,) = [
+        d for d in diagnostics if d.pointer == "/nodes/2/extensions/KHR_physics_rigid_bodies/collider/collisionFilter"
+    ]
+    assert "cannot be split off" in note.message
+    assert not [ob.name for ob in bpy.data.objects if ob.name.endswith((".apart", ".fixed"))]  # nothing half-made

@@ -10,6 +10,7 @@ import bpy
 import pytest
 from mathutils import Vector
 
+from blenderkit import submodule
 from export_helpers import export
 from reproduce_kit import RB, SHAPES, body, ground, import_file, reset, step, tilt_degrees, write
 
@@ -144,3 +145,16 @@ def test_a_hinged_body_swings_about_its_centre_of_mass(clean, tmp_path):
     bpy.ops.gltf_physics.remove_reproduction_helpers()
     joints = [ob.rigid_body_constraint for ob in bpy.context.scene.rigidbody_world.constraints.objects]
     assert any(arm_ob in (c.object1, c.object2) for c in joints)
+
+
+def test_a_body_under_a_flat_parent_node_imports_and_is_removed_without_a_failure(clean, tmp_path):
+    """A body with a centre of mass under a parent node that is flat (scale 0 along one axis: no inverse): the
+    import and Remove run without a failed step or an exception, and Remove leaves the body under its parent."""
+    cube = body("Cube", [0.5, 1.0, 0.0], centerOfMass=[0.0, -0.25, 0.0])
+    root = {"name": "Root", "translation": [1.0, 2.0, 3.0], "scale": [1.0, 0.0, 1.0], "children": [1]}
+    import_file(write(tmp_path, "flat_parent", [root, cube]))
+    diagnostics = submodule(clean, "io.hooks").last_report("import").diagnostics
+    assert not [str(d) for d in diagnostics if d.code == "GLTF_PHYSICS_IMPORT_FAILED"]
+    assert bpy.ops.gltf_physics.remove_reproduction_helpers() == {"FINISHED"}
+    assert bpy.data.objects["Cube"].parent == bpy.data.objects["Root"]
+    assert "Cube.center_of_mass" not in bpy.data.objects
