@@ -593,6 +593,47 @@ def drop_own_extras(gltf2_plan, key: str) -> None:
                 item.extras = None
 
 
+#: The one key whose empty object io_scene_gltf2 keeps (``export.__should_include_json_value``).
+_KEPT_EMPTY = "KHR_materials_unlit"
+
+
+def written_form(value):
+    """``value`` as io_scene_gltf2 writes an extension value it does not pass through (``export.__fix_json``, the
+    same on every release checked), taken to its fixed point: in objects, a ``None`` member and an empty object or
+    array are left out (but ``extras``, kept as it is, and an empty ``KHR_materials_unlit``), and a float with an
+    integer value is written as an integer; arrays keep every item. The physics goes into the plan in this form, so
+    the file is the same whether io_scene_gltf2 fixes it again (4.2 – 5.0: a fixed point is left as it is) or passes
+    it through (5.2+, ``passthrough_extension_data``, which saves its two copying passes over the physics).
+
+    io_scene_gltf2 runs its fix twice and tests emptiness before it fixes a member, so an object holding only a
+    ``null`` three levels down kept an empty object there; the fixed point leaves it out (passthrough values from
+    the source file only)."""
+    kind = type(value)
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if item is None:
+                continue
+            if key == "extras":
+                out[key] = item
+                continue
+            item_kind = type(item)
+            if item_kind is dict or item_kind is list:
+                item = written_form(item)
+                if item or key == _KEPT_EMPTY:
+                    out[key] = item
+            elif item_kind is float:
+                out[key] = int(item) if item.is_integer() else item
+            else:
+                out[key] = item
+        return out
+    if kind is list:
+        return [written_form(item) for item in value]
+    if kind is float and value.is_integer():
+        return int(value)
+    return value
+
+
 def new_node(name: str, translation: list, rotation: list, scale) -> Any:
     """A ``gltf2_io.Node`` with only a name and a TRS (``scale`` None when it is (1, 1, 1))."""
     from io_scene_gltf2.io.com import gltf2_io

@@ -131,3 +131,8 @@ class GltfPhysicsExport:
     def gather_gltf_extensions_hook(self, gltf2_plan, export_settings):
         """Everything gathered and flattened: build and write the physics."""
         self.run.extensions(gltf2_plan, export_settings)
+
+    @_guarded("export")
+    def passthrough_extension_data(self, passthrough_extensions, gltf2_plan, export_settings):
+        """io_scene_gltf2 5.2+: our extensions' values go into the file as written (``ExportRun``)."""
+        self.run.passthrough_extension_data(passthrough_extensions)

@@ -39,6 +39,7 @@ class ExportRun:
         self.report = report
         self.session: ExportSession | None = None
         self.off = False  # physics export is off for this run (read once: every hook of every node asks)
+        self.passthrough: list[str] = []  # extension names all of whose values we wrote (``apply_output``)
 
     def _session(self, export_settings) -> ExportSession | None:
         """The run's ExportSession, or None when physics export is off."""
@@ -138,12 +139,21 @@ class ExportRun:
         try:
             with gc_paused():  # many short-lived objects: no full collector passes in between
                 build(session, gltf2_plan)
+                self.passthrough = session.passthrough
                 # the last hook: the session (a stored-values view, a world matrix, a decision per object) is freed
                 # here, not when io_scene_gltf2 drops this hook object once the file is written: fewer live objects
                 # while io_scene_gltf2 encodes the file, so fewer collector passes
                 self.session = session = None
         finally:
             _report_export(self.report, revision, export_settings)
+
+    def passthrough_extension_data(self, passthrough_extensions: list) -> None:
+        """io_scene_gltf2 5.2+ asks which extensions' values go into the file as they are: ours, already in its
+        written form (``apply_output``), so it does not copy and fix the physics twice more (the same file; older
+        releases never ask, and fixing the written form leaves it as it is)."""
+        for name in self.passthrough:
+            if name not in passthrough_extensions:
+                passthrough_extensions.append(name)
 
 
 #: The name of our property groups (``Object.gltf_physics``, ``Scene.gltf_physics``): never written as extras.
@@ -190,13 +200,15 @@ def _report_export(report: RunReport, revision: str, export_settings) -> None:
 
 
 def apply_output(plan, output) -> list[str]:
-    """Merge a writer's ``WriteOutput`` into the gltf2_io plan (plain dicts); returns the extension names used."""
+    """Merge a writer's ``WriteOutput`` into the gltf2_io plan (plain dicts, in io_scene_gltf2's written form:
+    ``gltf_addon.written_form``); returns the extension names whose every value in the plan is ours (node
+    extensions, root extensions nobody else wrote; none when our values hold extensions of their own, whose
+    declaration io_scene_gltf2 keeps only where its fix meets them): what io_scene_gltf2 5.2+ may pass through."""
     used = [name for _, exts in sorted(output.nodes.items()) for name in exts]
     used.extend(output.root)
     # extensions nested in kept extras / extensions / unknown keys
-    used.extend(
-        sorted(extension_names([list(output.root.values()), [list(e.values()) for e in output.nodes.values()]]))
-    )
+    nested = extension_names([list(output.root.values()), [list(e.values()) for e in output.nodes.values()]])
+    used.extend(sorted(nested))
     names = list(plan.extensions_used or [])
     for name in used:
         if name not in names:
@@ -206,22 +218,31 @@ def apply_output(plan, output) -> list[str]:
     for parent, child in output.new_children:
         parent_node = plan.nodes[parent]
         parent_node.children = [*(parent_node.children or []), child]
+    written_form = gltf_addon.written_form
+    owned = set()
     for index, exts in sorted(output.nodes.items()):
         node = plan.nodes[index]
         if node.extensions is None:
             node.extensions = {}
-        node.extensions.update(exts)
+        for name, value in exts.items():
+            node.extensions[name] = written_form(value)
+            owned.add(name)
+    shared = set()
     if output.root:
         if plan.extensions is None:
             plan.extensions = {}
         for name, value in output.root.items():
             existing = plan.extensions.get(name)
             if isinstance(existing, dict):
-                existing.update(value)
+                existing.update(written_form(value))
+                shared.add(name)  # another writer's members beside ours: io_scene_gltf2 fixes them as always
             else:
-                plan.extensions[name] = value
+                plan.extensions[name] = written_form(value)
+                owned.add(name)
     plan.extensions_used = names
-    return sorted(set(used))
+    if nested:  # io_scene_gltf2 keeps a used extension declared only if its fix meets the name: not passed through
+        return []
+    return sorted(owned - shared)
 
 
 def build(session: ExportSession, plan) -> None:
@@ -249,4 +270,4 @@ def build(session: ExportSession, plan) -> None:
     for diag in output.diagnostics:
         session.report.add(diag.severity, diag.code, diag.pointer, diag.message)
     counts["added_nodes"] += len(output.new_nodes)
-    apply_output(plan, output)
+    session.passthrough = apply_output(plan, output)
