@@ -622,7 +622,7 @@ def written_form(value):
                 item = written_form(item)
                 if item or key == _KEPT_EMPTY:
                     out[key] = item
-            elif item_kind is float:
+            elif item_kind is float:  # the scalar rule below, inline: tens of thousands of members per large export
                 out[key] = int(item) if item.is_integer() else item
             else:
                 out[key] = item

@@ -183,7 +183,6 @@ class ExportSession:
     bone_stand_ins: dict | None = None  # (armature address, bone name) → stand-ins (``mapping/bone_nodes.py``)
     stand_in_nodes: dict[str, list] = field(default_factory=dict)  # stand-in name → its own nodes (collision mesh)
     views: dict = field(default_factory=dict)  # bpy Object → its stored values' view (``pg_of``)
-    passthrough: list[str] = field(default_factory=list)  # extensions whose values are all ours (``apply_output``)
 
     def pg_of(self, ob):
         """``ob``'s stored glTF physics as a read-only view (``mapping/stored_values.py``; None without any), made

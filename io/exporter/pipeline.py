@@ -138,8 +138,7 @@ class ExportRun:
         revision = session.revision
         try:
             with gc_paused():  # many short-lived objects: no full collector passes in between
-                build(session, gltf2_plan)
-                self.passthrough = session.passthrough
+                self.passthrough = build(session, gltf2_plan)
                 # the last hook: the session (a stored-values view, a world matrix, a decision per object) is freed
                 # here, not when io_scene_gltf2 drops this hook object once the file is written: fewer live objects
                 # while io_scene_gltf2 encodes the file, so fewer collector passes
@@ -245,8 +244,9 @@ def apply_output(plan, output) -> list[str]:
     return sorted(owned - shared)
 
 
-def build(session: ExportSession, plan) -> None:
-    """Everything gathered and flattened: build the physics document and put it into ``plan``."""
+def build(session: ExportSession, plan) -> list[str]:
+    """Everything gathered and flattened: build the physics document and put it into ``plan``; the extensions
+    io_scene_gltf2 may pass through (``apply_output``)."""
     builder = Builder(session, plan)
     nodes_ptr = pointer("nodes")
     for name, ob in list(session.objects.items()):
@@ -265,9 +265,9 @@ def build(session: ExportSession, plan) -> None:
     counts["rigid_bodies"] = counts["bodies"]
     counts["added_nodes"] = len(builder.new_nodes)
     if builder.doc.is_empty():
-        return
+        return []
     output = write_target(builder.doc, session.revision, builder.context_json())
     for diag in output.diagnostics:
         session.report.add(diag.severity, diag.code, diag.pointer, diag.message)
     counts["added_nodes"] += len(output.new_nodes)
-    session.passthrough = apply_output(plan, output)
+    return apply_output(plan, output)

@@ -56,6 +56,7 @@ def _split(ctx: ImportContext, state: dict, m: int, body, keys: dict, collection
     volumes = {part.as_pointer(): _volume(part) for _, part in parts}
     total = sum(volumes.values()) or 1.0
     mass = body.rigid_body.mass
+    body_flat = _flat(body)  # the same answer for every part
     moved = []
     for c, part in parts:
         if keys[c] == main:
@@ -70,7 +71,7 @@ def _split(ctx: ImportContext, state: dict, m: int, body, keys: dict, collection
                 "its filter differs from the compound's, but its shape cannot be split off",
             )
             continue
-        if _flat(body) or (node_object is not None and _flat(node_object)):
+        if body_flat or (node_object is not None and _flat(node_object)):
             ctx.note(
                 APPROXIMATED,
                 ctx.node_pointer(c, "collider", "collisionFilter"),

@@ -54,10 +54,11 @@ def test_the_written_form_is_what_io_scene_gltf2_writes(addon, value):
 def test_passed_through_and_fixed_physics_write_the_same_file(addon, clean, tmp_path, monkeypatch):
     run_class = submodule(addon, "io.exporter.pipeline").ExportRun
     hooks = submodule(addon, "io.hooks")
+    for folder in ("through", "fixed"):
+        (tmp_path / folder).mkdir()
     for path in FILES:
         bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
         assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
-        (tmp_path / "through").mkdir(exist_ok=True), (tmp_path / "fixed").mkdir(exist_ok=True)
         export(tmp_path / "through" / "out.gltf", "2026")  # one file name: the buffer's name is in the JSON
         through = (tmp_path / "through" / "out.gltf").read_bytes()
         told = "passthrough_extension_data" in hooks.last_report("export").hooks_called
