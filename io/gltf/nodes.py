@@ -92,6 +92,7 @@ def _quat(m) -> tuple[float, float, float, float]:
 
 
 _PLAIN = frozenset({float, int})
+_sum = np.add.reduce  # what ``np.sum`` calls, without its per-call dispatch (a small file makes many calls)
 
 
 def _numbers(value, size: int) -> list | None:
@@ -127,7 +128,8 @@ def local_matrices(nodes: list) -> np.ndarray:
     """(n, 4, 4) local matrices (``matrix`` or TRS) of ``nodes``, in one vectorised pass."""
     n = len(nodes)
     t, s = np.zeros((n, 3)), np.ones((n, 3))
-    q = np.tile((0.0, 0.0, 0.0, 1.0), (n, 1))
+    q = np.zeros((n, 4))
+    q[:, 3] = 1.0
     explicit: dict[int, list | None] = {}
     found: dict[str, tuple[list, list]] = {"translation": ([], []), "rotation": ([], []), "scale": ([], [])}
     for i, node in enumerate(nodes):
@@ -174,7 +176,9 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     per-call set-up, which costs more than the products for the few vectors of a small file."""
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out[..., 0], out[..., 1], out[..., 2] = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+    return out
 
 
 def _stack(m) -> tuple[np.ndarray, bool]:
@@ -195,7 +199,7 @@ def decompositions(m) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         peak = np.max(np.abs(basis), axis=1)
         ok = np.isfinite(m).all(axis=(1, 2)) & (peak >= 1e-12).all(axis=1)
         peak = np.where(ok[:, None], peak, 1.0)
-        scale = peak * np.sqrt(np.sum((basis / peak[:, None, :]) ** 2, axis=1))
+        scale = peak * np.sqrt(_sum((basis / peak[:, None, :]) ** 2, axis=1))
         ok &= (scale >= 1e-12).all(axis=1) & np.isfinite(scale).all(axis=1)
         scale = np.where(ok[:, None], scale, 1.0)
         rot = np.where(ok[:, None, None], basis, np.eye(3)) / scale[:, None, :]
@@ -242,7 +246,7 @@ def _unit_orthogonal(v: np.ndarray) -> np.ndarray:
     first of equals), made orthogonal to it."""
     k = np.argmin(np.abs(v), axis=1)
     w = np.eye(3)[k] - v[np.arange(len(v)), k][:, None] * v
-    return w / np.sqrt(np.sum(w * w, axis=1))[:, None]
+    return w / np.sqrt(_sum(w * w, axis=1))[:, None]
 
 
 def rigid(m) -> np.ndarray:
@@ -252,16 +256,16 @@ def rigid(m) -> np.ndarray:
     m, one = _stack(m)
     x, y = m[:, :3, 0], m[:, :3, 1]
     with np.errstate(all="ignore"):  # degenerate and non-finite rows take the replacement axes
-        tiny = DEGENERATE * np.sqrt(np.sum(m[:, :3, :3] ** 2, axis=(1, 2)))
-        nx, ny = np.sqrt(np.sum(x * x, axis=1)), np.sqrt(np.sum(y * y, axis=1))
+        tiny = DEGENERATE * np.sqrt(_sum(m[:, :3, :3] ** 2, axis=(1, 2)))
+        nx, ny = np.sqrt(_sum(x * x, axis=1)), np.sqrt(_sum(y * y, axis=1))
         has_x, has_y = nx > tiny, ny > tiny
         ux = x / np.where(has_x, nx, 1.0)[:, None]
         if not has_x.all():
             uy = y / np.where(has_y, ny, 1.0)[:, None]
             other = np.where(has_y[:, None], _unit_orthogonal(np.where(has_y[:, None], uy, 1.0)), (1.0, 0.0, 0.0))
             ux = np.where(has_x[:, None], ux, other)
-        y = y - np.sum(ux * y, axis=1)[:, None] * ux
-        n = np.sqrt(np.sum(y * y, axis=1))
+        y = y - _sum(ux * y, axis=1)[:, None] * ux
+        n = np.sqrt(_sum(y * y, axis=1))
         has_y = n > tiny
         uy = y / np.where(has_y, n, 1.0)[:, None]
         if not has_y.all():
@@ -278,12 +282,12 @@ def affine_inverses(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a = m[:, :3, :3]
     with np.errstate(all="ignore"):
         cof = _cross(a[:, [1, 2, 0], :], a[:, [2, 0, 1], :])  # row i: (row i+1) × (row i+2) = cofactor row i
-        det = np.sum(a[:, 0, :] * cof[:, 0, :], axis=1)
+        det = _sum(a[:, 0, :] * cof[:, 0, :], axis=1)
         ok = np.abs(det) >= 1e-12
         inv = np.transpose(cof, (0, 2, 1)) / np.where(ok, det, 1.0)[:, None, None]
         out = np.zeros(m.shape)
         out[:, :3, :3] = inv
-        out[:, :3, 3] = -np.sum(inv * m[:, None, :3, 3], axis=2)
+        out[:, :3, 3] = -_sum(inv * m[:, None, :3, 3], axis=2)
     out[:, 3, 3] = 1.0
     return out, ok
 
@@ -298,9 +302,9 @@ def rigid_inverse(m: np.ndarray) -> np.ndarray:
     """Inverse of a rigid 4×4 transform (rotation + translation), or of each of a stack ``(n, 4, 4)``."""
     m = np.asarray(m, dtype=float)
     out = np.zeros(m.shape)
-    rotation = np.swapaxes(m[..., :3, :3], -1, -2)
+    rotation = m[..., :3, :3].swapaxes(-1, -2)
     out[..., :3, :3] = rotation
-    out[..., :3, 3] = -np.sum(rotation * m[..., None, :3, 3], axis=-1)
+    out[..., :3, 3] = -_sum(rotation * m[..., None, :3, 3], axis=-1)
     out[..., 3, 3] = 1.0
     return out
 

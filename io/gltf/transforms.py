@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+_IDENTITY = np.array((0.0, 0.0, 0.0, 1.0))  # what a zero quaternion reads as
+
 
 def quat_to_matrix(q) -> np.ndarray:
     """Rotation matrix/matrices ``(..., 3, 3)`` of quaternion(s) ``(..., 4)``, normalised first (zero → identity).
@@ -21,19 +23,20 @@ def quat_to_matrix(q) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):  # a huge or non-finite quaternion: inf / nan, no warning
         norm = np.sqrt(x * x + y * y + z * z + w * w)
     unit = norm > 0.0
-    safe = np.where(unit, norm, 1.0)
-    x, y, z, w = (np.where(unit, x / safe, 0.0), np.where(unit, y / safe, 0.0), np.where(unit, z / safe, 0.0),
-                  np.where(unit, w / safe, 1.0))  # fmt: skip
+    q = np.where(unit[..., None], q / np.where(unit, norm, 1.0)[..., None], _IDENTITY)
+    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    xx, yy, zz = x * x, y * y, z * z  # each product once: the same floats as computing it in every entry
+    xy, xz, yz, xw, yw, zw = x * y, x * z, y * z, x * w, y * w, z * w
     out = np.empty((*q.shape[:-1], 3, 3))
-    out[..., 0, 0] = 1 - 2 * (y * y + z * z)
-    out[..., 0, 1] = 2 * (x * y - z * w)
-    out[..., 0, 2] = 2 * (x * z + y * w)
-    out[..., 1, 0] = 2 * (x * y + z * w)
-    out[..., 1, 1] = 1 - 2 * (x * x + z * z)
-    out[..., 1, 2] = 2 * (y * z - x * w)
-    out[..., 2, 0] = 2 * (x * z - y * w)
-    out[..., 2, 1] = 2 * (y * z + x * w)
-    out[..., 2, 2] = 1 - 2 * (x * x + y * y)
+    out[..., 0, 0] = 1 - 2 * (yy + zz)
+    out[..., 0, 1] = 2 * (xy - zw)
+    out[..., 0, 2] = 2 * (xz + yw)
+    out[..., 1, 0] = 2 * (xy + zw)
+    out[..., 1, 1] = 1 - 2 * (xx + zz)
+    out[..., 1, 2] = 2 * (yz - xw)
+    out[..., 2, 0] = 2 * (xz - yw)
+    out[..., 2, 1] = 2 * (yz + xw)
+    out[..., 2, 2] = 1 - 2 * (xx + yy)
     return out
 
 
@@ -63,7 +66,11 @@ def matrix_to_quat(m) -> np.ndarray:
         trace = m00 + m11 + m22
         branch = np.where(trace > 0, 0, np.where((m00 > m11) & (m00 > m22), 1, np.where(m11 > m22, 2, 3)))
         rows = np.arange(len(flat))
-        radicands = np.stack([trace + 1.0, 1.0 + m00 - m11 - m22, 1.0 + m11 - m00 - m22, 1.0 + m22 - m00 - m11], axis=1)
+        radicands = np.empty((len(flat), 4))  # columns filled in place (``np.stack`` costs more than they do)
+        radicands[:, 0] = trace + 1.0
+        radicands[:, 1] = 1.0 + m00 - m11 - m22
+        radicands[:, 2] = 1.0 + m11 - m00 - m22
+        radicands[:, 3] = 1.0 + m22 - m00 - m11
         off = flat[:, _OFF_FIRST] + _OFF_SIGN * flat[:, _OFF_SECOND]  # a − b is a + (−b): the same bits
         s = np.sqrt(radicands[rows, branch]) * 2
         out = off[rows[:, None], _BRANCH_NUMERATORS[branch]] / s[:, None]

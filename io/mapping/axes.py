@@ -39,19 +39,19 @@ def clean_zero(v) -> float:
 
 def vec_to_blender(v) -> tuple[float, float, float]:
     """Vector / pseudovector (x, y, z)glTF → (x, −z, y)Blender."""
-    x, y, z = (float(c) for c in v)
+    x, y, z = map(float, v)
     return (x, -z, y)
 
 
 def scale_to_blender(s) -> tuple[float, float, float]:
     """Scale, inertia diagonal or box size (x, y, z)glTF → (x, z, y)Blender (no sign change)."""
-    x, y, z = (float(c) for c in s)
+    x, y, z = map(float, s)
     return (x, z, y)
 
 
 def quat_to_blender(q) -> tuple[float, float, float, float]:
     """Quaternion glTF (x, y, z, w) → Blender (w, x, y, z) of the same rotation in Blender axes."""
-    x, y, z, w = (float(c) for c in q)
+    x, y, z, w = map(float, q)
     return (w, x, -z, y)
 
 
@@ -71,19 +71,19 @@ def matrix_to_blender(m) -> np.ndarray:
 
 def vec_to_gltf(v) -> tuple[float, float, float]:
     """Vector / pseudovector (x, y, z)Blender → (x, z, −y)glTF, without negative zeros."""
-    x, y, z = (float(c) for c in v)
+    x, y, z = map(float, v)
     return (clean_zero(x), clean_zero(z), clean_zero(-y))
 
 
 def scale_to_gltf(s) -> tuple[float, float, float]:
     """Scale, inertia diagonal or box extents (x, y, z)Blender → (x, z, y)glTF (no sign change)."""
-    x, y, z = (float(c) for c in s)
+    x, y, z = map(float, s)
     return (x, z, y)
 
 
 def quat_to_gltf(q) -> tuple[float, float, float, float]:
     """Blender (w, x, y, z) → glTF xyzw of the same rotation in glTF axes, without negative zeros."""
-    w, x, y, z = (float(c) for c in q)
+    w, x, y, z = map(float, q)
     return (clean_zero(x), clean_zero(z), clean_zero(-y), clean_zero(w))
 
 

@@ -28,8 +28,9 @@ from ..gltf.numbers import r7
 from . import passthrough
 from .axes import quat_to_blender, scale_to_blender, vec_to_blender
 from .shapes_to_blender import shape_to_json
-from .stored_values import StoredRow, StoredView
+from .stored_values import StoredRow, StoredView, written_rows
 
+LIMITS, DRIVES = ("joint", "limits"), ("joint", "drives")  # the stored lists of a joint (``stored_values.ROWS``)
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
 
@@ -273,14 +274,14 @@ def store_description(pj: StoredView, description: JointDescription, memo: dict 
     importer, *Add glTF Joint* and adopt. ``memo``: a per-import dict; joints sharing a description then share its
     values."""
     key = ("description", id(description))
-    items = memo.get(key) if memo is not None else None
-    if items is None:
-        items = _description_values(description)
+    rows = memo.get(key) if memo is not None else None
+    if rows is None:
+        limits, drives = _description_values(description)
+        rows = written_rows(LIMITS, limits), written_rows(DRIVES, drives)
         if memo is not None:
-            memo[key] = items
-    limits, drives = items
-    pj.add_rows("limits", limits)
-    pj.add_rows("drives", drives)
+            memo[key] = rows
+    pj.add_rows("limits", rows[0])
+    pj.add_rows("drives", rows[1])
 
 
 def _description_values(description: JointDescription) -> tuple[list[dict], list[dict]]:

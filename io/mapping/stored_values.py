@@ -287,10 +287,10 @@ def _write_items(group: dict, spec: dict, items: dict) -> None:
         kind, convert, default = spec[name]
         if type(value) is not kind:
             value = convert(value)
-        if value == default:
-            group.pop(name, None)
-        else:
+        if value != default:
             group[name] = value
+        elif name in group:  # a default: absent from the text (a fresh group, the import's, has nothing to remove)
+            del group[name]
 
 
 def _spec(fields: dict) -> dict:
@@ -322,6 +322,19 @@ def rows_of(values: dict, path: Path) -> list:
     group = group_values(values, path[:-1])
     rows = group.get(path[-1]) if group is not None else None
     return rows if isinstance(rows, list) else []
+
+
+def written_rows(path: Path, rows: list[dict]) -> list[dict]:
+    """``rows`` (each a dict of row properties of list ``path``, ``ROWS``) as the text stores them: each value as its
+    default's type, one equal to its default left out. Made once for rows that many objects share (the import's
+    joints of one description) and appended to each with :meth:`StoredView.add_rows`."""
+    spec = _ROW_SPECS[path]
+    written = []
+    for items in rows:
+        row: dict = {}
+        _write_items(row, spec, items)
+        written.append(row)
+    return written
 
 
 def read_row(values: dict, path: Path, index: int, name: str):
@@ -401,19 +414,13 @@ class StoredView:
         write_group(self._values, self._path, values)
 
     def add_rows(self, name: str, rows: list[dict]) -> None:
-        """Append ``rows`` (each a dict of row properties) to this group's stored list ``name`` (``ROWS``)."""
+        """Append ``rows`` to this group's stored list ``name`` (``ROWS``), each as :func:`written_rows` gives it (a
+        copy of each row is appended: the same written rows serve many objects)."""
         _writable(self)
-        path = (*self._path, name)
-        spec = _ROW_SPECS[path]
-        written = []
-        for items in rows:
-            row: dict = {}
-            _write_items(row, spec, items)
-            written.append(row)
-        if written:
+        if rows:
             group = _ensure_group(self._values, self._path)
             existing = group.get(name)
-            group[name] = (existing if isinstance(existing, list) else []) + written
+            group[name] = (existing if isinstance(existing, list) else []) + [dict(row) for row in rows]
 
     def _group(self):
         """The property group at this view's path (AttributeError without one)."""

@@ -36,6 +36,7 @@ def load_tree(name: str, root: pathlib.Path):
         "nodes": importlib.import_module(f"{name}.io.gltf.nodes"),
         "transforms": importlib.import_module(f"{name}.io.gltf.transforms"),
         "values": importlib.import_module(f"{name}.io.mapping.values_to_gltf"),
+        "frames": importlib.import_module(f"{name}.io.gltf.node_frames"),
     }
 
 
@@ -71,11 +72,34 @@ def matrices(count: int, seed: int = 3) -> np.ndarray:
     return out
 
 
+def node_dicts(m: np.ndarray) -> list[dict]:
+    """glTF nodes of the matrices' TRS (each odd node the child of the one before it, as a joint file's bodies)."""
+    t, q, s, _ = _trs(m)
+    out = [{"translation": t[i], "rotation": q[i], "scale": s[i]} for i in range(len(m))]
+    for i in range(1, len(out), 2):
+        out[i - 1]["children"] = [i]
+    return out
+
+
+def _trs(m: np.ndarray):
+    from frame_math_now.io.gltf.nodes import exact_trs_many
+
+    with np.errstate(all="ignore"):
+        t, q, s, ok = exact_trs_many(m)
+    identity = ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0])
+    rows = [(t[i], q[i], s[i]) if ok[i] else identity for i in range(len(m))]
+    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], ok
+
+
 def cases(tree: dict, m: np.ndarray) -> dict:
-    nodes, transforms, values = tree["nodes"], tree["transforms"], tree["values"]
+    nodes, transforms, values, frames = tree["nodes"], tree["transforms"], tree["values"], tree["frames"]
     parents = [None if i % 2 else row.tolist() for i, row in enumerate(m)]
     worlds = [row.tolist() for row in m[::-1]]
+    gltf_nodes = node_dicts(m)
+    pairs = [(None, 0)] + [(i - 1, i) for i in range(1, len(m))]
     return {
+        "nodes.local_matrices": lambda: nodes.local_matrices(gltf_nodes),
+        "node_frames.WorldFrames + relative_many": lambda: frames.WorldFrames(gltf_nodes).relative_many(pairs),
         "transforms.matrix_to_quat": lambda: transforms.matrix_to_quat(m[:, :3, :3]),
         "transforms.quat_to_matrix": lambda: transforms.quat_to_matrix(m[:, 0, :]),
         "nodes.rigid": lambda: nodes.rigid(m),

@@ -103,7 +103,11 @@ def test_rows_are_lists_of_row_objects_in_the_text():
     values: dict = {}
     view = sv.StoredView(values, (), None, writable=True)
     assert len(view.joint.limits) == 0 and list(view.joint.drives) == []
-    view.joint.add_rows("limits", [{"kind": "ANGULAR", "axes": (True, False, True), "has_min": True, "min": -1}, {}])
+    rows = sv.written_rows(
+        ("joint", "limits"), [{"kind": "ANGULAR", "axes": (True, False, True), "has_min": True, "min": -1}, {}]
+    )
+    view.joint.add_rows("limits", rows)
+    view.joint.add_rows("drives", [])
     view.joint.limits[1].max = 2.5
     text = sv.dumps(values)
     stored = json.loads(text)["joint"]["limits"]
@@ -118,6 +122,17 @@ def test_rows_are_lists_of_row_objects_in_the_text():
         read.joint.limits[0].min = 0.0  # read-only view
     with pytest.raises(AttributeError):
         read.joint.limits[0].no_such_value  # noqa: B018
+
+
+def test_written_rows_shared_by_two_objects_are_copied_into_each():
+    rows = sv.written_rows(("joint", "drives"), [{"axis": 2, "has_velocity_target": True, "velocity_target": 1}])
+    assert rows == [{"axis": 2, "has_velocity_target": True, "velocity_target": 1.0}]  # as the text stores them
+    first, second = {}, {}
+    for values in (first, second):
+        sv.StoredView(values, (), None, writable=True).joint.add_rows("drives", rows)
+    sv.StoredView(first, (), None, writable=True).joint.drives[0].velocity_target = 5.0
+    assert sv.StoredView(second).joint.drives[0].velocity_target == 1.0  # the other object's row is its own
+    assert rows[0]["velocity_target"] == 1.0
 
 
 def test_a_row_written_past_the_end_pads_with_default_rows_and_removal_keeps_the_order():
