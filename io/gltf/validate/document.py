@@ -37,11 +37,6 @@ def validate_gltf(gltf: object) -> list[Diagnostic]:
     return list(ctx.out.items)
 
 
-def has_errors(diagnostics: list[Diagnostic]) -> bool:
-    """True when any diagnostic is an ERROR."""
-    return any(d.severity >= Severity.ERROR for d in diagnostics)
-
-
 def _validate_document(ctx: Ctx) -> None:
     doc = ctx.doc
     if "extensions" in doc and not isinstance(doc["extensions"], dict):
