@@ -34,28 +34,25 @@ class WorldFrames:
         self._scales: list | None = None  # per-axis world scales, on first use
 
     def _levels(self) -> list[list[int]]:
-        """Non-root nodes grouped by depth (parents first); nodes whose ancestry loops go to ``_cyclic``."""
-        depth: dict[int, int] = {}
-        self._cyclic: list[int] = []
-        for start in range(len(self.nodes)):
-            chain, i = [], start
-            while i in self.parent and i not in depth and i not in chain:
-                chain.append(i)
-                i = self.parent[i]
-            if i in chain:  # a cycle: these nodes are computed one by one
-                self._cyclic += [c for c in chain if c not in depth]
-                for c in chain:
-                    depth.setdefault(c, -1)
-                continue
-            base = depth.get(i, 0)
-            for offset, c in enumerate(reversed(chain), start=1):
-                depth[c] = base + offset if base >= 0 else -1
-                if base < 0:
-                    self._cyclic.append(c)
-        levels: list[list[int]] = [[] for _ in range(max(depth.values(), default=0) + 1)]
-        for i, d in depth.items():
-            if d > 0:
-                levels[d].append(i)
+        """Non-root nodes grouped by depth (parents first), walked down from the roots; a node no root reaches sits on
+        or below a parent cycle and goes to ``_cyclic``."""
+        children: dict[int, list[int]] = {}
+        for child, parent in self.parent.items():
+            children.setdefault(parent, []).append(child)
+        count = len(self.nodes)
+        level = [i for i in range(count) if i not in self.parent]  # the roots: their world matrix is their local one
+        levels: list[list[int]] = [[]]
+        reached = len(level)
+        while level:
+            level = [c for p in level if p in children for c in children[p]]
+            if level:
+                levels.append(level)
+                reached += len(level)
+        if reached < count:  # one child per parent map entry: whatever is not reached hangs on a cycle
+            seen = {i for level in levels for i in level}
+            self._cyclic = [i for i in self.parent if i not in seen]
+        else:
+            self._cyclic = []
         return levels
 
     def world(self, index: int) -> np.ndarray:

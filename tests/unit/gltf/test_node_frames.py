@@ -84,6 +84,23 @@ def test_parent_cycles_fall_back_to_the_reference():
     assert tuple(frames.world(3)[:3, 3]) == pytest.approx((0.0, 0.0, 2.0))
 
 
+def test_nodes_below_a_parent_cycle_fall_back_and_the_rest_compose_by_depth():
+    nodes = [
+        {"children": [1], "translation": [1.0, 0.0, 0.0]},
+        {"children": [0, 2], "translation": [0.0, 2.0, 0.0]},  # 0 and 1 are each other's parent
+        {"children": [3], "scale": [3.0, 3.0, 3.0]},  # below the cycle
+        {"translation": [0.0, 0.0, 1.0]},
+        {"children": [5], "translation": [0.0, 0.0, 5.0]},  # a root with two levels below it
+        {"children": [6], "rotation": [0.0, 0.0, 0.7071067811865476, 0.7071067811865476]},
+        {"translation": [1.0, 0.0, 0.0]},
+    ]
+    frames = frames_mod.WorldFrames(nodes)
+    assert sorted(frames._cyclic) == [0, 1, 2, 3]
+    for i, expected in enumerate(_reference(nodes)):
+        assert np.allclose(frames.world(i), expected), i
+    assert tuple(frames.world(6)[:3, 3]) == pytest.approx((0.0, 1.0, 5.0))
+
+
 @pytest.mark.parametrize("path", corpus_files("glTF_Physics/**/*.gltf"), ids=corpus_id)
 def test_corpus_scenes(path):
     nodes = read_json(path).get("nodes", [])
