@@ -194,7 +194,7 @@ def _plan(b: Builder, pj, description: JointDescription, key: tuple):
     plan_key = (*_PLAN_KEY, *key[1:], *exact_key(*offset_t, *offset_q))
     plan = b.memo.get(plan_key)
     if plan is None:
-        plan = b.memo[plan_key] = plan_joint(description, offset_t, offset_q)
+        plan = b.memo[plan_key] = plan_joint(description, offset_t, offset_q, b.memo)
     return plan
 
 

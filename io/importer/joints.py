@@ -80,7 +80,7 @@ class _State:
         key = (index, offset_t, offset_q)
         found = self.plans.get(key)
         if found is None:
-            found = self.plans[key] = plan_joint(description, offset_t, offset_q)
+            found = self.plans[key] = plan_joint(description, offset_t, offset_q, self.ctx.cache)
         return found
 
     def relative(self, a: int | None, b: int) -> tuple:

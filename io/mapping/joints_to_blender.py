@@ -102,7 +102,23 @@ def _single_axis_angle(q) -> tuple[int | None, float]:
     return i, 2.0 * math.atan2(v[i], w)
 
 
-def _limit_axes(description, notes: list[str]):
+def _limit_axes(description, notes: list[str], memo: dict | None):
+    """``_limit_axes_of`` once per description and run (``memo``: a per-run dict; joints sharing a description share
+    what its limits give before their own offsets apply), as new lists the plan may change."""
+    key = ("limit axes", id(description))
+    found = memo.get(key) if memo is not None else None
+    if found is None:
+        own: list[str] = []
+        lin, ang, soft = _limit_axes_of(description, own)
+        found = (tuple(lin), tuple(ang), soft, tuple(own))
+        if memo is not None:
+            memo[key] = found
+    lin, ang, soft, own = found
+    notes.extend(own)
+    return list(lin), list(ang), dict(soft)
+
+
+def _limit_axes_of(description, notes: list[str]):
     """Per glTF axis intervals (None = no limit) and soft-limit springs from the description's limits."""
     lin: list[Interval | None] = [None, None, None]
     ang: list[Interval | None] = [None, None, None]
@@ -221,10 +237,13 @@ def _plan_drives(description, plan, offset_t, rest_rotation: tuple[int | None, f
         plan.notes.append(motor.note)
 
 
-def plan_joint(description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1.0)) -> ConstraintPlan:
-    """Blender constraint plan of a ``model.JointDescription`` whose frame B sits at ``offset`` from frame A."""
+def plan_joint(
+    description, offset_t=(0.0, 0.0, 0.0), offset_q=(0.0, 0.0, 0.0, 1.0), memo: dict | None = None
+) -> ConstraintPlan:
+    """Blender constraint plan of a ``model.JointDescription`` whose frame B sits at ``offset`` from frame A
+    (``memo``: a per-run dict, for an import's or export's many joints of one description)."""
     notes: list[str] = []
-    lin, ang, soft = _limit_axes(description, notes)
+    lin, ang, soft = _limit_axes(description, notes, memo)
     rest_rotation = _single_axis_angle(offset_q)  # what both the limits and the drives measure from
     _apply_offset(lin, ang, offset_t, rest_rotation, notes)
     plan = ConstraintPlan(type="GENERIC", notes=notes, offset=(tuple(offset_t), tuple(offset_q)))

@@ -117,6 +117,22 @@ def test_rotated_frame_b_shifts_the_twist_limit():
     assert plan.ang[2] == pytest.approx((-0.6, 1.4))  # glTF [-1.4, 0.6] after the shift, negated
 
 
+def test_joints_sharing_a_description_and_a_memo_get_the_plans_each_gets_alone():
+    shared = desc(LOCK_LIN, lim(ang=(0, 2), lo=0.0, hi=0.0), lim(ang=(1,), lo=-1.0, hi=1.0), lim(ang=(0, 1), hi=0.5))
+    offsets = [
+        ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+        ((0.0, 0.0, 0.0), (0.0, math.sin(0.2), 0.0, math.cos(0.2))),  # turned: the twist limit shifts
+        ((1.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+        ((0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),
+    ]
+    memo: dict = {}
+    for offset_t, offset_q in offsets:
+        alone = jm.plan_joint(shared, offset_t, offset_q)
+        remembered = jm.plan_joint(shared, offset_t, offset_q, memo)
+        assert remembered == alone  # what one plan changes (its offsets, its notes) never reaches the next
+    assert len(memo) == 1
+
+
 def test_frames_world_matrices_and_empty_orientation():
     nodes = [
         {"children": [1], "translation": [1, 2, 3], "rotation": [0, math.sin(math.pi / 4), 0, math.cos(math.pi / 4)]},
