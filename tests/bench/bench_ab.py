@@ -23,7 +23,6 @@ import gc
 import json
 import pathlib
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,30 +32,10 @@ sys.path.insert(0, str(ROOT / "scripts"))  # devkit only; never the repository r
 sys.path.insert(0, str(ROOT / "tests" / "bench"))
 
 import bench_import  # noqa: E402
-from bench_fair import quiet, wrap_hooks  # noqa: E402
+from bench_fair import build_zip, quiet, wrap_hooks  # noqa: E402
 
 REV_ID = "gltf_physics_rev"
 SIDES = ("plain", "rev", "tree")
-
-
-def rev_zip(devkit, rev: str, into: pathlib.Path) -> pathlib.Path:
-    """The extension zip of ``git archive rev`` with the manifest's id ``REV_ID``."""
-    source = into / "rev_source"
-    source.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-    manifest = source / "blender_manifest.toml"
-    text = manifest.read_text(encoding="utf-8")
-    marker = f'id = "{devkit.PKG_ID}"'
-    if marker not in text:
-        raise SystemExit(f"{rev}: its manifest has no {marker!r} line")
-    manifest.write_text(text.replace(marker, f'id = "{REV_ID}"', 1), encoding="utf-8")
-    zip_path = into / "rev_dist" / f"{REV_ID}.zip"
-    zip_path.parent.mkdir()
-    done = devkit._ext_cli("build", "--source-dir", str(source), "--output-filepath", str(zip_path))
-    if done.returncode != 0:
-        raise RuntimeError(f"extension build failed:\n{done.stdout}\n{done.stderr}")
-    return zip_path
 
 
 class Trees:
@@ -76,7 +55,7 @@ class Trees:
         self.modules = {"tree": devkit.ADDON, "rev": devkit.ADDON.rsplit(".", 1)[0] + "." + REV_ID}
         addon_utils.disable(self.modules["tree"], default_set=True)
         result = bpy.ops.extensions.package_install_files(
-            filepath=str(rev_zip(devkit, rev, user)), repo=devkit.REPO_MODULE, enable_on_install=True
+            filepath=str(build_zip(devkit, user, rev, REV_ID)), repo=devkit.REPO_MODULE, enable_on_install=True
         )
         if result != {"FINISHED"}:
             raise RuntimeError(f"package_install_files returned {result}")

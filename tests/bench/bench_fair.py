@@ -233,17 +233,25 @@ class Harness:
         return f"{len(objects)} objects, {bodies} rigid bodies, {constraints} constraints"
 
 
-def build_zip(devkit, user: pathlib.Path, rev: str | None) -> pathlib.Path:
+def build_zip(devkit, user: pathlib.Path, rev: str | None, package_id: str | None = None) -> pathlib.Path:
     """The extension zip from the working tree, or from ``git archive rev`` (a tree other engineers are editing
-    measured at a commit)."""
+    measured at a commit); ``package_id``: the id written into that copy's manifest instead of its own, so that it
+    installs beside the working tree's (``bench_ab.py``; the code names no id of its own)."""
     if rev is None:
         return devkit.build(user / "dist")
-    source = user / "source"
+    source = user / f"source_{rev}"
     source.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
-    zip_path = user / "dist" / f"{devkit.PKG_ID}-{devkit.VERSION}.zip"
-    zip_path.parent.mkdir()
+    if package_id is not None:
+        manifest = source / "blender_manifest.toml"
+        text = manifest.read_text(encoding="utf-8")
+        marker = f'id = "{devkit.PKG_ID}"'
+        if marker not in text:
+            raise SystemExit(f"{rev}: its manifest has no {marker!r} line")
+        manifest.write_text(text.replace(marker, f'id = "{package_id}"', 1), encoding="utf-8")
+    zip_path = user / "dist" / f"{package_id or devkit.PKG_ID}-{devkit.VERSION}.zip"
+    zip_path.parent.mkdir(exist_ok=True)
     done = devkit._ext_cli("build", "--source-dir", str(source), "--output-filepath", str(zip_path))
     if done.returncode != 0:
         raise RuntimeError(f"extension build failed:\n{done.stdout}\n{done.stderr}")
