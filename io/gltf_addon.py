@@ -250,14 +250,20 @@ def node_indices(gltf) -> dict[int, int]:
     return {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
 
 
-def record_node(gltf, vnode, gltf_node, blender_object) -> None:
-    """``gather_import_node_after_hook``: remember node index → (object, vnode), the public-hook path of
-    ``node_object`` and the vnode ``set_node_object`` points at a replacement."""
+def node_index(gltf, gltf_node) -> int | None:
+    """The file's index of io_scene_gltf2's parsed node ``gltf_node`` (``node_indices``, made once per import), or
+    None. The node hooks are given the parsed node, not its index."""
     state = run_state(gltf)
     if state.node_index is None:
         state.node_index = node_indices(gltf)
-    index = state.node_index.get(id(gltf_node)) if gltf_node is not None else None
+    return state.node_index.get(id(gltf_node)) if gltf_node is not None else None
+
+
+def record_node(gltf, vnode, index: int | None, blender_object) -> None:
+    """``gather_import_node_after_hook`` of node ``index`` (``node_index``): remember node index → (object, vnode),
+    the public-hook path of ``node_object`` and the vnode ``set_node_object`` points at a replacement."""
     if index is not None and blender_object is not None:
+        state = run_state(gltf)
         state.objects[index] = blender_object
         state.hook_vnodes[index] = vnode
 

@@ -74,7 +74,7 @@ class GltfPhysicsImport:
 
     def gather_import_node_before_hook(self, vnode, gltf_node, gltf):
         """Before each object is created (not recorded in ``hooks_called``: once per node; never raises)."""
-        self.run.before_node(vnode, gltf_node)
+        self.run.before_node(vnode, gltf_node, gltf)
 
     def gather_import_node_after_hook(self, vnode, gltf_node, blender_object, gltf):
         """After each object is created (once per node, not recorded; never raises)."""

@@ -67,16 +67,13 @@ class JointEmpties:
     """Node index → an unlinked Empty named ``<node object>.joint`` for every joint node that cannot carry its
     constraint itself."""
 
-    def __init__(self, joint_nodes: set[int], index: dict[int, int], file_names: set[str]):
+    def __init__(self, joint_nodes: set[int], file_names: set[str]):
         self.joint_nodes = joint_nodes
-        self.index = index  # id(gltf2_io.Node) → node index (gltf_addon.node_indices)
         self.file_names = file_names  # a node of the file named like an Empty keeps its name: no Empty made ahead
         self.empties: dict[int, bpy.types.Object] = {}
 
-    def after_node(self, gltf_node, blender_object) -> None:
-        if not self.joint_nodes:  # every joint node carries its constraint (or the file has no joints)
-            return
-        index = self.index.get(id(gltf_node)) if gltf_node is not None else None
+    def after_node(self, index: int | None, blender_object) -> None:
+        """Node ``index`` (``gltf_addon.node_index``) became ``blender_object``."""
         if index not in self.joint_nodes or blender_object is None or index in self.empties:
             return
         name = blender_object.name + JOINT_SUFFIX

@@ -62,14 +62,14 @@ class ImportRun:
             self.node_joints = node_joints(self.document, self.json)
             joint_nodes = {i for i, n in self.document.nodes.items() if n.joint is not None} - self.node_joints
             names = {n.get("name") for n in self.json.get("nodes") or [] if isinstance(n, dict)}
-            self.joint_empties = JointEmpties(joint_nodes, self.placeholders.index, names)
+            self.joint_empties = JointEmpties(joint_nodes, names)
 
-    def before_node(self, vnode, gltf_node) -> None:
+    def before_node(self, vnode, gltf_node, gltf) -> None:
         """Before each object is created: an Empty with a collider gets a placeholder mesh."""
         if self.placeholders is None:
             return
         try:
-            self.placeholders.before_node(vnode, gltf_node)
+            self.placeholders.before_node(vnode, gltf_node, gltf_addon.node_index(gltf, gltf_node))
         except Exception:  # the Empty is then replaced after the nodes: never worth more than a note
             self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", internal_failure("a mesh object for an Empty"))
 
@@ -77,11 +77,12 @@ class ImportRun:
         """After each object is created: the node's data back as the file has it."""
         try:
             # every import: the node objects (public-hook path) serve steps that also run for plain files
-            gltf_addon.record_node(gltf, vnode, gltf_node, blender_object)
+            index = gltf_addon.node_index(gltf, gltf_node)
+            gltf_addon.record_node(gltf, vnode, index, blender_object)
             if self.placeholders is None:
                 return
-            self.placeholders.after_node(vnode, gltf_node)
-            self.joint_empties.after_node(gltf_node, blender_object)
+            self.placeholders.after_node(vnode, gltf_node, index)
+            self.joint_empties.after_node(index, blender_object)
         except Exception:
             self.report.add(Severity.INFO, PLACEHOLDER_FAILED, "", internal_failure("restoring a node's own data"))
 

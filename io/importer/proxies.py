@@ -180,12 +180,11 @@ class EmptyPlaceholders:
     def __init__(self, candidates: set[int], gltf):
         self.candidates = candidates
         self.gltf = gltf
-        self.index = gltf_addon.node_indices(gltf)
         self.mesh: bpy.types.Mesh | None = None
         self.given: set[int] = set()
 
-    def before_node(self, vnode, gltf_node) -> None:
-        index = self.index.get(id(gltf_node)) if gltf_node is not None else None
+    def before_node(self, vnode, gltf_node, index: int | None) -> None:
+        """Node ``index`` (``gltf_addon.node_index``) is about to become an object."""
         if index not in self.candidates or not gltf_addon.plain_empty(vnode):
             return
         if self.mesh is None:
@@ -193,8 +192,7 @@ class EmptyPlaceholders:
         if gltf_addon.give_mesh(self.gltf, vnode, gltf_node, index, self.mesh.name):
             self.given.add(index)
 
-    def after_node(self, vnode, gltf_node) -> None:
-        index = self.index.get(id(gltf_node)) if gltf_node is not None else None
+    def after_node(self, vnode, gltf_node, index: int | None) -> None:
         if index in self.given:
             gltf_addon.take_mesh(self.gltf, vnode, gltf_node, index)
 
