@@ -245,17 +245,12 @@ def escape_names(gltf) -> dict[int, str]:
     return originals
 
 
-def node_indices(gltf) -> dict[int, int]:
-    """``id(gltf2_io.Node)`` → node index, for the importer's parsed nodes (``gltf.data.nodes``)."""
-    return {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
-
-
 def node_index(gltf, gltf_node) -> int | None:
-    """The file's index of io_scene_gltf2's parsed node ``gltf_node`` (``node_indices``, made once per import), or
-    None. The node hooks are given the parsed node, not its index."""
+    """The file's index of io_scene_gltf2's parsed node ``gltf_node`` (the map ``id(gltf2_io.Node)`` → index over
+    ``gltf.data.nodes`` is made once per import), or None. The node hooks are given the parsed node, not its index."""
     state = run_state(gltf)
     if state.node_index is None:
-        state.node_index = node_indices(gltf)
+        state.node_index = {id(node): i for i, node in enumerate(getattr(gltf.data, "nodes", None) or [])}
     return state.node_index.get(id(gltf_node)) if gltf_node is not None else None
 
 

@@ -28,9 +28,8 @@ from ..gltf.numbers import r7
 from . import passthrough
 from .axes import quat_to_blender, scale_to_blender, vec_to_blender
 from .shapes_to_blender import shape_to_json
-from .stored_values import StoredRow, StoredView, written_rows
+from .stored_values import JOINT_DRIVES, JOINT_LIMITS, StoredRow, StoredView, written_rows
 
-LIMITS, DRIVES = ("joint", "limits"), ("joint", "drives")  # the stored lists of a joint (``stored_values.ROWS``)
 SPEC_FRICTION = 0.6  # KHR/OMI default static and dynamic friction
 SPEC_RESTITUTION = 0.0
 
@@ -277,7 +276,7 @@ def store_description(pj: StoredView, description: JointDescription, memo: dict 
     rows = memo.get(key) if memo is not None else None
     if rows is None:
         limits, drives = _description_values(description)
-        rows = written_rows(LIMITS, limits), written_rows(DRIVES, drives)
+        rows = written_rows(JOINT_LIMITS, limits), written_rows(JOINT_DRIVES, drives)
         if memo is not None:
             memo[key] = rows
     pj.add_rows("limits", rows[0])

@@ -153,7 +153,8 @@ FIELDS[("joint",)] = {
 
 #: Stored lists of rows: list path → {property name: default} of one row. A row is an object of the list (absent
 #: keys read as the defaults); the list is the text's, in order (the joint's limits and drives, as the file has them).
-ROWS: dict[Path, dict[str, object]] = {("joint", "limits"): _LIMIT, ("joint", "drives"): _DRIVE}
+JOINT_LIMITS, JOINT_DRIVES = ("joint", "limits"), ("joint", "drives")
+ROWS: dict[Path, dict[str, object]] = {JOINT_LIMITS: _LIMIT, JOINT_DRIVES: _DRIVE}
 
 #: The text's own layout version: a text of another layout reads as nothing stored (0.1.0 is unreleased).
 LAYOUT_KEY, LAYOUT = "layout", 1

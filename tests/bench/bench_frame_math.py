@@ -72,30 +72,25 @@ def matrices(count: int, seed: int = 3) -> np.ndarray:
     return out
 
 
-def node_dicts(m: np.ndarray) -> list[dict]:
-    """glTF nodes of the matrices' TRS (each odd node the child of the one before it, as a joint file's bodies)."""
-    t, q, s, _ = _trs(m)
-    out = [{"translation": t[i], "rotation": q[i], "scale": s[i]} for i in range(len(m))]
+def node_dicts(nodes, m: np.ndarray) -> list[dict]:
+    """glTF nodes of the matrices' TRS (``nodes.exact_trs_many`` of one tree; a matrix it cannot hold reads as the
+    identity), each odd node the child of the one before it, as a joint file's bodies. Made once: every tree is timed
+    on the same nodes."""
+    with np.errstate(all="ignore"):
+        t, q, s, ok = nodes.exact_trs_many(m)
+    out = [
+        {"translation": t[i], "rotation": q[i], "scale": s[i]} if ok[i] else {"translation": [0.0, 0.0, 0.0]}
+        for i in range(len(m))
+    ]
     for i in range(1, len(out), 2):
         out[i - 1]["children"] = [i]
     return out
 
 
-def _trs(m: np.ndarray):
-    from frame_math_now.io.gltf.nodes import exact_trs_many
-
-    with np.errstate(all="ignore"):
-        t, q, s, ok = exact_trs_many(m)
-    identity = ([0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0])
-    rows = [(t[i], q[i], s[i]) if ok[i] else identity for i in range(len(m))]
-    return [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], ok
-
-
-def cases(tree: dict, m: np.ndarray) -> dict:
+def cases(tree: dict, m: np.ndarray, gltf_nodes: list[dict]) -> dict:
     nodes, transforms, values, frames = tree["nodes"], tree["transforms"], tree["values"], tree["frames"]
     parents = [None if i % 2 else row.tolist() for i, row in enumerate(m)]
     worlds = [row.tolist() for row in m[::-1]]
-    gltf_nodes = node_dicts(m)
     pairs = [(None, 0)] + [(i - 1, i) for i in range(1, len(m))]
     return {
         "nodes.local_matrices": lambda: nodes.local_matrices(gltf_nodes),
@@ -152,7 +147,8 @@ def main() -> None:
             trees[args.rev] = load_tree("frame_math_then", archive(args.rev, pathlib.Path(scratch)))
         for count in (args.small, args.large):
             m = matrices(count)
-            timed = {label: cases(tree, m) for label, tree in trees.items()}
+            gltf_nodes = node_dicts(trees["working tree"]["nodes"], m)
+            timed = {label: cases(tree, m, gltf_nodes) for label, tree in trees.items()}
             print(f"\n{count} matrices, best CPU µs per call: " + " | ".join(trees))
             for name in timed["working tree"]:
                 with np.errstate(all="ignore"):
