@@ -31,7 +31,7 @@ class SceneReset:
     def reset(self, enable) -> None:
         import bpy
 
-        if not (self.home and _wipe(bpy)):
+        if not (self.home and wipe(bpy)):
             bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)  # keeps enabled extensions
             self.home = True
         enable()
@@ -61,8 +61,9 @@ def doomed_ids(bpy, keep) -> list:
     return list(found.values())
 
 
-def _wipe(bpy) -> bool:
-    """A fresh scene named "Scene" in the window and no other data-block; False when there is no window."""
+def wipe(bpy) -> bool:
+    """A fresh scene named "Scene" in the window and no other data-block; False when there is no window (then
+    nothing changed). Also the Blender test tier's reset between tests (``tests/blender/conftest.py``)."""
     manager = bpy.context.window_manager
     windows = manager.windows if manager is not None else ()
     if len(windows) != 1:

@@ -22,7 +22,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 _USER = tempfile.mkdtemp(prefix="gltf_physics_user_")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts"))
 import devkit  # noqa: E402
-from blenderkit import ErrorRecords, submodule  # noqa: E402
+from blenderkit import ErrorRecords, empty_scene, submodule  # noqa: E402
 
 devkit.isolate_user_resources(pathlib.Path(_USER))
 
@@ -64,8 +64,10 @@ def gltf_errors():
 
 @pytest.fixture
 def clean(addon):
-    """An empty scene (preferences and enabled extensions kept) and cleared per-run reports."""
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    """An empty scene (``blenderkit.empty_scene``; preferences and enabled extensions kept) and cleared per-run
+    reports."""
+    devkit.enable()
+    empty_scene()
     module = devkit.enable()
     submodule(module, "io.hooks").LAST_REPORTS.clear()
     return module

@@ -35,7 +35,7 @@ import traceback
 import bpy
 
 import devkit
-from blenderkit import ErrorRecords, submodule
+from blenderkit import ErrorRecords, empty_scene, submodule
 from testkit import CORPUS
 
 ERRORS = pathlib.Path(__file__).parent / "importer" / "expected_gltf_errors.json"
@@ -111,7 +111,7 @@ def _import(addon, path: pathlib.Path, variant: str) -> Run:
     assert variant in VARIANTS, variant
     out = _OUT / f"{len(_RUNS):04d}_{variant}_{path.stem[:40]}"
     out.mkdir(parents=True)
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     addon = devkit.enable()
     hooks = submodule(addon, "io.hooks")
     hooks.LAST_REPORTS.clear()

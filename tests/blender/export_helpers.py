@@ -10,7 +10,7 @@ import pathlib
 import bpy
 import khronos
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 
 REVISIONS = ("2026", "2024-10", "2024-07", "omi")
 REL = 1e-5  # Blender stores the file's values in 32-bit float properties
@@ -55,7 +55,7 @@ def export_clean(path: pathlib.Path, revision: str, gltf_errors: list) -> dict:
 def import_edit_export(addon, source: pathlib.Path, edit, out: pathlib.Path, revision: str = "2026") -> tuple:
     """Import ``source`` into an empty scene, run ``edit()``, export ``out`` (``.gltf``) in ``revision``: (the
     written JSON, strict: no NaN / Infinity; the export run's diagnostics; what ``edit`` returned)."""
-    bpy.ops.wm.read_homefile(use_empty=True)
+    empty_scene()
     assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
     done = edit()
     bpy.context.scene.gltf_physics.export_revision = revision

@@ -9,6 +9,7 @@ import math
 import bpy
 
 import devkit
+from blenderkit import empty_scene
 
 RB, SHAPES = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 HELPERS = "glTF Physics Helpers"
@@ -59,7 +60,7 @@ def import_file(path, reproduce: bool = True) -> list[str]:
 
 def reset() -> None:
     """An empty scene again, as the ``clean`` fixture makes it."""
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     devkit.enable()
 
 

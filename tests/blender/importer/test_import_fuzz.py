@@ -27,7 +27,7 @@ import bpy
 import fuzzkit
 import pytest
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from export_helpers import export, export_clean
 from testkit import FIXTURES
 
@@ -76,7 +76,7 @@ def _is_helper(ob) -> bool:
 
 def _import(path) -> tuple[list[str], set[str]]:
     """Import ``path`` into an empty scene: (non-helper object names, mesh names)."""
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     result = bpy.ops.import_scene.gltf(filepath=str(path))
     assert result == {"FINISHED"}, result
     return sorted(ob.name for ob in bpy.data.objects if not _is_helper(ob)), {mesh.name for mesh in bpy.data.meshes}
