@@ -29,9 +29,13 @@ def library(root: pathlib.Path, broken: bool = False) -> pathlib.Path:
     return root
 
 
+def convert_command(*args: object) -> list[str]:
+    """``bin/gltf-physics convert ARGS`` run by this tier's Python (its workers: this bpy)."""
+    return [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", *map(str, args)]
+
+
 def convert(*args: object, timeout: float = 300, **popen) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", *map(str, args)]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **popen)
+    return subprocess.run(convert_command(*args), capture_output=True, text=True, timeout=timeout, check=False, **popen)
 
 
 STATE = ".gltf-physics-convert"  # the run's state folder in OUT (io/convert/state.py): its lock and stamps

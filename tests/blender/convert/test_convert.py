@@ -16,7 +16,7 @@ import time
 import bpy
 import khronos
 import pytest
-from convert_helpers import LIBRARY, ROOT, convert, leftovers, library, report, written
+from convert_helpers import LIBRARY, ROOT, convert, convert_command, leftovers, library, report, written
 
 import devkit
 from blenderkit import submodule
@@ -76,11 +76,22 @@ def test_gltf_outputs_keep_resources_inside_the_output_folder(tmp_path, tools):
 
 
 def test_shards_convert_every_file_exactly_once_and_skip_existing_skips(tmp_path):
+    """The shards of one array run at once into one OUT, as documented (``io/convert/state.py``: they share its
+    lock)."""
     src = library(tmp_path / "in")
+    shards = [
+        subprocess.Popen(
+            convert_command(src, "-o", tmp_path / "out", "--shard", f"{k}/3", "--report", tmp_path / f"{k}.json"),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for k in (1, 2, 3)
+    ]
     seen = []
-    for k in (1, 2, 3):
-        result = convert(src, "-o", tmp_path / "out", "--shard", f"{k}/3", "--report", tmp_path / f"{k}.json")
-        assert result.returncode == 0, result.stderr
+    for k, shard in enumerate(shards, start=1):
+        _, stderr = shard.communicate(timeout=300)
+        assert shard.returncode == 0, stderr
         seen += [name for name, f in report(tmp_path / f"{k}.json").items() if f["status"] != "skipped"]
     assert sorted(seen) == sorted(LIBRARY.values())
     written = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.gltf"))
