@@ -9,7 +9,7 @@ import json
 import bpy
 import pytest
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from export_helpers import REVISIONS, export, last_export
 from scene_helpers import constraint, rigid_body_world, rigid_box
 
@@ -68,7 +68,7 @@ def _close(a, b) -> bool:
 
 
 def _reimport(addon, path):
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     return submodule(addon, "io.hooks").last_report("import")
 

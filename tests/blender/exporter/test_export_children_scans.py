@@ -7,6 +7,7 @@ from __future__ import annotations
 import bpy
 import pytest
 
+from blenderkit import empty_scene
 from export_helpers import export, last_export
 from scene_helpers import count_children_scans
 from scene_helpers import rigid_body_world as _world
@@ -22,7 +23,7 @@ def scans(monkeypatch):
 def test_an_imported_chain_exports_without_scanning_children(clean, tmp_path, scans):
     path = tmp_path / "chain.glb"
     path.write_bytes(bench_module("asset_library").asset_bytes(2))  # capsule links on proxies: compound bodies
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     scans.update(children=0, children_recursive=0)
     gltf = export(tmp_path / "chain_out.gltf", "2026")

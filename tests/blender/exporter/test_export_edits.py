@@ -8,6 +8,7 @@ import json
 import bpy
 from mathutils import Matrix
 
+from blenderkit import empty_scene
 from export_helpers import export, last_export
 from testkit import FIXTURES
 
@@ -199,7 +200,7 @@ def test_an_unreadable_stored_shape_is_written_from_blender(clean, tmp_path):
     collider (JSONDecodeError) or, reaching the writer, the whole physics export (TypeError). The collider is now
     written from the rigid body Blender simulates, with a warning; every other collider is untouched."""
     for broken in ("{", '{"type": "box", "box": {"size": "x"}}'):
-        bpy.ops.wm.read_homefile(use_empty=True)
+        empty_scene()
         _import("import/compound.gltf")
         bpy.data.objects["Passenger"].gltf_physics.collider.geometry.shape_json = broken
         out = export(tmp_path / "broken.gltf", "2026")
@@ -249,7 +250,7 @@ def test_alike_colliders_share_their_shape_until_one_is_resized(clean, tmp_path)
     source = tmp_path / "links.gltf"
     source.write_text(json.dumps(gltf))
     for resized in ("Link0", "Link3"):
-        bpy.ops.wm.read_homefile(use_empty=True)
+        empty_scene()
         assert bpy.ops.import_scene.gltf(filepath=str(source)) == {"FINISHED"}
         out = export(tmp_path / "same.gltf", "2026")
         written = out["extensions"]["KHR_implicit_shapes"]["shapes"]

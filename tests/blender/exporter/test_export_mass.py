@@ -15,6 +15,7 @@ import bpy
 import numpy as np
 import pytest
 
+from blenderkit import empty_scene
 from export_helpers import export
 from scene_helpers import box_object, constraint, rigid_body_world
 
@@ -54,7 +55,7 @@ BUILDERS = {
 
 def _pendulum_inertia(build, axis: str, d: float = 0.3, amplitude: float = 0.1, frames: int = 400) -> float:
     """Inertia (kg·m²) about the body's local ``axis`` through its origin, from the period of a hinged swing."""
-    bpy.ops.wm.read_homefile(use_empty=True)
+    empty_scene()
     scene = bpy.context.scene
     rbw = rigid_body_world(scene)
     rbw.point_cache.frame_end = scene.frame_end = frames
@@ -164,7 +165,7 @@ def test_scene_plays_the_same_after_export_and_import(clean, tmp_path):
     bpy.context.scene.frame_set(1)
     gltf = export(tmp_path / "tipping.gltf", "2026")
     assert _motion(gltf, "Cart")["centerOfMass"] == [0, 0, 0] and _motion(gltf, "Hull")["centerOfMass"] == [0, 0, 0]
-    bpy.ops.wm.read_homefile(use_empty=True)
+    empty_scene()
     assert bpy.ops.import_scene.gltf(filepath=str(tmp_path / "tipping.gltf")) == {"FINISHED"}
     after = _settle(names)
     for name in names:

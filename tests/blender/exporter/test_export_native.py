@@ -10,7 +10,7 @@ import bpy
 import pytest
 from mathutils import Matrix
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from export_helpers import REVISIONS, export, last_export
 from scene_helpers import constraint as _constraint
 from scene_helpers import rigid_body_world as _world
@@ -170,7 +170,7 @@ def test_constraint_types_export_and_import_back(clean, tmp_path, kind):
         assert (float(limit["min"]), float(limit["max"])) == pytest.approx((-1.0, 2.0))
     settings = {k: getattr(c, k) for k in dir(c) if k.startswith(("use_limit", "limit_"))}
     # import the file back: the same constraint, at the same pivot, with the same limits
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     assert bpy.ops.import_scene.gltf(filepath=str(tmp_path / f"{kind}.gltf")) == {"FINISHED"}
     back = [ob for ob in bpy.context.scene.objects if ob.rigid_body_constraint is not None]
     assert len(back) == 1
@@ -364,7 +364,7 @@ def test_native_export_is_stable_through_import_and_export(clean, tmp_path, revi
             setattr(c, key, value)
     parse = submodule(clean, "io.gltf.parse")
     first = export(tmp_path / "first.gltf", revision)
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     assert bpy.ops.import_scene.gltf(filepath=str(tmp_path / "first.gltf")) == {"FINISHED"}
     second = export(tmp_path / "second.gltf", revision)
     assert not [d for d in last_export(clean).diagnostics if d.code == "GLTF_PHYSICS_EXPORT_EDITED"]

@@ -11,7 +11,7 @@ import bpy
 import corpus_runs
 import pytest
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from export_helpers import export, last_export
 from testkit import FIXTURES, corpus_files, corpus_id
 
@@ -43,7 +43,7 @@ def _split_compound(tmp_path) -> pathlib.Path:
 
 
 def _exported(clean, path, tmp_path, reproduce: bool, container: str = "out.gltf") -> dict:
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     bpy.context.scene.gltf_physics.import_reproduce = reproduce
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     out = tmp_path / f"reproduce_{int(reproduce)}" / container

@@ -16,7 +16,7 @@ import bpy
 import fuzzkit
 import pytest
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from export_helpers import REVISIONS
 from scene_helpers import box_mesh, box_object, constraint, rigid_body_world, rigid_box
 
@@ -170,7 +170,7 @@ def test_odd_native_scenes_export_valid_files_that_import(clean, tmp_path, build
     validate = submodule(clean, "io.gltf.validate.document").validate_gltf
     for revision in REVISIONS:
         for container, suffix in (("GLTF_SEPARATE", ".gltf"), ("GLB", ".glb")):
-            bpy.ops.wm.read_homefile(use_empty=True)
+            empty_scene()
             build(rigid_body_world())
             bpy.context.scene.gltf_physics.export_revision = revision
             path = tmp_path / f"{revision}{suffix}"
@@ -179,7 +179,7 @@ def test_odd_native_scenes_export_valid_files_that_import(clean, tmp_path, build
             assert not failed, (revision, container, failed)
             errors = [str(d) for d in validate(_json_of(path)) if d.severity.name == "ERROR"]
             assert not errors, (revision, container, errors)
-            bpy.ops.wm.read_homefile(use_empty=True)
+            empty_scene()
             assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
             failed = [str(d) for d in hooks.last_report("import").diagnostics if d.code in FAILED]
             assert not failed, (revision, container, failed)

@@ -14,6 +14,7 @@ import math
 import bpy
 import pytest
 
+from blenderkit import empty_scene
 from export_helpers import export
 from scene_helpers import box_object, constraint, rigid_body_world, rigid_box
 
@@ -113,7 +114,7 @@ def _play_export_import_play(tmp_path, names) -> tuple[dict, dict, dict]:
     scene.frame_set(1)
     gltf = export(tmp_path / "scene.gltf", "2026")
     gravity = tuple(scene.gravity)
-    bpy.ops.wm.read_homefile(use_empty=True)
+    empty_scene()
     bpy.context.scene.gravity = gravity  # glTF has no world gravity: the test keeps Blender's
     assert bpy.ops.import_scene.gltf(filepath=str(tmp_path / "scene.gltf")) == {"FINISHED"}
     return before, _play(names), gltf

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bpy
 import pytest
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from export_helpers import export, last_export
 from scene_helpers import box_mesh, constraint, rigid_body_world, rigid_box
 
@@ -131,7 +131,7 @@ def test_a_collision_source_other_than_the_written_mesh_warns(clean, tmp_path, s
 def test_measured_collision_source_deform_leaves_out_modifiers_that_add_geometry(clean, source, height):
     """A 1 m hull with an Array modifier that adds a second box below it rests on the second box only with source
     Final: Deform keeps the deform modifiers only (Base none)."""
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     rbw = rigid_body_world(bpy.context.scene)
     rigid_box(rbw, "Ground", size=(10, 10, 1), kind="PASSIVE", location=(0, 0, -0.5))
     hull = _body(rbw, "Hull", shape="CONVEX_HULL", location=(0, 0, 3))
@@ -270,7 +270,7 @@ def _rest_height(
 ) -> float:
     """Where a 1 m box-bounded body of ``shape`` comes to rest on a passive ground of collision shape ``ground`` whose
     top is z = 0 (a MESH ground gets ``settings`` instead of the body: a dynamic triangle mesh never settles)."""
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     rbw = rigid_body_world(bpy.context.scene)
     floor = _body(rbw, "Ground", size=(20, 20, 1), kind="PASSIVE", location=(0, 0, -0.5), shape=ground)
     body = _body(rbw, "Body", shape=shape, location=(0, 0, 2))
@@ -323,7 +323,7 @@ def test_measured_blenders_hull_ignores_a_mirror(clean):
     does not mirror it (the file's node does)."""
     ends = []
     for sign in (1, -1):
-        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+        empty_scene()
         rbw = rigid_body_world(bpy.context.scene)
         rigid_box(rbw, "Ground", size=(10, 10, 1), kind="PASSIVE", location=(0, 0, -0.5))
         hull = bpy.data.objects.new("Hull", box_mesh("Hull", (1, 1, 0.4), offset=(0.8, 0, 0)))
@@ -343,7 +343,7 @@ def test_measured_blenders_hull_ignores_a_mirror(clean):
 @pytest.mark.parametrize("scale", [(1, 1, 3), (2, 2, 2)])
 def test_measured_blenders_compound_ignores_a_childs_own_scale(clean, scale):
     """A compound whose only child is a 1 m box scaled ``scale`` rests 0.5 m high: the child's scale is not used."""
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     rbw = rigid_body_world(bpy.context.scene)
     rigid_box(rbw, "Ground", size=(10, 10, 1), kind="PASSIVE", location=(0, 0, -0.5))
     cart = _body(rbw, "Cart", size=(0.1, 0.1, 0.1), shape="COMPOUND", location=(0, 0, 3))

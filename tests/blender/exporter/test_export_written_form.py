@@ -10,7 +10,7 @@ import importlib
 import bpy
 import pytest
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from export_helpers import export
 from testkit import FIXTURES, ROOT
 
@@ -57,7 +57,7 @@ def test_passed_through_and_fixed_physics_write_the_same_file(addon, clean, tmp_
     for folder in ("through", "fixed"):
         (tmp_path / folder).mkdir()
     for path in FILES:
-        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+        empty_scene()
         assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
         export(tmp_path / "through" / "out.gltf", "2026")  # one file name: the buffer's name is in the JSON
         through = (tmp_path / "through" / "out.gltf").read_bytes()

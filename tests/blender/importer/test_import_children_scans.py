@@ -9,6 +9,7 @@ import json
 import bpy
 import scaling_scenes as scenes
 
+from blenderkit import empty_scene
 from scene_helpers import count_children_scans
 
 
@@ -22,7 +23,7 @@ def _moving(n: int) -> dict:
 def test_moving_bodies_are_pre_rolled_without_a_scan_per_body(clean, tmp_path, monkeypatch):
     path = tmp_path / "moving.gltf"
     path.write_text(json.dumps(_moving(40)), encoding="utf-8")
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     scans = count_children_scans(monkeypatch)
     assert bpy.ops.import_scene.gltf(filepath=str(path)) == {"FINISHED"}
     pre_rolled = [ob for ob in bpy.data.objects if ob.animation_data and ob.animation_data.drivers]

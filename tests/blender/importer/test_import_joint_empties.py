@@ -15,7 +15,7 @@ import bpy
 import numpy as np
 import pytest
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from testkit import FIXTURES
 
 REPLACED = FIXTURES / "import" / "replaced.gltf"
@@ -100,7 +100,7 @@ def test_both_ways_simulate_the_same(clean, tmp_path, reproduce):
 
     poses = []
     for change in (_off_centre, lambda data: (_off_centre(data), _with_child(data))):
-        bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+        empty_scene()
         bpy.context.scene.gltf_physics.import_reproduce = reproduce
         _import(clean, _variant(tmp_path, change))
         scene = bpy.context.scene

@@ -9,7 +9,7 @@ import json
 
 import bpy
 
-from blenderkit import rna_values
+from blenderkit import empty_scene, rna_values
 from export_helpers import export
 from joint_helpers import constraints, import_gltf
 
@@ -75,7 +75,7 @@ def _file(tmp_path, shared: bool):
 
 
 def _scene(addon, path) -> dict:
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     report = import_gltf(addon, path)
     assert report.counts["joints"] == PAIRS
     return {
@@ -123,7 +123,7 @@ def test_shared_descriptions_store_what_one_description_per_joint_stores(clean, 
 
 def test_shared_descriptions_export_as_the_file_says(clean, tmp_path):
     path = _file(tmp_path, shared=True)
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     import_gltf(clean, path)
     gltf = export(tmp_path / "out.gltf", "2026")
     source = json.loads(path.read_text())

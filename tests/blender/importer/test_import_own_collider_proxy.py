@@ -7,7 +7,7 @@ from __future__ import annotations
 import bpy
 from mathutils import Matrix
 
-from blenderkit import submodule
+from blenderkit import empty_scene, submodule
 from testkit import bench_module
 
 
@@ -28,7 +28,7 @@ def test_own_collider_proxy_is_exactly_at_the_body_origin(clean, tmp_path, monke
         return original(shape, *args, outline=outline)
 
     monkeypatch.setattr(geometry, "implicit_mesh", counted)
-    bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+    empty_scene()
     assert bpy.ops.import_scene.gltf(filepath=str(_chain(tmp_path))) == {"FINISHED"}
     links = [ob for ob in bpy.data.objects if ob.name.startswith("Link") and ob.rigid_body is not None]
     links = [ob for ob in links if ob.rigid_body.collision_shape == "COMPOUND"]
