@@ -97,14 +97,20 @@ class FolderLock:
 
     def alone(self, work: Callable[[], None]) -> None:
         """Run ``work`` (the sweep of stale temporary files) only while no other run uses OUT: always for a run
-        without ``--shard``; for a shard when it can hold OUT alone for that moment (then shared again)."""
+        without ``--shard``; for a shard when it can hold OUT alone for that moment (then shared again).
+
+        ``flock`` turns a shared lock into an exclusive one by dropping the shared lock first, and a failed try
+        does not give it back: a shard that cannot sweep takes its share again at once, else the next shard would
+        find itself alone and sweep the staged files of this one while it converts. A shard is without its share
+        only inside this call, before its first file or after its last, so a sweep never meets its staged files."""
         if self.shard is None or fcntl is None:
             work()
             return
         try:
             fcntl.flock(self.main, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return  # other shards are converting: their staged files are not stale
+        except BlockingIOError:  # other shards are converting: their staged files are not stale
+            fcntl.flock(self.main, fcntl.LOCK_SH)  # waits only while another shard sweeps
+            return
         try:
             work()
         finally:

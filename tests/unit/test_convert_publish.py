@@ -148,6 +148,26 @@ def test_shards_share_the_lock_but_not_with_themselves_or_an_unsharded_run(tmp_p
         pass
 
 
+def test_a_shard_that_could_not_sweep_still_holds_its_share(tmp_path):
+    """Regression (found when test_convert's shards first ran side by side): ``flock`` turns a shared lock into an
+    exclusive one by dropping the shared lock first, so a shard whose try to sweep failed held no lock at all. The
+    next shard then found itself alone, swept, and removed the first shard's ``.partial`` folder while it exported
+    into it (FileNotFoundError). A shard that cannot sweep keeps its share: no other shard sweeps, no run without
+    ``--shard`` starts."""
+    out = tmp_path / "out"
+    swept = []
+    with state.locked(out, (1, 3)) as first, state.locked(out, (2, 3)) as second, state.locked(out, (3, 3)) as third:
+        for shard in (first, second, third, first):
+            shard.alone(lambda shard=shard: swept.append(shard.shard))
+        assert swept == []
+        second.release()
+        third.release()
+        with pytest.raises(state.OutputError, match="another convert run"), state.locked(out):
+            pass  # shard 1 still holds OUT shared
+        first.alone(lambda: swept.append(first.shard))
+        assert swept == [(1, 3)]
+
+
 def test_an_output_folder_that_is_a_file_is_an_output_error(tmp_path):
     (tmp_path / "out").write_text("")
     with pytest.raises(state.OutputError, match="cannot be written"), state.locked(tmp_path / "out"):
