@@ -136,7 +136,8 @@ def test_a_killed_run_leaves_no_partial_output_and_skip_existing_finishes_it(tmp
     assert 0 < len(done) < 4 * SETS  # anything else is a hidden .partial folder, removed by the next run
     for path in done:
         assert load(path).is_glb  # every output there is complete
-    result = subprocess.run([*command, "--format", "glb", "--skip-existing"], capture_output=True, text=True)
+    finish = [*command, "--format", "glb", "--skip-existing", "--jobs", "2"]  # the rest on both cores
+    result = subprocess.run(finish, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert f"skipped {len(done)}" in result.stderr or f"skipped {len(done) + 1}" in result.stderr
     assert len(_visible(tmp_path / "out")) == 4 * SETS
