@@ -6,10 +6,11 @@ Both live in the hidden folder ``OUT/.gltf-physics-convert`` (never walked as an
   last clean-up. Two runs into one OUT would remove each other's hidden ``.partial`` folders (each run takes them
   for a killed run's) and convert the same files at once: the second run refuses with a clear message and exit
   code 2 instead. The shards of one array (``--shard K/N``, documented to run side by side into one OUT) share it,
-  and only the same shard twice refuses; the sweep of stale temporary files then runs only at a moment a run holds
-  OUT alone (``FolderLock.alone``). Opening the lock is also the first write into OUT, so a read-only OUT is found
-  there, before any file is imported. The files are never removed (removing a lock file races with a run opening
-  it). Systems without ``fcntl`` (Windows) run without the lock.
+  and only the same shard twice refuses; the sweep of stale temporary files then runs only at a moment a shard is
+  the only one (``FolderLock.alone``, on a lock of the shards' own, ``shards``, so that a sweep never looks like a
+  run without ``--shard`` to a shard starting beside it). Opening the lock is also the first write into OUT, so a
+  read-only OUT is found there, before any file is imported. The files are never removed (removing a lock file
+  races with a run opening it). Systems without ``fcntl`` (Windows) run without the lock.
 * **Stamps** (``write_stamp`` / ``up_to_date``): the worker writes, just before an output's final rename, what made
   it: the options that change the written file (``--to``, ``--validate``), and the size and modification time (ns)
   of the input, every resource it read (a glTF's buffers and images, a missing image as missing; for a ``.blend``,
@@ -34,6 +35,7 @@ from ..gltf.atomic import atomic_write_bytes
 
 STATE = ".gltf-physics-convert"
 LOCK = "lock"
+SHARDS = "shards"  # the shards' lock for their sweeps (``FolderLock.alone``)
 STAMPS = "stamps"
 STAMP_FORMAT = "gltf_physics.convert_stamp/1"
 
@@ -60,8 +62,8 @@ def locked(out: pathlib.Path, shard: tuple[int, int] | None = None) -> Iterator[
 
 class FolderLock:
     """OUT's lock of one run: exclusive on ``lock`` for a run without ``--shard``; for shard K/N shared on ``lock``
-    (the other shards of a scheduler's array run beside it, their outputs are disjoint) and exclusive on
-    ``shard-K-of-N`` (the same shard twice refuses)."""
+    (the other shards of a scheduler's array run beside it, their outputs are disjoint), exclusive on
+    ``shard-K-of-N`` (the same shard twice refuses) and shared on ``shards`` (exclusive while it sweeps)."""
 
     def __init__(self, out: pathlib.Path, shard: tuple[int, int] | None):
         self.out, self.shard, self.fds = out, shard, []
@@ -75,6 +77,9 @@ class FolderLock:
                 k, n = shard
                 self._take(self._open(folder / f"shard-{k}-of-{n}"), "EX", f"shard {k}/{n} is already converting")
                 self._take(self.main, "SH", f"a convert run without --shard is writing into OUT {str(out)!r}")
+                self.sweeps = self._open(folder / SHARDS)
+                if fcntl is not None:
+                    fcntl.flock(self.sweeps, fcntl.LOCK_SH)  # waits only while another shard sweeps
         except OSError as exc:
             self.release()
             raise OutputError(f"OUT {str(out)!r} cannot be written: {exc.strerror or exc}") from exc
@@ -97,7 +102,9 @@ class FolderLock:
 
     def alone(self, work: Callable[[], None]) -> None:
         """Run ``work`` (the sweep of stale temporary files) only while no other run uses OUT: always for a run
-        without ``--shard``; for a shard when it can hold OUT alone for that moment (then shared again).
+        without ``--shard``; for a shard when it can hold ``shards`` alone for that moment (then shared again). A
+        shard's share of ``lock`` stays shared all along, so a shard starting meanwhile only waits for the sweep's
+        end.
 
         ``flock`` turns a shared lock into an exclusive one by dropping the shared lock first, and a failed try
         does not give it back: a shard that cannot sweep takes its share again at once, else the next shard would
@@ -107,14 +114,14 @@ class FolderLock:
             work()
             return
         try:
-            fcntl.flock(self.main, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self.sweeps, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:  # other shards are converting: their staged files are not stale
-            fcntl.flock(self.main, fcntl.LOCK_SH)  # waits only while another shard sweeps
+            fcntl.flock(self.sweeps, fcntl.LOCK_SH)  # waits only while another shard sweeps
             return
         try:
             work()
         finally:
-            fcntl.flock(self.main, fcntl.LOCK_SH)
+            fcntl.flock(self.sweeps, fcntl.LOCK_SH)
 
     def release(self) -> None:
         while self.fds:

@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import stat
+import threading
 
 import pytest
 
@@ -166,6 +167,32 @@ def test_a_shard_that_could_not_sweep_still_holds_its_share(tmp_path):
             pass  # shard 1 still holds OUT shared
         first.alone(lambda: swept.append(first.shard))
         assert swept == [(1, 3)]
+
+
+def test_a_shard_starting_while_another_sweeps_waits_and_is_not_refused(tmp_path):
+    """The shards of one array start at about the same moment, and the first one sweeps while it holds OUT alone: a
+    shard starting during that sweep waits for its end (a few milliseconds) instead of taking the sweep for a run
+    without ``--shard`` and refusing with exit code 2."""
+    out = tmp_path / "out"
+    outcome = []
+
+    def start_second() -> None:
+        try:
+            with state.locked(out, (2, 2)):
+                outcome.append("started")
+        except state.OutputError as exc:
+            outcome.append(str(exc))
+
+    def sweep() -> None:
+        second.start()
+        second.join(timeout=0.3)
+        outcome.append("swept")
+
+    second = threading.Thread(target=start_second)
+    with state.locked(out, (1, 2)) as first:
+        first.alone(sweep)
+        second.join(timeout=10)
+    assert outcome == ["swept", "started"]
 
 
 def test_an_output_folder_that_is_a_file_is_an_output_error(tmp_path):
