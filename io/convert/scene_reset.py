@@ -63,7 +63,7 @@ def doomed_ids(bpy, keep) -> list:
 
 def wipe(bpy) -> bool:
     """A fresh scene named "Scene" in the window and no other data-block; False when there is no window (then
-    nothing changed). Also the Blender test tier's reset between tests (``tests/blender/conftest.py``)."""
+    nothing changed). Also the Blender test tier's reset between tests (``tests/blender/blenderkit.empty_scene``)."""
     manager = bpy.context.window_manager
     windows = manager.windows if manager is not None else ()
     if len(windows) != 1:

@@ -4,22 +4,42 @@ from __future__ import annotations
 
 import importlib
 import logging
+import subprocess
+import sys
 from types import ModuleType
+
+from testkit import ROOT
 
 
 def empty_scene() -> None:
     """An empty scene, as the ``clean`` fixture makes it: ``convert``'s reset between two files
     (``io/convert/scene_reset.wipe``: a fresh scene, every other data-block but the user interface removed; about
     0.4 ms against ``read_homefile``'s 13 ms, docs/testing.md). After a ``.blend`` was opened or saved (the main file
-    has a path: its user interface and libraries are that file's), a full ``read_homefile``. The extension must be
-    installed (its reset is the one tested)."""
+    has a path: its user interface and libraries are that file's), a full ``read_homefile``. The extension is
+    enabled first (its reset is the one tested)."""
     import bpy
 
     import devkit
 
-    reset = importlib.import_module(f"{devkit.ADDON}.io.convert.scene_reset")
+    reset = submodule(devkit.enable(), "io.convert.scene_reset")
     if bpy.data.filepath or not reset.wipe(bpy):
         bpy.ops.wm.read_homefile(use_factory_startup=True, use_empty=True)
+
+
+def cli_command(subcommand: str, *args: object) -> list[str]:
+    """``bin/gltf-physics SUBCOMMAND ARGS`` run by this tier's Python (so its Blender workers use this bpy)."""
+    return [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), subcommand, *map(str, args)]
+
+
+def run_together(commands: list[list[str]], timeout: float = 300) -> list[subprocess.CompletedProcess]:
+    """Start every command at once (each runs its own Blender worker, mostly ``import bpy``: two at once use both
+    cores), then wait for each; their results in order, output as text."""
+    started = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in commands]
+    done = []
+    for run in started:
+        stdout, stderr = run.communicate(timeout=timeout)
+        done.append(subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr))
+    return done
 
 
 def submodule(addon: ModuleType, path: str) -> ModuleType:

@@ -66,7 +66,6 @@ def gltf_errors():
 def clean(addon):
     """An empty scene (``blenderkit.empty_scene``; preferences and enabled extensions kept) and cleared per-run
     reports."""
-    devkit.enable()
     empty_scene()
     module = devkit.enable()
     submodule(module, "io.hooks").LAST_REPORTS.clear()

@@ -7,9 +7,9 @@ import json
 import pathlib
 import shutil
 import subprocess
-import sys
 
-from testkit import FIXTURES, ROOT
+from blenderkit import cli_command
+from testkit import FIXTURES
 
 LIBRARY = {  # fixture → path inside the library (a sub-folder checks the mirrored tree)
     "import/rev_2026.gltf": "rev_2026.gltf",
@@ -29,13 +29,9 @@ def library(root: pathlib.Path, broken: bool = False) -> pathlib.Path:
     return root
 
 
-def convert_command(*args: object) -> list[str]:
-    """``bin/gltf-physics convert ARGS`` run by this tier's Python (its workers: this bpy)."""
-    return [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", *map(str, args)]
-
-
 def convert(*args: object, timeout: float = 300, **popen) -> subprocess.CompletedProcess:
-    return subprocess.run(convert_command(*args), capture_output=True, text=True, timeout=timeout, check=False, **popen)
+    command = cli_command("convert", *args)
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **popen)
 
 
 STATE = ".gltf-physics-convert"  # the run's state folder in OUT (io/convert/state.py): its lock and stamps

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import bpy
 import pytest
 
-from blenderkit import submodule
+from blenderkit import cli_command, run_together, submodule
 from scene_helpers import constraint, rigid_body_world, rigid_box
 from testkit import FIXTURES, ROOT
 
@@ -19,25 +18,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def check(*args: object) -> subprocess.CompletedProcess:
-    return checks(args)[0]
-
-
-def checks(*runs: tuple) -> list[subprocess.CompletedProcess]:
-    """``bin/gltf-physics check`` once per argument tuple, all at once (each its own Blender worker)."""
-    started = [
-        subprocess.Popen(
-            [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "check", *map(str, args)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for args in runs
-    ]
-    done = []
-    for run in started:
-        stdout, stderr = run.communicate(timeout=300)
-        done.append(subprocess.CompletedProcess(run.args, run.returncode, stdout, stderr))
-    return done
+    return run_together([cli_command("check", *args)])[0]
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +63,12 @@ def test_fail_on_violation_exits_1_for_a_drive_not_reached(tmp_path):
     joint["limits"][1]["angularAxes"] = [0, 1, 2]  # the hinge locked: its 1 rad/s drive cannot turn it
     path = tmp_path / "locked_hinge.gltf"
     path.write_text(json.dumps(gltf))
-    plain, gated, clean_gated = checks(
-        (path, "--frames", 48, "--json", tmp_path / "plain.json"),
-        (path, "--frames", 48, "--fail-on-violation"),
-        (CHECK / "drop_trigger.gltf", "--frames", 48, "--fail-on-violation"),
+    plain, gated, clean_gated = run_together(
+        [
+            cli_command("check", path, "--frames", 48, "--json", tmp_path / "plain.json"),
+            cli_command("check", path, "--frames", 48, "--fail-on-violation"),
+            cli_command("check", CHECK / "drop_trigger.gltf", "--frames", 48, "--fail-on-violation"),
+        ]
     )
     assert plain.returncode == 0, plain.stderr  # without the flag: a report, not a gate
     assert "NOT reached" in plain.stdout and "rad/s" in plain.stdout

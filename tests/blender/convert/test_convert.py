@@ -16,10 +16,10 @@ import time
 import bpy
 import khronos
 import pytest
-from convert_helpers import LIBRARY, ROOT, convert, convert_command, leftovers, library, report, written
+from convert_helpers import LIBRARY, convert, leftovers, library, report, written
 
 import devkit
-from blenderkit import submodule
+from blenderkit import cli_command, run_together, submodule
 from scene_helpers import constraint, rigid_body_world, rigid_box
 from testkit import FIXTURES, bench_module, corpus_files, read_json
 
@@ -79,19 +79,15 @@ def test_shards_convert_every_file_exactly_once_and_skip_existing_skips(tmp_path
     """The shards of one array run at once into one OUT, as documented (``io/convert/state.py``: they share its
     lock)."""
     src = library(tmp_path / "in")
-    shards = [
-        subprocess.Popen(
-            convert_command(src, "-o", tmp_path / "out", "--shard", f"{k}/3", "--report", tmp_path / f"{k}.json"),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for k in (1, 2, 3)
-    ]
+    shards = run_together(
+        [
+            cli_command("convert", src, "-o", tmp_path / "out", "--shard", f"{k}/3", "--report", tmp_path / f"{k}.json")
+            for k in (1, 2, 3)
+        ]
+    )
     seen = []
     for k, shard in enumerate(shards, start=1):
-        _, stderr = shard.communicate(timeout=300)
-        assert shard.returncode == 0, stderr
+        assert shard.returncode == 0, shard.stderr
         seen += [name for name, f in report(tmp_path / f"{k}.json").items() if f["status"] != "skipped"]
     assert sorted(seen) == sorted(LIBRARY.values())
     written = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.gltf"))
@@ -125,7 +121,7 @@ def test_a_killed_run_leaves_no_partial_output_and_skip_existing_finishes_it(tmp
     src = tmp_path / "in"
     for i in range(SETS):
         library(src / f"set{i:02d}")
-    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", str(src), "-o", str(tmp_path / "out")]
+    command = cli_command("convert", src, "-o", tmp_path / "out")
     run = subprocess.Popen([*command, "--format", "glb"], stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
     while not _visible(tmp_path / "out") and time.monotonic() < deadline:

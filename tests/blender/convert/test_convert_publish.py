@@ -17,10 +17,10 @@ import time
 import urllib.parse
 
 import pytest
-from convert_helpers import ROOT, convert, leftovers, library, report, written
+from convert_helpers import convert, leftovers, library, report, written
 
-from blenderkit import submodule
-from testkit import FIXTURES, read_json
+from blenderkit import cli_command, submodule
+from testkit import FIXTURES, ROOT, read_json
 
 
 def _body(folder, name="body.gltf", texture: bytes | None = None):
@@ -126,7 +126,7 @@ def test_a_second_run_started_while_the_first_converts_refuses_and_the_first_fin
     src, out = tmp_path / "in", tmp_path / "out"
     for i in range(SETS):
         library(src / f"set{i:02d}")
-    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", str(src), "-o", str(out)]
+    command = cli_command("convert", src, "-o", out)
     first = subprocess.Popen([*command, "--format", "glb"], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not list(out.rglob("*.glb")) and time.monotonic() < deadline:
@@ -145,7 +145,7 @@ def test_sigterm_and_sighup_write_the_report_and_remove_temporary_folders(tmp_pa
     src, out = tmp_path / "in", tmp_path / "out"
     for i in range(SETS):
         library(src / f"set{i:02d}")
-    command = [sys.executable, "-P", str(ROOT / "bin" / "launch.py"), "convert", str(src), "-o", str(out)]
+    command = cli_command("convert", src, "-o", out)
     env = dict(os.environ, TMPDIR=str(system_tmp))
     run = subprocess.Popen(
         [*command, "--format", "glb", "--report", str(tmp_path / "r.json")], stderr=subprocess.PIPE, env=env, text=True
